@@ -16,8 +16,9 @@
 mod build_script;
 
 use crate::cargo_json;
-use crate::checks::{dotted, env_path, expect_535_driver, tagged_one, Headings, DRIVER_470};
+use crate::checks::{env_path, expect_535_driver, Headings, DRIVER_470};
 use crate::process;
+use crate::versions::{dotted, the_one};
 use crate::{deps, Result};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -32,8 +33,8 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     let started = Instant::now();
-    let default = tagged_one("default")?;
-    let old = tagged_one("old-driver")?;
+    let default = the_one("default")?;
+    let old = the_one("old-driver")?;
     let dynamic = format!("cuda-{default},interop,dynamic-loading");
 
     HEADINGS
@@ -113,6 +114,7 @@ fn test_binary(features: &str, test: &str) -> Result<PathBuf> {
         cargo_json::built(cargo_test(features, test).args(["--no-run", "--message-format=json"]))
             .map_err(|_| not_built())?;
     built
+        .executables
         .into_iter()
         .find(|e| e.kind == "test" && e.name == test)
         .map(|e| e.path)

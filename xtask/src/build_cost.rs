@@ -109,7 +109,7 @@ fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
     write(&dir.join(name).join("Cargo.toml"), &manifest)?;
     write(
         &dir.join(name).join("src/lib.rs"),
-        &format!("extern crate {krate};\n"),
+        format!("extern crate {krate};\n"),
     )
 }
 

@@ -1,10 +1,11 @@
 //! Running a command while keeping what it prints: shown as it comes and kept ([`tee`]), or its
-//! two streams as one ([`merged`]), and its exit code as a shell gives it ([`exit_code`]).
+//! two streams as one ([`spawn_merged`], [`merged`]), and its exit code as a shell gives it
+//! ([`exit_code`]).
 
-use crate::process::describe;
+use crate::process::{check, error};
 use crate::Result;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, ExitStatus, Stdio};
+use std::io::{BufRead, BufReader, PipeReader, Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
 
 /// Runs `command`, its standard output shown line by line as it comes and returned; its standard
 /// error goes to the task's. An error if it fails.
@@ -12,46 +13,46 @@ pub fn tee(command: &mut Command) -> Result<String> {
     let mut child = command
         .stdout(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
+        .map_err(|e| error(command, e))?;
     let mut kept = String::new();
     let stdout = child.stdout.take().expect("stdout is piped");
     for line in BufReader::new(stdout).lines() {
-        let line = line.map_err(|e| format!("{}: {e}", describe(command)))?;
+        let line = line.map_err(|e| error(command, e))?;
         println!("{line}");
         kept.push_str(&line);
         kept.push('\n');
     }
-    let status = child
-        .wait()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    if !status.success() {
-        return Err(format!("{} failed ({status})", describe(command)).into());
-    }
+    let status = child.wait().map_err(|e| error(command, e))?;
+    check(command, status)?;
     Ok(kept)
+}
+
+/// Starts `command` with its standard output and error as one stream (`2>&1`), and returns it
+/// with the reading end of that stream, which ends when the command exits.
+pub fn spawn_merged(command: &mut Command) -> Result<(Child, PipeReader)> {
+    let (reader, writer) = std::io::pipe().map_err(|e| error(command, format!("no pipe: {e}")))?;
+    let writer_too = writer
+        .try_clone()
+        .map_err(|e| error(command, format!("no pipe: {e}")))?;
+    let child = command
+        .stdout(writer)
+        .stderr(writer_too)
+        .spawn()
+        .map_err(|e| error(command, e))?;
+    // Drops the command's copies of the write ends: the child holds the only ones.
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    Ok((child, reader))
 }
 
 /// Runs `command` with its standard output and error as one stream (`2>&1`); that stream (lossy
 /// UTF-8) and the exit status, whether it passed or not.
 pub fn merged(command: &mut Command) -> Result<(ExitStatus, String)> {
-    let (mut reader, writer) =
-        std::io::pipe().map_err(|e| format!("{}: no pipe: {e}", describe(command)))?;
-    let writer_too = writer
-        .try_clone()
-        .map_err(|e| format!("{}: no pipe: {e}", describe(command)))?;
-    let mut child = command
-        .stdout(writer)
-        .stderr(writer_too)
-        .spawn()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    // The command holds the only write ends now: the read below ends when it exits.
-    command.stdout(Stdio::null()).stderr(Stdio::null());
+    let (mut child, mut reader) = spawn_merged(command)?;
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    let status = child
-        .wait()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
+        .map_err(|e| error(command, e))?;
+    let status = child.wait().map_err(|e| error(command, e))?;
     Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
@@ -63,11 +64,7 @@ pub fn show_non_empty(command: &mut Command) -> Result {
     for line in text.lines().filter(|l| !l.is_empty()) {
         writeln!(out, "{line}")?;
     }
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{} failed ({status})", describe(command)).into())
-    }
+    check(command, status)
 }
 
 /// `status` as a shell's `$?`: the exit code, or 128 plus the signal that ended the process.

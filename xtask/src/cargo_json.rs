@@ -1,6 +1,7 @@
-//! Cargo's JSON messages (`--message-format=json`): the executables a build made.
+//! Cargo's JSON messages (`--message-format=json`): the executables a build made, and the
+//! `OUT_DIR` of the tests' build script (package `cuda-driver-tests`: the C twins).
 
-use crate::process::describe;
+use crate::process::{self, describe};
 use crate::Result;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -17,27 +18,45 @@ pub struct Executable {
     pub path: PathBuf,
 }
 
-/// Runs `command`, a cargo build given `--message-format=json` (or `json-render-diagnostics`),
-/// and returns the executables it made. Its standard error goes where the caller set it
-/// (captured and dropped if not set).
-pub fn built(command: &mut Command) -> Result<Vec<Executable>> {
-    let out = command
-        .output()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    if !out.status.success() {
-        return Err(format!("{} failed ({})", describe(command), out.status).into());
-    }
-    let messages = String::from_utf8(out.stdout)
-        .map_err(|_| format!("{}: its output is not UTF-8", describe(command)))?;
-    executables(&messages)
+/// What one cargo build made.
+#[derive(Debug, PartialEq)]
+pub struct Built {
+    /// The executables, in cargo's order.
+    pub executables: Vec<Executable>,
+    /// The `OUT_DIR` of the tests' build script, where the build ran it.
+    pub tests_out_dir: Option<PathBuf>,
 }
 
-/// The executables that `messages` (cargo's JSON messages, one per line) name, in order.
-fn executables(messages: &str) -> Result<Vec<Executable>> {
-    let mut found = Vec::new();
+/// Runs `command`, a cargo build given `--message-format=json` (or `json-render-diagnostics`),
+/// and returns what it made. Its standard error goes where the caller set it (captured and
+/// dropped if not set).
+pub fn built(command: &mut Command) -> Result<Built> {
+    let out = command.output().map_err(|e| process::error(command, e))?;
+    process::check(command, out.status)?;
+    let messages = String::from_utf8(out.stdout)
+        .map_err(|_| format!("{}: its output is not UTF-8", describe(command)))?;
+    parse(&messages)
+}
+
+/// What `messages` (cargo's JSON messages, one per line) name.
+fn parse(messages: &str) -> Result<Built> {
+    let mut found = Built {
+        executables: Vec::new(),
+        tests_out_dir: None,
+    };
     for line in messages.lines().filter(|l| !l.trim().is_empty()) {
         let m: Value = serde_json::from_str(line)
             .map_err(|e| format!("cargo printed `{line}`, not a JSON message: {e}"))?;
+        if m["reason"] == "build-script-executed"
+            && m["package_id"]
+                .as_str()
+                .is_some_and(|p| p.contains("cuda-driver-tests"))
+        {
+            let dir = m["out_dir"]
+                .as_str()
+                .ok_or("cargo printed a build-script message without out_dir")?;
+            found.tests_out_dir = Some(PathBuf::from(dir));
+        }
         let Some(path) = m["executable"].as_str() else {
             continue;
         };
@@ -48,7 +67,7 @@ fn executables(messages: &str) -> Result<Vec<Executable>> {
         let (Some(kind), Some(name)) = (target["kind"][0].as_str(), target["name"].as_str()) else {
             return Err(format!("cargo's artifact `{path}` has no target kind and name").into());
         };
-        found.push(Executable {
+        found.executables.push(Executable {
             kind: kind.to_string(),
             name: name.to_string(),
             path: PathBuf::from(path),
@@ -59,17 +78,20 @@ fn executables(messages: &str) -> Result<Vec<Executable>> {
 
 #[cfg(test)]
 mod tests {
-    use super::executables;
+    use super::parse;
 
     #[test]
     fn executables_are_found_and_the_rest_skipped() {
         let messages = r#"
 {"reason":"compiler-artifact","target":{"kind":["lib"],"name":"a"},"executable":null}
-{"reason":"build-script-executed","package_id":"x","out_dir":"/o"}
+{"reason":"build-script-executed","package_id":"path+file:///w/tests#cuda-driver-tests@0.0.0","out_dir":"/o"}
+{"reason":"build-script-executed","package_id":"path+file:///w#cuda-driver-sys@0.4.0","out_dir":"/p"}
 {"reason":"compiler-artifact","target":{"kind":["test"],"name":"dynamic"},"executable":"/t/dynamic-1"}
 {"reason":"build-finished","success":true}
 "#;
-        let found = executables(messages).unwrap();
+        let built = parse(messages).unwrap();
+        assert_eq!(built.tests_out_dir, Some("/o".into()));
+        let found = built.executables;
         assert_eq!(found.len(), 1);
         assert_eq!(
             (found[0].kind.as_str(), found[0].name.as_str()),
@@ -80,8 +102,10 @@ mod tests {
 
     #[test]
     fn other_lines_are_rejected() {
-        assert!(executables("   Compiling a v0.1.0\n").is_err());
+        assert!(parse("   Compiling a v0.1.0\n").is_err());
         let no_target = r#"{"reason":"compiler-artifact","executable":"/t/x"}"#;
-        assert!(executables(no_target).is_err());
+        assert!(parse(no_target).is_err());
+        let no_out_dir = r#"{"reason":"build-script-executed","package_id":"cuda-driver-tests"}"#;
+        assert!(parse(no_out_dir).is_err());
     }
 }

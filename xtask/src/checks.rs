@@ -1,10 +1,10 @@
-//! What the test tasks share: their `=== what: step` headings, a scratch folder, and the roles
+//! What the test tasks share: their `=== what: step` headings and the roles
 //! the version list gives versions in them (the driver library the tests run on, the stub rule).
 
 use crate::process::root;
 use crate::versions;
 use crate::Result;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A task's step headings, `\n=== <prefix>: <what>` (untimed: the task's caller times the task).
 pub struct Headings(pub &'static str);
@@ -16,24 +16,9 @@ impl Headings {
     }
 }
 
-/// The one version tagged `tag`.
-pub fn tagged_one(tag: &str) -> Result<u32> {
-    match versions::tagged(tag)?[..] {
-        [v] => Ok(v),
-        _ => Err(
-            format!("cuda-driver-sys/versions.txt: not exactly one version tagged `{tag}`").into(),
-        ),
-    }
-}
-
-/// `12.9` for 12090: a `CUDA_VERSION` as CUDA's releases are named.
-pub fn dotted(version: u32) -> String {
-    format!("{}.{}", version / 1000, version % 1000 / 10)
-}
-
 /// The `CUDA_VERSION` that the driver library the tests run on (Debian's 535) reports.
 pub fn driver() -> Result<u32> {
-    tagged_one("driver")
+    versions::the_one("driver")
 }
 
 /// The `CUDA_VERSION` that Debian bullseye's 470 driver library reports (CUDA 11.4): the tests
@@ -50,7 +35,7 @@ pub fn links_stub(version: u32) -> Result<bool> {
 /// Whether the header `version` binds cuCtxCreate as cuCtxCreate_v4, which the 535 driver lacks:
 /// a program that creates a context stops at start there.
 pub fn binds_ctx_create_v4(version: u32) -> Result<bool> {
-    Ok(version >= tagged_one("ctx-create-v4")?)
+    Ok(version >= versions::the_one("ctx-create-v4")?)
 }
 
 /// Sets, for every command run after, what the tests expect of the driver library without a GPU:
@@ -78,46 +63,11 @@ pub fn stems(folder: &str, extension: &str) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// A fresh folder under the system's temporary folder, removed with everything in it when dropped.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    /// Makes `<tmp>/xtask-<what>-<process id>`.
-    pub fn new(what: &str) -> Result<Self> {
-        let path = std::env::temp_dir().join(format!("xtask-{what}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Scratch(path))
-    }
-
-    /// The folder.
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The value of the environment variable `name`; an error naming `what` it should hold if it is
 /// unset or empty.
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
         _ => Err(format!("{name} is not set: {what}").into()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn versions_are_dotted_as_releases() {
-        assert_eq!(super::dotted(12090), "12.9");
-        assert_eq!(super::dotted(11040), "11.4");
-        assert_eq!(super::dotted(13000), "13.0");
-        assert_ne!(super::dotted(12100), "12.1");
     }
 }

@@ -3,8 +3,8 @@
 //! libclang variable cleared, and its build script checks the `DEP_CUDA_*` metadata
 //! cuda-driver-sys exports to dependents.
 
-use crate::checks::tagged_one;
 use crate::process::{self, root};
+use crate::versions::the_one;
 use crate::Result;
 
 /// The variables that could point a build at a CUDA installation or at libclang.
@@ -31,7 +31,7 @@ pub fn run(args: &[String]) -> Result {
     if !args.is_empty() {
         return Err("usage: cargo xtask dependent-check (no arguments)".into());
     }
-    let version = tagged_one("dependent-crate")?;
+    let version = the_one("dependent-crate")?;
     let root = root();
     let dir = root.join("target/dependent-check");
     let _ = std::fs::remove_dir_all(&dir);

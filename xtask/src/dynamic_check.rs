@@ -19,10 +19,12 @@ mod binary;
 
 use crate::capture::tee;
 use crate::cargo_json::{self, Executable};
-use crate::checks::{dotted, env_path, expect_535_driver, links_stub, stems, tagged_one};
-use crate::checks::{Headings, Scratch, DRIVER_470};
+use crate::checks::{env_path, expect_535_driver, links_stub, stems};
+use crate::checks::{Headings, DRIVER_470};
 use crate::process;
-use crate::{deps, run_task, Result};
+use crate::stub_libcuda;
+use crate::versions::{dotted, the_one};
+use crate::{deps, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -39,9 +41,9 @@ struct Config {
 }
 
 fn configs() -> Result<Vec<Config>> {
-    let default = tagged_one("default")?;
-    let ahead = tagged_one("ahead-of-driver")?;
-    let old = tagged_one("old-driver")?;
+    let default = the_one("default")?;
+    let ahead = the_one("ahead-of-driver")?;
+    let old = the_one("old-driver")?;
     let config = |name: String, version, features: &str, examples| Config {
         name,
         version,
@@ -69,8 +71,7 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).
-    let stub = Scratch::new("dynamic-check-stub")?;
-    run_task("stub-libcuda", &[&stub.path().to_string_lossy()])?;
+    let stub = stub_libcuda::in_scratch("dynamic-check-stub")?;
 
     HEADINGS.step("no driver library in this machine's loader cache");
     let cache = process::output(process::command("ldconfig").arg("-p"))?;
@@ -160,7 +161,11 @@ fn check(config: &Config, link: &Path) -> Result {
             .args(&tests)
             .stderr(Stdio::inherit()),
     )?;
-    let bins: HashMap<String, PathBuf> = built.into_iter().map(|e| (e.name, e.path)).collect();
+    let bins: HashMap<String, PathBuf> = built
+        .executables
+        .into_iter()
+        .map(|e| (e.name, e.path))
+        .collect();
     let bin = |t: &str| {
         bins.get(t)
             .filter(|p| p.is_file())
@@ -176,6 +181,7 @@ fn check(config: &Config, link: &Path) -> Result {
                 .args(["--examples", "--message-format=json"])
                 .stderr(Stdio::inherit()),
         )?
+        .executables
         .into_iter()
         .filter(|e| e.kind == "example")
         .collect();
@@ -221,7 +227,7 @@ fn check(config: &Config, link: &Path) -> Result {
                 .arg("--nocapture"),
         )?;
     }
-    if config.version == tagged_one("old-driver")? {
+    if config.version == the_one("old-driver")? {
         on_470(name, bin("table")?)?;
     }
     Ok(())

@@ -27,8 +27,13 @@ pub fn copy_files(from: &Path, to: &Path) -> Result {
 }
 
 /// Writes `text` to the file `path`.
-pub fn write(path: &Path, text: &str) -> Result {
+pub fn write(path: &Path, text: impl AsRef<[u8]>) -> Result {
     fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The text of the file `path`.
+pub fn read(path: &Path) -> Result<String> {
+    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// The entries of the folder `dir` whose names start with `prefix`, sorted; none if it is missing.
@@ -49,10 +54,10 @@ pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// Whether `path` exists and is executable.
+/// Whether `path` is a file and executable.
 pub fn executable(path: &Path) -> bool {
     path.metadata()
-        .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The file name of `path`, as text.

@@ -27,8 +27,9 @@ mod examples;
 mod toolkit;
 mod without_headers;
 
-use crate::checks::{env_path, stems, Scratch};
+use crate::checks::{env_path, stems};
 use crate::process::{self, root};
+use crate::scratch::Scratch;
 use crate::Result;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -4,11 +4,10 @@
 //! Each task is a module with one job; the shared parts are [`process`] (running commands),
 //! [`steps`] (progress headings with per-step times), [`versions`] (the version list),
 //! [`deps`] (the fetched test dependencies), [`checks`] (what the test checks share: headings,
-//! scratch folders, the driver versions), [`capture`] (keeping what a command prints),
-//! [`cargo_json`] (the executables a cargo build made) and [`dependents`] (what the checks of
+//! the driver versions), [`scratch`] (scratch folders), [`capture`] (keeping what a command
+//! prints), [`cargo_json`] (what a cargo build made) and [`dependents`] (what the checks of
 //! cuda-driver-sys 0.3's dependents share).
 
-mod artifacts;
 mod bad_input;
 mod build_cost;
 mod capture;

@@ -14,6 +14,7 @@
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
+use crate::files::read;
 use crate::process::{self, root};
 use crate::scratch::Scratch;
 use crate::{deps, versions, Result};
@@ -184,9 +185,7 @@ fn no_newer_items(msrv: &str, features: &str) -> Result {
         "--force-warn",
         "clippy::incompatible_msrv",
     ]);
-    let out = clippy
-        .output()
-        .map_err(|e| format!("{}: {e}", process::describe(&clippy)))?;
+    let out = clippy.output().map_err(|e| process::error(&clippy, e))?;
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
@@ -364,10 +363,6 @@ fn is_edition_2024(line: &str) -> bool {
         .map(|r| r.trim_start_matches(' '))
         .and_then(|r| r.strip_prefix('='))
         .is_some_and(|r| r.trim_start_matches(' ').starts_with("\"2024\""))
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 #[cfg(test)]

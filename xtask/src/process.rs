@@ -3,7 +3,7 @@
 
 use crate::Result;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 
 /// The workspace root (the folder above `xtask/`).
 pub fn root() -> PathBuf {
@@ -22,9 +22,12 @@ pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
 
 /// Runs `command` with the task's standard streams; an error if it cannot start or fails.
 pub fn run(command: &mut Command) -> Result {
-    let status = command
-        .status()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
+    let status = command.status().map_err(|e| error(command, e))?;
+    check(command, status)
+}
+
+/// `Ok` if `status`, how `command` ended, is a success; else the error that it failed.
+pub fn check(command: &Command, status: ExitStatus) -> Result {
     if status.success() {
         Ok(())
     } else {
@@ -32,15 +35,18 @@ pub fn run(command: &mut Command) -> Result {
     }
 }
 
+/// What went wrong running `command`, as one line that names it.
+pub fn error(command: &Command, e: impl std::fmt::Display) -> String {
+    format!("{}: {e}", describe(command))
+}
+
 /// Runs `command` and returns its standard output (its standard error goes to the task's).
 pub fn output(command: &mut Command) -> Result<String> {
     let out = command
         .stderr(Stdio::inherit())
         .output()
-        .map_err(|e| format!("{}: {e}", describe(command)))?;
-    if !out.status.success() {
-        return Err(format!("{} failed ({})", describe(command), out.status).into());
-    }
+        .map_err(|e| error(command, e))?;
+    check(command, out.status)?;
     String::from_utf8(out.stdout)
         .map_err(|_| format!("{}: its output is not UTF-8", describe(command)).into())
 }

@@ -152,7 +152,7 @@ impl Job {
             .env("BINDGEN_EXTRA_CLANG_ARGS", clang_args)
             .stdout(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{}: {e}", process::describe(&command)).into())
+            .map_err(|e| process::error(&command, e).into())
     }
 }
 

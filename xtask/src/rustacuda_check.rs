@@ -125,7 +125,7 @@ pub fn run(args: &[String]) -> Result {
     let expected = compare::expected(&expected_text);
     let outcomes = |tag: &str| -> Result<String> {
         let path = work.join(format!("outcomes-{tag}"));
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()).into())
+        crate::files::read(&path)
     };
     let baseline = outcomes("0.3.0")?;
     for tag in &run_tags[1..] {

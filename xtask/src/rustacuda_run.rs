@@ -114,7 +114,7 @@ pub fn run(args: &[String]) -> Result {
 
 /// Fails unless the tests that failed are exactly those `file` lists.
 fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let text = fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let text = crate::files::read(file)?;
     let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     listed.sort();
     let mut failed: Vec<&str> = outcomes

@@ -13,9 +13,10 @@
 //! folder given as OUTPUT_DIR.
 
 use crate::capture::exit_code;
-use crate::checks::{dotted, env_path, stems, tagged_one};
+use crate::checks::{env_path, stems};
 use crate::process::{self, root};
 use crate::versions;
+use crate::versions::{dotted, the_one};
 use crate::{deps, Result};
 use std::ffi::OsString;
 use std::io::Write;
@@ -44,7 +45,7 @@ pub fn run(args: &[String]) -> Result {
     }
     std::fs::create_dir_all(&bin)?;
     std::fs::create_dir_all(&out)?;
-    let built = tagged_one("default")?;
+    let built = the_one("default")?;
     let compiled: Vec<u32> = versions::tagged("dependents")?
         .into_iter()
         .filter(|v| *v != built)

@@ -109,7 +109,7 @@ pub struct Version {
 /// The versions of `cuda-driver-sys/versions.txt`, oldest first.
 pub fn all() -> Result<Vec<Version>> {
     let path = root().join("cuda-driver-sys/versions.txt");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::files::read(&path)?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
@@ -208,7 +208,10 @@ mod tests {
     fn dotted_versions() {
         assert_eq!(dotted(12000), "12.0");
         assert_eq!(dotted(13050), "13.5");
+        assert_eq!(dotted(12090), "12.9");
+        assert_eq!(dotted(11040), "11.4");
         assert_ne!(dotted(12090), "12.09");
+        assert_ne!(dotted(12100), "12.1");
     }
 
     #[test]
@@ -218,13 +221,6 @@ mod tests {
         assert!(v[0].tags.is_empty());
         assert_eq!(v[1].tags, ["anchor", "default"]);
         assert_eq!((v[1].number, v[1].runtime_wheel.as_str()), (12000, "c"));
-    }
-
-    #[test]
-    fn dotted_names() {
-        assert_eq!(super::dotted(12090), "12.9");
-        assert_eq!(super::dotted(13000), "13.0");
-        assert_eq!(super::dotted(11070), "11.7");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! warning names no folder cargo added to LD_LIBRARY_PATH.
 
 use crate::capture::{exit_code, merged};
-use crate::checks::{Headings, Scratch};
+use crate::checks::Headings;
 use crate::process;
+use crate::scratch::Scratch;
 use crate::Result;
 
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.

@@ -18,6 +18,7 @@
 
 mod pages;
 
+use crate::files::{read, write};
 use crate::process::{self, root};
 use crate::{versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
@@ -154,8 +155,9 @@ fn docs_rs(target_dir: &Path) -> std::process::Command {
     cargo
 }
 
-/// cuda-driver-sys's docs as docs.rs builds them with `features`, warnings denied.
-fn build(target_dir: &Path, features: &str) -> Result {
+/// `cargo rustdoc` of cuda-driver-sys's library with only `features`, as docs.rs runs it, into
+/// `target_dir`; rustdoc's own arguments follow.
+fn docs_rs_rustdoc(target_dir: &Path, features: &str) -> std::process::Command {
     let mut rustdoc = docs_rs(target_dir);
     rustdoc.args([
         "rustdoc",
@@ -163,31 +165,24 @@ fn build(target_dir: &Path, features: &str) -> Result {
         "cuda-driver-sys",
         "--lib",
         "--no-default-features",
-    ]);
-    rustdoc.args([
         "--features",
         features,
         "--",
         "--cfg",
         "docsrs",
-        "-D",
-        "warnings",
     ]);
-    process::run(&mut rustdoc)
+    rustdoc
+}
+
+/// cuda-driver-sys's docs as docs.rs builds them with `features`, warnings denied.
+fn build(target_dir: &Path, features: &str) -> Result {
+    process::run(docs_rs_rustdoc(target_dir, features).args(["-D", "warnings"]))
 }
 
 /// rustdoc --show-coverage's total: the documented public items and their share, which must be
 /// 100%.
 fn coverage(target: &Path, features: &str) -> Result<(String, String)> {
-    let mut rustdoc = docs_rs(&target.join("coverage"));
-    rustdoc.args([
-        "rustdoc",
-        "-p",
-        "cuda-driver-sys",
-        "--lib",
-        "--no-default-features",
-    ]);
-    rustdoc.args(["--features", features, "--", "--cfg", "docsrs"]);
+    let mut rustdoc = docs_rs_rustdoc(&target.join("coverage"), features);
     rustdoc.args(["-Z", "unstable-options", "--show-coverage"]);
     let out = rustdoc.output().map_err(|e| format!("rustdoc: {e}"))?;
     let text =
@@ -229,30 +224,32 @@ impl Check {
         let text =
             std::fs::read_to_string(file).map_err(|_| format!("no page {}", file.display()))?;
         let missing = lacking(&text, facts);
-        if !missing.is_empty() {
-            return Err(format!("{} lacks: {} ", file.display(), missing.join(" ")).into());
-        }
-        println!(
-            "doc-check: {} shows its {} facts",
-            self.shown(file),
-            facts.len()
-        );
-        self.facts += facts.len();
-        Ok(())
+        let holds = format!("shows its {} facts", facts.len());
+        self.verdict(file, facts.len(), &missing, "lacks", &holds)
     }
 
     /// The page must hold each fact at most once.
     fn once(&mut self, file: &Path, facts: &[&str]) -> Result {
         let twice = repeated(&read(file)?, facts);
-        if !twice.is_empty() {
-            return Err(format!("{} repeats: {} ", file.display(), twice.join(" ")).into());
+        let holds = format!("says each of its {} lines once", facts.len());
+        self.verdict(file, facts.len(), &twice, "repeats", &holds)
+    }
+
+    /// An error `<file> <fault>: <faults>` if there are `faults`; else the line that the page
+    /// `holds` what it should, its `facts` counted.
+    fn verdict(
+        &mut self,
+        file: &Path,
+        facts: usize,
+        faults: &[String],
+        fault: &str,
+        holds: &str,
+    ) -> Result {
+        if !faults.is_empty() {
+            return Err(format!("{} {fault}: {} ", file.display(), faults.join(" ")).into());
         }
-        println!(
-            "doc-check: {} says each of its {} lines once",
-            self.shown(file),
-            facts.len()
-        );
-        self.facts += facts.len();
+        println!("doc-check: {} {holds}", self.shown(file));
+        self.facts += facts;
         Ok(())
     }
 
@@ -406,14 +403,6 @@ fn control(what: &str, findings: &[String]) -> Result {
         .ok_or(format!("control: the check passes a page with {what}"))?;
     println!("doc-check: control: {what}: {first}");
     Ok(())
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
-}
-
-fn write(path: &Path, text: &str) -> Result {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 #[cfg(test)]

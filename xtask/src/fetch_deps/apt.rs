@@ -17,7 +17,7 @@ pub fn download(
     packages: &[String],
 ) -> Result {
     let list = apt_sources::write(deps, suite, component)?;
-    let text = std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let text = crate::files::read(&list)?;
     let deb_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("deb")).collect();
     log(&format!(
         "{suite} {component} from: {}",

@@ -24,7 +24,7 @@ pub fn write(deps: &Path, suite: &str, component: &str) -> Result<PathBuf> {
     let list = sources_list(&configuration, suite, component)?;
     let path = deps.join("apt").join(format!("{suite}-{component}.list"));
     files::create_dir(&deps.join("apt"))?;
-    std::fs::write(&path, list).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::files::write(&path, list)?;
     Ok(path)
 }
 

@@ -26,7 +26,7 @@ const TARGETS: &[&str] = &["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-gn
 pub fn fetch(deps: &Path) -> Result {
     let dir = deps.join(DIR);
     let rustc = dir.join("rustc");
-    if is_executable(&rustc) {
+    if crate::files::executable(&rustc) {
         return Ok(());
     }
     log(&format!(
@@ -56,7 +56,7 @@ pub fn fetch(deps: &Path) -> Result {
     let root = dir.join("root");
     apt::unpack(&debs, &root)?;
     let wrapper = wrapper(&dir.display().to_string());
-    std::fs::write(&rustc, wrapper).map_err(|e| format!("{}: {e}", rustc.display()))?;
+    crate::files::write(&rustc, wrapper)?;
     std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755))
         .map_err(|e| format!("{}: {e}", rustc.display()))?;
     let missing = TARGETS
@@ -105,11 +105,6 @@ fn versions_apt_has() -> Result<String> {
         .filter_map(|l| l.split_whitespace().nth(2))
         .collect();
     Ok(versions.join(" "))
-}
-
-fn is_executable(path: &Path) -> bool {
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(test)]

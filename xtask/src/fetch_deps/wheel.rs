@@ -3,33 +3,26 @@
 
 use super::files;
 use crate::process;
+use crate::scratch::Scratch;
 use crate::Result;
 use std::fs::File;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// A temporary folder holding downloaded wheels, removed when dropped.
+/// A scratch folder holding downloaded wheels, removed when dropped.
 pub struct Downloaded {
-    dir: PathBuf,
-}
-
-impl Drop for Downloaded {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+    dir: Scratch,
 }
 
 /// `pip download` of `requirements` (`name==version`), the wheels built for Linux on `arch`
 /// (`x86_64`, `aarch64`), into a temporary folder; pip's messages go to stderr.
 pub fn download(arch: &str, requirements: &[&str]) -> Result<Downloaded> {
     require_unzip()?;
-    let dir = std::env::temp_dir().join(format!(
-        "fetch-deps-{}-{}",
-        std::process::id(),
+    let dir = Scratch::new(&format!(
+        "fetch-deps-{}",
         requirements.join(",").replace(['=', '/'], "_")
-    ));
-    files::recreate_dir(&dir, "")?;
+    ))?;
     let downloaded = Downloaded { dir };
     let mut pip = process::command("python3");
     pip.args([
@@ -44,14 +37,14 @@ pub fn download(arch: &str, requirements: &[&str]) -> Result<Downloaded> {
     for platform in ["manylinux2014", "manylinux_2_17", "manylinux1"] {
         pip.arg("--platform").arg(format!("{platform}_{arch}"));
     }
-    files::run_to_stderr(pip.arg("-d").arg(&downloaded.dir).args(requirements))?;
+    files::run_to_stderr(pip.arg("-d").arg(downloaded.dir.path()).args(requirements))?;
     Ok(downloaded)
 }
 
 impl Downloaded {
     /// The wheels downloaded, sorted by name.
     pub fn wheels(&self) -> Result<Vec<PathBuf>> {
-        files::with_suffix(&self.dir, ".whl")
+        files::with_suffix(self.dir.path(), ".whl")
     }
 }
 

@@ -3,15 +3,16 @@
 
 use super::{output, FirstRun, USES_RUNTIME};
 use crate::capture::{exit_code, show_non_empty};
-use crate::checks::{binds_ctx_create_v4, tagged_one};
+use crate::checks::binds_ctx_create_v4;
 use crate::process;
 use crate::versions;
+use crate::versions::the_one;
 use crate::Result;
 use std::process::Stdio;
 
 /// Step 1 for each `dependents` version.
 pub fn check(run: &FirstRun) -> Result {
-    let default = tagged_one("default")?;
+    let default = the_one("default")?;
     for v in versions::tagged("dependents")? {
         let features = format!("cuda-{v},interop");
         let features = ["--no-default-features", "--features", &features];

@@ -3,8 +3,9 @@
 
 use super::FirstRun;
 use crate::capture::show_non_empty;
-use crate::checks::{dotted, env_path, tagged_one};
+use crate::checks::env_path;
 use crate::process;
+use crate::versions::{dotted, the_one};
 use crate::Result;
 use std::path::Path;
 
@@ -13,7 +14,7 @@ const SHOWN: usize = 3;
 
 /// Step 3.
 pub fn check(run: &FirstRun) -> Result {
-    let v = tagged_one("toolkit")?;
+    let v = the_one("toolkit")?;
     let headers = env_path(
         &format!("CUDA_HEADERS_{v}"),
         &format!(

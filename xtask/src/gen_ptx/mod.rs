@@ -15,6 +15,7 @@
 mod nvrtc;
 pub mod tools;
 
+use crate::scratch::Scratch;
 use crate::{process, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -52,17 +53,15 @@ pub fn run(args: &[String]) -> Result {
     let pins = Pins::read()?;
     let tools = pins.fetch()?;
     let kernels = process::root().join("examples/kernels");
-    let scratch = std::env::temp_dir().join(format!("xtask-gen-ptx-{}", std::process::id()));
-    let out = if check {
-        scratch.as_path()
+    let scratch = if check {
+        Some(Scratch::new("gen-ptx")?)
     } else {
-        kernels.as_path()
+        None
     };
+    let out = scratch.as_ref().map_or(kernels.as_path(), Scratch::path);
     crate::files::create_dir(out)?;
     let generated = generate(&tools, &kernels, out, check);
-    if check {
-        let _ = std::fs::remove_dir_all(&scratch);
-    }
+    drop(scratch);
     let verified = verify(&tools, &pins, &kernels);
     if generated? & verified? {
         Ok(())
@@ -86,7 +85,7 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
         }
         let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
         let path = out.join(format!("{name}.ptx"));
-        std::fs::write(&path, &ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+        crate::files::write(&path, &ptx)?;
         if !check {
             log(&format!("wrote examples/kernels/{name}.ptx"));
         } else if std::fs::read(kernels.join(format!("{name}.ptx")))

@@ -31,8 +31,7 @@ impl Pins {
     /// The pins of `examples/ptx-tools.txt`.
     pub fn read() -> Result<Self> {
         let path = process::root().join("examples/ptx-tools.txt");
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::files::read(&path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
     }
 

@@ -19,15 +19,17 @@
 
 mod builds;
 
-use crate::artifacts::{self, Artifact};
+use crate::cargo_json::{self, Built, Executable};
 use crate::files::{copy, copy_files, create_dir, write};
 use crate::gpu_run::checks::Checks;
+use crate::scratch::Scratch;
+use crate::stub_libcuda;
 use crate::versions::dotted;
 use crate::{deps, process, Result};
 use builds::{Build, Versions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -131,24 +133,22 @@ fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
     create_dir(&examples)?;
     create_dir(&twins)?;
     let mut cargo = stub.cargo(build, &["build", "--release", "--examples"]);
-    for artifact in artifacts::build(&mut cargo)? {
-        if let Artifact::Executable { kind, name, path } = artifact {
-            if kind == "example" {
-                copy(&path, &examples.join(name))?;
-            }
+    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
+        if kind == "example" {
+            copy(&path, &examples.join(name))?;
         }
     }
     let mut cargo = stub.cargo(
         build,
         &["test", "--release", "--no-run", "--test", "examples_parity"],
     );
-    for artifact in artifacts::build(&mut cargo)? {
-        match artifact {
-            Artifact::TestsOutDir(dir) => copy_files(&dir.join("c-twins"), &twins)?,
-            Artifact::Executable { kind, name, path } if kind == "test" => {
-                copy(&path, &out.join(format!("tests/{name}-{}", build.tag)))?
-            }
-            Artifact::Executable { .. } => {}
+    let built = build_quietly(&mut cargo)?;
+    if let Some(dir) = built.tests_out_dir {
+        copy_files(&dir.join("c-twins"), &twins)?;
+    }
+    for Executable { kind, name, path } in built.executables {
+        if kind == "test" {
+            copy(&path, &out.join(format!("tests/{name}-{}", build.tag)))?;
         }
     }
     println!(
@@ -163,13 +163,11 @@ fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
 /// The test binaries of `build`, into `tests/<name>-<tag>`.
 fn tests(out: &Path, build: &Build, stub: &Stub) -> Result {
     let mut cargo = stub.cargo(build, &["test", "--release", "--no-run"]);
-    for artifact in artifacts::build(&mut cargo)? {
-        if let Artifact::Executable { kind, name, path } = artifact {
-            if kind == "test" {
-                let name = format!("{name}-{}", build.tag);
-                copy(&path, &out.join("tests").join(&name))?;
-                println!("  test {name}");
-            }
+    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
+        if kind == "test" {
+            let name = format!("{name}-{}", build.tag);
+            copy(&path, &out.join("tests").join(&name))?;
+            println!("  test {name}");
         }
     }
     Ok(())
@@ -193,16 +191,11 @@ fn bench(out: &Path, name: &str, dest: &str, features: &[String]) -> Result {
         .env("CARGO_TARGET_DIR", "target/bench-aligned")
         .env("RUSTFLAGS", "-C llvm-args=-align-loops=64")
         .env("CFLAGS", "-falign-loops=64");
-    let path = artifacts::build(&mut cargo)?
+    let path = build_quietly(&mut cargo)?
+        .executables
         .into_iter()
-        .find_map(|a| match a {
-            Artifact::Executable {
-                kind,
-                name: n,
-                path,
-            } if kind == "bench" && n == name => Some(path),
-            _ => None,
-        });
+        .find(|e| e.kind == "bench" && e.name == name)
+        .map(|e| e.path);
     let path = path.ok_or_else(|| {
         format!(
             "the {name} benchmark ({}) was not built",
@@ -225,12 +218,11 @@ fn runner(out: &Path, versions: &Versions) -> Result {
         "xtask",
         "--message-format=json",
     ]);
-    let xtask = artifacts::build(&mut cargo)?
+    let xtask = build_quietly(&mut cargo)?
+        .executables
         .into_iter()
-        .find_map(|a| match a {
-            Artifact::Executable { kind, path, .. } if kind == "bin" => Some(path),
-            _ => None,
-        });
+        .find(|e| e.kind == "bin")
+        .map(|e| e.path);
     copy(
         &xtask.ok_or("cargo built no xtask binary")?,
         &out.join("xtask"),
@@ -254,19 +246,15 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .chain(versions.examples.last().map(u32::to_string))
             .collect(),
     };
-    write(&out.join("checks"), &checks.render())
+    write(&out.join("checks"), checks.render())
 }
 
-/// A stub libcuda.so.1 in a temporary folder, removed when dropped.
-struct Stub(PathBuf);
+/// A stub libcuda.so.1 in a scratch folder, removed when dropped.
+struct Stub(Scratch);
 
 impl Stub {
     fn new() -> Result<Self> {
-        let dir =
-            std::env::temp_dir().join(format!("xtask-gpu-bundle-stub-{}", std::process::id()));
-        create_dir(&dir)?;
-        crate::run_task("stub-libcuda", &[&dir.to_string_lossy()])?;
-        Ok(Stub(dir))
+        Ok(Stub(stub_libcuda::in_scratch("gpu-bundle-stub")?))
     }
 
     /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.
@@ -277,16 +265,17 @@ impl Stub {
             .arg("--message-format=json")
             .args(&build.args);
         if build.stub {
-            cargo.env("CUDA_LIBRARY_PATH", &self.0);
+            cargo.env("CUDA_LIBRARY_PATH", self.0.path());
         }
         cargo
     }
 }
 
-impl Drop for Stub {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+/// What the cargo build `command` made; its compiler messages unshown (the failure says how to
+/// see them).
+fn build_quietly(command: &mut std::process::Command) -> Result<Built> {
+    cargo_json::built(command.stderr(std::process::Stdio::null()))
+        .map_err(|e| format!("{e}: run it for the compiler's messages").into())
 }
 
 /// How many entries the folder `dir` has.

@@ -63,7 +63,7 @@ impl Logs {
         };
         print!("{}", String::from_utf8_lossy(&output));
         let path = self.out.join(file);
-        std::fs::write(&path, output).map_err(|e| format!("{}: {e}", path.display()).into())
+        crate::files::write(&path, output)
     }
 
     /// The lines of the log `name` that contain any of `patterns`, in order.

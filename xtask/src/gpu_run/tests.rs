@@ -172,7 +172,7 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
-        .find(|p| p.is_file() && files::executable(p))
+        .find(|p| files::executable(p))
 }
 
 /// ncu of the first Nsight Compute under /opt/nvidia/nsight-compute, where it is not on PATH.

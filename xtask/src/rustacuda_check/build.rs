@@ -4,7 +4,7 @@
 //! link dynamically) and resources/.
 
 use crate::cargo_json;
-use crate::process::{self, describe};
+use crate::process;
 use crate::Result;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,7 @@ impl Builder {
                 .stderr(Stdio::inherit()),
         )
         .map_err(|_| failed())?;
-        for e in built {
+        for e in built.executables {
             let to = match e.kind.as_str() {
                 "lib" => dest.join("tests/unit"),
                 "test" => dest.join("tests").join(&e.name),
@@ -165,11 +165,7 @@ fn cargo(src: &Path, link: &Path) -> std::process::Command {
 fn strip(from: &Path, to: &Path) -> Result {
     let mut strip = process::command("strip");
     strip.arg("--strip-debug").arg("-o").arg(to).arg(from);
-    let status = strip.status()?;
-    if !status.success() {
-        return Err(format!("{} failed ({status})", describe(&strip)).into());
-    }
-    Ok(())
+    process::run(&mut strip)
 }
 
 /// The number of entries of `dir`.

@@ -14,6 +14,7 @@ mod tee;
 use crate::process::{self, root};
 use crate::scratch::Scratch;
 use crate::steps::Steps;
+use crate::stub_libcuda;
 use crate::{deps, run_task, versions, Result};
 use std::path::{Path, PathBuf};
 
@@ -79,8 +80,7 @@ impl Setup {
         let library = std::env::var_os("CUDA_LIBRARY_PATH")
             .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
             .into();
-        let stub = Scratch::new("stub-libcuda")?;
-        run_task("stub-libcuda", &[&stub.path().display().to_string()])?;
+        let stub = stub_libcuda::in_scratch("stub-libcuda")?;
         // The first run's and the platforms' builds link against it too.
         std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
         Ok(Setup {
@@ -301,29 +301,42 @@ fn cargo(args: &[&str], link: Option<&Path>) -> Result {
     process::run(&mut cargo)
 }
 
+/// `cargo clippy ARGS -- -D warnings`, linking against `link`.
+fn clippy(args: &[&str], link: &Path) -> Result {
+    cargo(
+        &[&["clippy"], args, &["--", "-D", "warnings"]].concat(),
+        Some(link),
+    )
+}
+
+/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
+/// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
+fn table_test_imports(args: &[&str], link: &Path) -> Result<(String, Vec<String>)> {
+    let binary = build_table_test(args, link)?;
+    let symbols = imports::driver_symbols(&root().join(&binary))?;
+    println!(
+        "driver symbols imported by {binary}: {}",
+        imports::shown(&symbols)
+    );
+    Ok((binary, symbols))
+}
+
 /// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log) and
 /// returns its path as cargo names it.
 fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
     let mut build = process::command("cargo");
     build.arg("test").args(args).arg("--no-run");
     build.env("CUDA_LIBRARY_PATH", link);
-    let out = build
-        .output()
-        .map_err(|e| format!("{}: {e}", process::describe(&build)))?;
+    let out = build.output().map_err(|e| process::error(&build, e))?;
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let binary = imports::table_test_binary(&text)
-        .filter(|b| is_executable(&root().join(b)))
+        .filter(|b| crate::files::executable(&root().join(b)))
         .ok_or(format!(
             "no table test binary from {}",
             process::describe(&build)
         ))?;
     Ok(binary.to_string())
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The table-only build of `version` with the interop modules (their functions are table slots
@@ -343,17 +356,9 @@ fn table_only_on_535(setup: &Setup, version: u32) -> Result {
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
     let link = setup.link_dir(version);
-    cargo(
-        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )?;
+    clippy(&args, link)?;
     cargo(&[&["test"], &args[..]].concat(), Some(link))?;
-    let binary = build_table_test(&args, link)?;
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
+    let (binary, symbols) = table_test_imports(&args, link)?;
     if !imports::loads_libcuda(&root().join(&binary))? {
         return Err("the binary does not load libcuda.so.1".into());
     }
@@ -384,16 +389,8 @@ fn table_only_on_470(setup: &Setup, version: u32) -> Result {
         "table",
     ];
     let link = setup.link_dir(version);
-    cargo(
-        &[&["clippy"], &args[..], &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )?;
-    let binary = build_table_test(&args, link)?;
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
+    clippy(&args, link)?;
+    let (binary, symbols) = table_test_imports(&args, link)?;
     if !symbols.iter().any(|s| s == "cuGetProcAddress") {
         return Err("no cuGetProcAddress (v1) import".into());
     }

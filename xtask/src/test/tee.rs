@@ -2,6 +2,7 @@
 //! `target/ci-test.log`; and the total of the tests that passed, from the log's
 //! `test result: ok. N passed; ...` lines.
 
+use crate::capture;
 use crate::process::{self, root};
 use crate::Result;
 use std::io::{BufRead, BufReader, Write};
@@ -19,19 +20,8 @@ pub fn run(args: &[&str], summary: &str) -> Result {
     let path = root().join(LOG);
     std::fs::create_dir_all(root().join("target"))?;
     let mut log = std::fs::File::create(&path).map_err(|e| format!("{LOG}: {e}"))?;
-    let (reader, writer) = std::io::pipe()?;
-    let mut child = {
-        // Dropped at the end of the block: its copies of the pipe's writing end, which would keep
-        // the reader from ever seeing the end.
-        let mut command = process::command(std::env::current_exe()?);
-        command
-            .args(args)
-            .stdout(writer.try_clone()?)
-            .stderr(writer);
-        command
-            .spawn()
-            .map_err(|e| format!("{}: {e}", process::describe(&command)))?
-    };
+    let (mut child, reader) =
+        capture::spawn_merged(process::command(std::env::current_exe()?).args(args))?;
     let mut passed = 0;
     let mut stdout = std::io::stdout();
     let mut line = Vec::new();

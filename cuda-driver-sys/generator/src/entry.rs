@@ -74,7 +74,10 @@ pub(crate) fn generate(b: &Parsed, spellings: &CSpellings) -> Result<Entries, St
             #(#doc)*
             pub const #id: EntryPoint<#ty> = unsafe { EntryPoint::#ctor(#sym, #lit) };
         });
-        all.push(id);
+        let per_thread = pt.is_some();
+        all.push(quote! {
+            crate::EntryPointInfo { symbol: #sym, version: #lit, per_thread: #per_thread }
+        });
         if pt.is_none() {
             by_base
                 .entry(base)
@@ -174,22 +177,26 @@ pub(crate) fn generate(b: &Parsed, spellings: &CSpellings) -> Result<Entries, St
     }
     for (c_name, (n, p)) in &c_spelling {
         let id = format_ident!("{c_name}");
-        if all.iter().any(|a| a == c_name) {
+        if b.pfns.contains_key(&format!("PFN_{c_name}")) {
             continue; // a C spelling that is itself a versioned name (cuCtxCreate_v3 has none)
         }
         let (en, ep) = (format_ident!("{}", &n[4..]), format_ident!("{}", &p[4..]));
-        let (tn, tp) = (format_ident!("{n}"), format_ident!("{p}"));
         let doc = doc_attrs(&entry_spelling_doc(c_name, n, p));
+        // Re-exports, not constants of their own: the same item under a second name, which the
+        // compiler does not type-check and evaluate once more (docs/BUILD-COST.md); inlined, each
+        // still has its own page.
         if n == p {
-            out.extend(quote! { #(#doc)* pub const #id: EntryPoint<#tn> = #en; });
+            out.extend(quote! { #(#doc)* #[doc(inline)] pub use self::#en as #id; });
         } else {
             out.extend(quote! {
                 #(#doc)*
                 #[cfg(not(feature = "per-thread-default-stream"))]
-                pub const #id: EntryPoint<#tn> = #en;
+                #[doc(inline)]
+                pub use self::#en as #id;
                 #(#doc)*
                 #[cfg(feature = "per-thread-default-stream")]
-                pub const #id: EntryPoint<#tp> = #ep;
+                #[doc(inline)]
+                pub use self::#ep as #id;
             });
         }
     }
@@ -212,7 +219,7 @@ pub(crate) fn generate(b: &Parsed, spellings: &CSpellings) -> Result<Entries, St
         /// How many entry points [`ALL`] holds.
         pub const ALL_LEN: usize = #count;
         /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
-        pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [#(#all.info()),*];
+        pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [#(#all),*];
     });
     Ok(Entries {
         tokens: out,

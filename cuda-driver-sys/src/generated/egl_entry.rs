@@ -78,69 +78,41 @@ pub const cuGraphicsResourceGetMappedEglFrame_v7000: EntryPoint<
     PFN_cuGraphicsResourceGetMappedEglFrame_v7000,
 > = unsafe { EntryPoint::new(c"cuGraphicsResourceGetMappedEglFrame", 7000) };
 /// The entry point of the C spelling `cuEGLStreamConsumerAcquireFrame`: [`cuEGLStreamConsumerAcquireFrame_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamConsumerAcquireFrame: EntryPoint<
-    PFN_cuEGLStreamConsumerAcquireFrame_v7000,
-> = cuEGLStreamConsumerAcquireFrame_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamConsumerAcquireFrame_v7000 as cuEGLStreamConsumerAcquireFrame;
 /// The entry point of the C spelling `cuEGLStreamConsumerConnect`: [`cuEGLStreamConsumerConnect_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamConsumerConnect: EntryPoint<PFN_cuEGLStreamConsumerConnect_v7000> = cuEGLStreamConsumerConnect_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamConsumerConnect_v7000 as cuEGLStreamConsumerConnect;
 /// The entry point of the C spelling `cuEGLStreamConsumerConnectWithFlags`: [`cuEGLStreamConsumerConnectWithFlags_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamConsumerConnectWithFlags: EntryPoint<
-    PFN_cuEGLStreamConsumerConnectWithFlags_v8000,
-> = cuEGLStreamConsumerConnectWithFlags_v8000;
+#[doc(inline)]
+pub use self::cuEGLStreamConsumerConnectWithFlags_v8000 as cuEGLStreamConsumerConnectWithFlags;
 /// The entry point of the C spelling `cuEGLStreamConsumerDisconnect`: [`cuEGLStreamConsumerDisconnect_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamConsumerDisconnect: EntryPoint<
-    PFN_cuEGLStreamConsumerDisconnect_v7000,
-> = cuEGLStreamConsumerDisconnect_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamConsumerDisconnect_v7000 as cuEGLStreamConsumerDisconnect;
 /// The entry point of the C spelling `cuEGLStreamConsumerReleaseFrame`: [`cuEGLStreamConsumerReleaseFrame_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamConsumerReleaseFrame: EntryPoint<
-    PFN_cuEGLStreamConsumerReleaseFrame_v7000,
-> = cuEGLStreamConsumerReleaseFrame_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamConsumerReleaseFrame_v7000 as cuEGLStreamConsumerReleaseFrame;
 /// The entry point of the C spelling `cuEGLStreamProducerConnect`: [`cuEGLStreamProducerConnect_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamProducerConnect: EntryPoint<PFN_cuEGLStreamProducerConnect_v7000> = cuEGLStreamProducerConnect_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamProducerConnect_v7000 as cuEGLStreamProducerConnect;
 /// The entry point of the C spelling `cuEGLStreamProducerDisconnect`: [`cuEGLStreamProducerDisconnect_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamProducerDisconnect: EntryPoint<
-    PFN_cuEGLStreamProducerDisconnect_v7000,
-> = cuEGLStreamProducerDisconnect_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamProducerDisconnect_v7000 as cuEGLStreamProducerDisconnect;
 /// The entry point of the C spelling `cuEGLStreamProducerPresentFrame`: [`cuEGLStreamProducerPresentFrame_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamProducerPresentFrame: EntryPoint<
-    PFN_cuEGLStreamProducerPresentFrame_v7000,
-> = cuEGLStreamProducerPresentFrame_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamProducerPresentFrame_v7000 as cuEGLStreamProducerPresentFrame;
 /// The entry point of the C spelling `cuEGLStreamProducerReturnFrame`: [`cuEGLStreamProducerReturnFrame_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEGLStreamProducerReturnFrame: EntryPoint<
-    PFN_cuEGLStreamProducerReturnFrame_v7000,
-> = cuEGLStreamProducerReturnFrame_v7000;
+#[doc(inline)]
+pub use self::cuEGLStreamProducerReturnFrame_v7000 as cuEGLStreamProducerReturnFrame;
 /// The entry point of the C spelling `cuEventCreateFromEGLSync`: [`cuEventCreateFromEGLSync_v9000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventCreateFromEGLSync: EntryPoint<PFN_cuEventCreateFromEGLSync_v9000> = cuEventCreateFromEGLSync_v9000;
+#[doc(inline)]
+pub use self::cuEventCreateFromEGLSync_v9000 as cuEventCreateFromEGLSync;
 /// The entry point of the C spelling `cuGraphicsEGLRegisterImage`: [`cuGraphicsEGLRegisterImage_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsEGLRegisterImage: EntryPoint<PFN_cuGraphicsEGLRegisterImage_v7000> = cuGraphicsEGLRegisterImage_v7000;
+#[doc(inline)]
+pub use self::cuGraphicsEGLRegisterImage_v7000 as cuGraphicsEGLRegisterImage;
 /// The entry point of the C spelling `cuGraphicsResourceGetMappedEglFrame`: [`cuGraphicsResourceGetMappedEglFrame_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceGetMappedEglFrame: EntryPoint<
-    PFN_cuGraphicsResourceGetMappedEglFrame_v7000,
-> = cuGraphicsResourceGetMappedEglFrame_v7000;
+#[doc(inline)]
+pub use self::cuGraphicsResourceGetMappedEglFrame_v7000 as cuGraphicsResourceGetMappedEglFrame;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
@@ -151,16 +123,64 @@ pub const HEADER_NOTES: &[&str] = &[];
 pub const ALL_LEN: usize = 12;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [
-    cuEGLStreamConsumerAcquireFrame_v7000.info(),
-    cuEGLStreamConsumerConnectWithFlags_v8000.info(),
-    cuEGLStreamConsumerConnect_v7000.info(),
-    cuEGLStreamConsumerDisconnect_v7000.info(),
-    cuEGLStreamConsumerReleaseFrame_v7000.info(),
-    cuEGLStreamProducerConnect_v7000.info(),
-    cuEGLStreamProducerDisconnect_v7000.info(),
-    cuEGLStreamProducerPresentFrame_v7000.info(),
-    cuEGLStreamProducerReturnFrame_v7000.info(),
-    cuEventCreateFromEGLSync_v9000.info(),
-    cuGraphicsEGLRegisterImage_v7000.info(),
-    cuGraphicsResourceGetMappedEglFrame_v7000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamConsumerAcquireFrame",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamConsumerConnectWithFlags",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamConsumerConnect",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamConsumerDisconnect",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamConsumerReleaseFrame",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamProducerConnect",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamProducerDisconnect",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamProducerPresentFrame",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEGLStreamProducerReturnFrame",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventCreateFromEGLSync",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsEGLRegisterImage",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceGetMappedEglFrame",
+        version: 7000,
+        per_thread: false,
+    },
 ];

@@ -4301,4234 +4301,3234 @@ pub const cuWaitExternalSemaphoresAsync_v10000_ptsz: EntryPoint<
     PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
 > = unsafe { EntryPoint::new_per_thread(c"cuWaitExternalSemaphoresAsync", 10000) };
 /// The entry point of the C spelling `cuArray3DCreate`: [`cuArray3DCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArray3DCreate: EntryPoint<PFN_cuArray3DCreate_v3020> = cuArray3DCreate_v3020;
+#[doc(inline)]
+pub use self::cuArray3DCreate_v3020 as cuArray3DCreate;
 /// The entry point of the C spelling `cuArray3DCreate_v2`: [`cuArray3DCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArray3DCreate_v2: EntryPoint<PFN_cuArray3DCreate_v3020> = cuArray3DCreate_v3020;
+#[doc(inline)]
+pub use self::cuArray3DCreate_v3020 as cuArray3DCreate_v2;
 /// The entry point of the C spelling `cuArray3DGetDescriptor`: [`cuArray3DGetDescriptor_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArray3DGetDescriptor: EntryPoint<PFN_cuArray3DGetDescriptor_v3020> = cuArray3DGetDescriptor_v3020;
+#[doc(inline)]
+pub use self::cuArray3DGetDescriptor_v3020 as cuArray3DGetDescriptor;
 /// The entry point of the C spelling `cuArray3DGetDescriptor_v2`: [`cuArray3DGetDescriptor_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArray3DGetDescriptor_v2: EntryPoint<PFN_cuArray3DGetDescriptor_v3020> = cuArray3DGetDescriptor_v3020;
+#[doc(inline)]
+pub use self::cuArray3DGetDescriptor_v3020 as cuArray3DGetDescriptor_v2;
 /// The entry point of the C spelling `cuArrayCreate`: [`cuArrayCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayCreate: EntryPoint<PFN_cuArrayCreate_v3020> = cuArrayCreate_v3020;
+#[doc(inline)]
+pub use self::cuArrayCreate_v3020 as cuArrayCreate;
 /// The entry point of the C spelling `cuArrayCreate_v2`: [`cuArrayCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayCreate_v2: EntryPoint<PFN_cuArrayCreate_v3020> = cuArrayCreate_v3020;
+#[doc(inline)]
+pub use self::cuArrayCreate_v3020 as cuArrayCreate_v2;
 /// The entry point of the C spelling `cuArrayDestroy`: [`cuArrayDestroy_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayDestroy: EntryPoint<PFN_cuArrayDestroy_v2000> = cuArrayDestroy_v2000;
+#[doc(inline)]
+pub use self::cuArrayDestroy_v2000 as cuArrayDestroy;
 /// The entry point of the C spelling `cuArrayGetDescriptor`: [`cuArrayGetDescriptor_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayGetDescriptor: EntryPoint<PFN_cuArrayGetDescriptor_v3020> = cuArrayGetDescriptor_v3020;
+#[doc(inline)]
+pub use self::cuArrayGetDescriptor_v3020 as cuArrayGetDescriptor;
 /// The entry point of the C spelling `cuArrayGetDescriptor_v2`: [`cuArrayGetDescriptor_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayGetDescriptor_v2: EntryPoint<PFN_cuArrayGetDescriptor_v3020> = cuArrayGetDescriptor_v3020;
+#[doc(inline)]
+pub use self::cuArrayGetDescriptor_v3020 as cuArrayGetDescriptor_v2;
 /// The entry point of the C spelling `cuArrayGetMemoryRequirements`: [`cuArrayGetMemoryRequirements_v11060`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayGetMemoryRequirements: EntryPoint<
-    PFN_cuArrayGetMemoryRequirements_v11060,
-> = cuArrayGetMemoryRequirements_v11060;
+#[doc(inline)]
+pub use self::cuArrayGetMemoryRequirements_v11060 as cuArrayGetMemoryRequirements;
 /// The entry point of the C spelling `cuArrayGetPlane`: [`cuArrayGetPlane_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayGetPlane: EntryPoint<PFN_cuArrayGetPlane_v11020> = cuArrayGetPlane_v11020;
+#[doc(inline)]
+pub use self::cuArrayGetPlane_v11020 as cuArrayGetPlane;
 /// The entry point of the C spelling `cuArrayGetSparseProperties`: [`cuArrayGetSparseProperties_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuArrayGetSparseProperties: EntryPoint<
-    PFN_cuArrayGetSparseProperties_v11010,
-> = cuArrayGetSparseProperties_v11010;
+#[doc(inline)]
+pub use self::cuArrayGetSparseProperties_v11010 as cuArrayGetSparseProperties;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuCheckpointOperationComplete`: [`cuCheckpointOperationComplete_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuCheckpointOperationComplete: EntryPoint<
-    PFN_cuCheckpointOperationComplete_v13040,
-> = cuCheckpointOperationComplete_v13040;
+#[doc(inline)]
+pub use self::cuCheckpointOperationComplete_v13040 as cuCheckpointOperationComplete;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessCheckpoint`: [`cuCheckpointProcessCheckpoint_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessCheckpoint: EntryPoint<
-    PFN_cuCheckpointProcessCheckpoint_v12080,
-> = cuCheckpointProcessCheckpoint_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessCheckpoint_v12080 as cuCheckpointProcessCheckpoint;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessGetRestoreThreadId`: [`cuCheckpointProcessGetRestoreThreadId_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessGetRestoreThreadId: EntryPoint<
-    PFN_cuCheckpointProcessGetRestoreThreadId_v12080,
-> = cuCheckpointProcessGetRestoreThreadId_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessGetRestoreThreadId_v12080 as cuCheckpointProcessGetRestoreThreadId;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessGetState`: [`cuCheckpointProcessGetState_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessGetState: EntryPoint<
-    PFN_cuCheckpointProcessGetState_v12080,
-> = cuCheckpointProcessGetState_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessGetState_v12080 as cuCheckpointProcessGetState;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessLock`: [`cuCheckpointProcessLock_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessLock: EntryPoint<PFN_cuCheckpointProcessLock_v12080> = cuCheckpointProcessLock_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessLock_v12080 as cuCheckpointProcessLock;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessRestore`: [`cuCheckpointProcessRestore_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessRestore: EntryPoint<
-    PFN_cuCheckpointProcessRestore_v12080,
-> = cuCheckpointProcessRestore_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessRestore_v12080 as cuCheckpointProcessRestore;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuCheckpointProcessUnlock`: [`cuCheckpointProcessUnlock_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuCheckpointProcessUnlock: EntryPoint<PFN_cuCheckpointProcessUnlock_v12080> = cuCheckpointProcessUnlock_v12080;
+#[doc(inline)]
+pub use self::cuCheckpointProcessUnlock_v12080 as cuCheckpointProcessUnlock;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuCoredumpDeregisterCompleteCallback`: [`cuCoredumpDeregisterCompleteCallback_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuCoredumpDeregisterCompleteCallback: EntryPoint<
-    PFN_cuCoredumpDeregisterCompleteCallback_v13020,
-> = cuCoredumpDeregisterCompleteCallback_v13020;
+#[doc(inline)]
+pub use self::cuCoredumpDeregisterCompleteCallback_v13020 as cuCoredumpDeregisterCompleteCallback;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuCoredumpDeregisterStartCallback`: [`cuCoredumpDeregisterStartCallback_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuCoredumpDeregisterStartCallback: EntryPoint<
-    PFN_cuCoredumpDeregisterStartCallback_v13020,
-> = cuCoredumpDeregisterStartCallback_v13020;
+#[doc(inline)]
+pub use self::cuCoredumpDeregisterStartCallback_v13020 as cuCoredumpDeregisterStartCallback;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuCoredumpGetAttribute`: [`cuCoredumpGetAttribute_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuCoredumpGetAttribute: EntryPoint<PFN_cuCoredumpGetAttribute_v12010> = cuCoredumpGetAttribute_v12010;
+#[doc(inline)]
+pub use self::cuCoredumpGetAttribute_v12010 as cuCoredumpGetAttribute;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuCoredumpGetAttributeGlobal`: [`cuCoredumpGetAttributeGlobal_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuCoredumpGetAttributeGlobal: EntryPoint<
-    PFN_cuCoredumpGetAttributeGlobal_v12010,
-> = cuCoredumpGetAttributeGlobal_v12010;
+#[doc(inline)]
+pub use self::cuCoredumpGetAttributeGlobal_v12010 as cuCoredumpGetAttributeGlobal;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuCoredumpRegisterCompleteCallback`: [`cuCoredumpRegisterCompleteCallback_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuCoredumpRegisterCompleteCallback: EntryPoint<
-    PFN_cuCoredumpRegisterCompleteCallback_v13020,
-> = cuCoredumpRegisterCompleteCallback_v13020;
+#[doc(inline)]
+pub use self::cuCoredumpRegisterCompleteCallback_v13020 as cuCoredumpRegisterCompleteCallback;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuCoredumpRegisterStartCallback`: [`cuCoredumpRegisterStartCallback_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuCoredumpRegisterStartCallback: EntryPoint<
-    PFN_cuCoredumpRegisterStartCallback_v13020,
-> = cuCoredumpRegisterStartCallback_v13020;
+#[doc(inline)]
+pub use self::cuCoredumpRegisterStartCallback_v13020 as cuCoredumpRegisterStartCallback;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuCoredumpSetAttribute`: [`cuCoredumpSetAttribute_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuCoredumpSetAttribute: EntryPoint<PFN_cuCoredumpSetAttribute_v12010> = cuCoredumpSetAttribute_v12010;
+#[doc(inline)]
+pub use self::cuCoredumpSetAttribute_v12010 as cuCoredumpSetAttribute;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuCoredumpSetAttributeGlobal`: [`cuCoredumpSetAttributeGlobal_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuCoredumpSetAttributeGlobal: EntryPoint<
-    PFN_cuCoredumpSetAttributeGlobal_v12010,
-> = cuCoredumpSetAttributeGlobal_v12010;
+#[doc(inline)]
+pub use self::cuCoredumpSetAttributeGlobal_v12010 as cuCoredumpSetAttributeGlobal;
 /// The entry point of the C spelling `cuCtxAttach`: [`cuCtxAttach_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxAttach: EntryPoint<PFN_cuCtxAttach_v2000> = cuCtxAttach_v2000;
+#[doc(inline)]
+pub use self::cuCtxAttach_v2000 as cuCtxAttach;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuCtxCreate`: [`cuCtxCreate_v3020`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuCtxCreate: EntryPoint<PFN_cuCtxCreate_v3020> = cuCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuCtxCreate_v3020 as cuCtxCreate;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuCtxCreate_v2`: [`cuCtxCreate_v3020`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
-pub const cuCtxCreate_v2: EntryPoint<PFN_cuCtxCreate_v3020> = cuCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuCtxCreate_v3020 as cuCtxCreate_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuCtxCreate_v3`: [`cuCtxCreate_v11040`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
-pub const cuCtxCreate_v3: EntryPoint<PFN_cuCtxCreate_v11040> = cuCtxCreate_v11040;
+#[doc(inline)]
+pub use self::cuCtxCreate_v11040 as cuCtxCreate_v3;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuCtxCreate`: [`cuCtxCreate_v12050`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuCtxCreate: EntryPoint<PFN_cuCtxCreate_v12050> = cuCtxCreate_v12050;
+#[doc(inline)]
+pub use self::cuCtxCreate_v12050 as cuCtxCreate;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuCtxCreate_v4`: [`cuCtxCreate_v12050`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuCtxCreate_v4: EntryPoint<PFN_cuCtxCreate_v12050> = cuCtxCreate_v12050;
+#[doc(inline)]
+pub use self::cuCtxCreate_v12050 as cuCtxCreate_v4;
 /// The entry point of the C spelling `cuCtxDestroy`: [`cuCtxDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxDestroy: EntryPoint<PFN_cuCtxDestroy_v4000> = cuCtxDestroy_v4000;
+#[doc(inline)]
+pub use self::cuCtxDestroy_v4000 as cuCtxDestroy;
 /// The entry point of the C spelling `cuCtxDestroy_v2`: [`cuCtxDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxDestroy_v2: EntryPoint<PFN_cuCtxDestroy_v4000> = cuCtxDestroy_v4000;
+#[doc(inline)]
+pub use self::cuCtxDestroy_v4000 as cuCtxDestroy_v2;
 /// The entry point of the C spelling `cuCtxDetach`: [`cuCtxDetach_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxDetach: EntryPoint<PFN_cuCtxDetach_v2000> = cuCtxDetach_v2000;
+#[doc(inline)]
+pub use self::cuCtxDetach_v2000 as cuCtxDetach;
 /// The entry point of the C spelling `cuCtxDisablePeerAccess`: [`cuCtxDisablePeerAccess_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxDisablePeerAccess: EntryPoint<PFN_cuCtxDisablePeerAccess_v4000> = cuCtxDisablePeerAccess_v4000;
+#[doc(inline)]
+pub use self::cuCtxDisablePeerAccess_v4000 as cuCtxDisablePeerAccess;
 /// The entry point of the C spelling `cuCtxEnablePeerAccess`: [`cuCtxEnablePeerAccess_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxEnablePeerAccess: EntryPoint<PFN_cuCtxEnablePeerAccess_v4000> = cuCtxEnablePeerAccess_v4000;
+#[doc(inline)]
+pub use self::cuCtxEnablePeerAccess_v4000 as cuCtxEnablePeerAccess;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuCtxFromGreenCtx`: [`cuCtxFromGreenCtx_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuCtxFromGreenCtx: EntryPoint<PFN_cuCtxFromGreenCtx_v12040> = cuCtxFromGreenCtx_v12040;
+#[doc(inline)]
+pub use self::cuCtxFromGreenCtx_v12040 as cuCtxFromGreenCtx;
 /// The entry point of the C spelling `cuCtxGetApiVersion`: [`cuCtxGetApiVersion_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetApiVersion: EntryPoint<PFN_cuCtxGetApiVersion_v3020> = cuCtxGetApiVersion_v3020;
+#[doc(inline)]
+pub use self::cuCtxGetApiVersion_v3020 as cuCtxGetApiVersion;
 /// The entry point of the C spelling `cuCtxGetCacheConfig`: [`cuCtxGetCacheConfig_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetCacheConfig: EntryPoint<PFN_cuCtxGetCacheConfig_v3020> = cuCtxGetCacheConfig_v3020;
+#[doc(inline)]
+pub use self::cuCtxGetCacheConfig_v3020 as cuCtxGetCacheConfig;
 /// The entry point of the C spelling `cuCtxGetCurrent`: [`cuCtxGetCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetCurrent: EntryPoint<PFN_cuCtxGetCurrent_v4000> = cuCtxGetCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxGetCurrent_v4000 as cuCtxGetCurrent;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuCtxGetDevResource`: [`cuCtxGetDevResource_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuCtxGetDevResource: EntryPoint<PFN_cuCtxGetDevResource_v12040> = cuCtxGetDevResource_v12040;
+#[doc(inline)]
+pub use self::cuCtxGetDevResource_v12040 as cuCtxGetDevResource;
 /// The entry point of the C spelling `cuCtxGetDevice`: [`cuCtxGetDevice_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetDevice: EntryPoint<PFN_cuCtxGetDevice_v2000> = cuCtxGetDevice_v2000;
+#[doc(inline)]
+pub use self::cuCtxGetDevice_v2000 as cuCtxGetDevice;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuCtxGetDevice_v2`: [`cuCtxGetDevice_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuCtxGetDevice_v2: EntryPoint<PFN_cuCtxGetDevice_v13000> = cuCtxGetDevice_v13000;
+#[doc(inline)]
+pub use self::cuCtxGetDevice_v13000 as cuCtxGetDevice_v2;
 /// The entry point of the C spelling `cuCtxGetExecAffinity`: [`cuCtxGetExecAffinity_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetExecAffinity: EntryPoint<PFN_cuCtxGetExecAffinity_v11040> = cuCtxGetExecAffinity_v11040;
+#[doc(inline)]
+pub use self::cuCtxGetExecAffinity_v11040 as cuCtxGetExecAffinity;
 /// The entry point of the C spelling `cuCtxGetFlags`: [`cuCtxGetFlags_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetFlags: EntryPoint<PFN_cuCtxGetFlags_v7000> = cuCtxGetFlags_v7000;
+#[doc(inline)]
+pub use self::cuCtxGetFlags_v7000 as cuCtxGetFlags;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuCtxGetId`: [`cuCtxGetId_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuCtxGetId: EntryPoint<PFN_cuCtxGetId_v12000> = cuCtxGetId_v12000;
+#[doc(inline)]
+pub use self::cuCtxGetId_v12000 as cuCtxGetId;
 /// The entry point of the C spelling `cuCtxGetLimit`: [`cuCtxGetLimit_v3010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetLimit: EntryPoint<PFN_cuCtxGetLimit_v3010> = cuCtxGetLimit_v3010;
+#[doc(inline)]
+pub use self::cuCtxGetLimit_v3010 as cuCtxGetLimit;
 /// The entry point of the C spelling `cuCtxGetSharedMemConfig`: [`cuCtxGetSharedMemConfig_v4020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetSharedMemConfig: EntryPoint<PFN_cuCtxGetSharedMemConfig_v4020> = cuCtxGetSharedMemConfig_v4020;
+#[doc(inline)]
+pub use self::cuCtxGetSharedMemConfig_v4020 as cuCtxGetSharedMemConfig;
 /// The entry point of the C spelling `cuCtxGetStreamPriorityRange`: [`cuCtxGetStreamPriorityRange_v5050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxGetStreamPriorityRange: EntryPoint<
-    PFN_cuCtxGetStreamPriorityRange_v5050,
-> = cuCtxGetStreamPriorityRange_v5050;
+#[doc(inline)]
+pub use self::cuCtxGetStreamPriorityRange_v5050 as cuCtxGetStreamPriorityRange;
 /// The entry point of the C spelling `cuCtxPopCurrent`: [`cuCtxPopCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxPopCurrent: EntryPoint<PFN_cuCtxPopCurrent_v4000> = cuCtxPopCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxPopCurrent_v4000 as cuCtxPopCurrent;
 /// The entry point of the C spelling `cuCtxPopCurrent_v2`: [`cuCtxPopCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxPopCurrent_v2: EntryPoint<PFN_cuCtxPopCurrent_v4000> = cuCtxPopCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxPopCurrent_v4000 as cuCtxPopCurrent_v2;
 /// The entry point of the C spelling `cuCtxPushCurrent`: [`cuCtxPushCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxPushCurrent: EntryPoint<PFN_cuCtxPushCurrent_v4000> = cuCtxPushCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxPushCurrent_v4000 as cuCtxPushCurrent;
 /// The entry point of the C spelling `cuCtxPushCurrent_v2`: [`cuCtxPushCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxPushCurrent_v2: EntryPoint<PFN_cuCtxPushCurrent_v4000> = cuCtxPushCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxPushCurrent_v4000 as cuCtxPushCurrent_v2;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuCtxRecordEvent`: [`cuCtxRecordEvent_v12050`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuCtxRecordEvent: EntryPoint<PFN_cuCtxRecordEvent_v12050> = cuCtxRecordEvent_v12050;
+#[doc(inline)]
+pub use self::cuCtxRecordEvent_v12050 as cuCtxRecordEvent;
 /// The entry point of the C spelling `cuCtxResetPersistingL2Cache`: [`cuCtxResetPersistingL2Cache_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxResetPersistingL2Cache: EntryPoint<
-    PFN_cuCtxResetPersistingL2Cache_v11000,
-> = cuCtxResetPersistingL2Cache_v11000;
+#[doc(inline)]
+pub use self::cuCtxResetPersistingL2Cache_v11000 as cuCtxResetPersistingL2Cache;
 /// The entry point of the C spelling `cuCtxSetCacheConfig`: [`cuCtxSetCacheConfig_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxSetCacheConfig: EntryPoint<PFN_cuCtxSetCacheConfig_v3020> = cuCtxSetCacheConfig_v3020;
+#[doc(inline)]
+pub use self::cuCtxSetCacheConfig_v3020 as cuCtxSetCacheConfig;
 /// The entry point of the C spelling `cuCtxSetCurrent`: [`cuCtxSetCurrent_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxSetCurrent: EntryPoint<PFN_cuCtxSetCurrent_v4000> = cuCtxSetCurrent_v4000;
+#[doc(inline)]
+pub use self::cuCtxSetCurrent_v4000 as cuCtxSetCurrent;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuCtxSetFlags`: [`cuCtxSetFlags_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuCtxSetFlags: EntryPoint<PFN_cuCtxSetFlags_v12010> = cuCtxSetFlags_v12010;
+#[doc(inline)]
+pub use self::cuCtxSetFlags_v12010 as cuCtxSetFlags;
 /// The entry point of the C spelling `cuCtxSetLimit`: [`cuCtxSetLimit_v3010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxSetLimit: EntryPoint<PFN_cuCtxSetLimit_v3010> = cuCtxSetLimit_v3010;
+#[doc(inline)]
+pub use self::cuCtxSetLimit_v3010 as cuCtxSetLimit;
 /// The entry point of the C spelling `cuCtxSetSharedMemConfig`: [`cuCtxSetSharedMemConfig_v4020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxSetSharedMemConfig: EntryPoint<PFN_cuCtxSetSharedMemConfig_v4020> = cuCtxSetSharedMemConfig_v4020;
+#[doc(inline)]
+pub use self::cuCtxSetSharedMemConfig_v4020 as cuCtxSetSharedMemConfig;
 /// The entry point of the C spelling `cuCtxSynchronize`: [`cuCtxSynchronize_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuCtxSynchronize: EntryPoint<PFN_cuCtxSynchronize_v2000> = cuCtxSynchronize_v2000;
+#[doc(inline)]
+pub use self::cuCtxSynchronize_v2000 as cuCtxSynchronize;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuCtxSynchronize_v2`: [`cuCtxSynchronize_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuCtxSynchronize_v2: EntryPoint<PFN_cuCtxSynchronize_v13000> = cuCtxSynchronize_v13000;
+#[doc(inline)]
+pub use self::cuCtxSynchronize_v13000 as cuCtxSynchronize_v2;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuCtxWaitEvent`: [`cuCtxWaitEvent_v12050`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuCtxWaitEvent: EntryPoint<PFN_cuCtxWaitEvent_v12050> = cuCtxWaitEvent_v12050;
+#[doc(inline)]
+pub use self::cuCtxWaitEvent_v12050 as cuCtxWaitEvent;
 /// The entry point of the C spelling `cuDestroyExternalMemory`: [`cuDestroyExternalMemory_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDestroyExternalMemory: EntryPoint<PFN_cuDestroyExternalMemory_v10000> = cuDestroyExternalMemory_v10000;
+#[doc(inline)]
+pub use self::cuDestroyExternalMemory_v10000 as cuDestroyExternalMemory;
 /// The entry point of the C spelling `cuDestroyExternalSemaphore`: [`cuDestroyExternalSemaphore_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDestroyExternalSemaphore: EntryPoint<
-    PFN_cuDestroyExternalSemaphore_v10000,
-> = cuDestroyExternalSemaphore_v10000;
+#[doc(inline)]
+pub use self::cuDestroyExternalSemaphore_v10000 as cuDestroyExternalSemaphore;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuDevResourceGenerateDesc`: [`cuDevResourceGenerateDesc_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuDevResourceGenerateDesc: EntryPoint<PFN_cuDevResourceGenerateDesc_v12040> = cuDevResourceGenerateDesc_v12040;
+#[doc(inline)]
+pub use self::cuDevResourceGenerateDesc_v12040 as cuDevResourceGenerateDesc;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuDevSmResourceSplit`: [`cuDevSmResourceSplit_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuDevSmResourceSplit: EntryPoint<PFN_cuDevSmResourceSplit_v13010> = cuDevSmResourceSplit_v13010;
+#[doc(inline)]
+pub use self::cuDevSmResourceSplit_v13010 as cuDevSmResourceSplit;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuDevSmResourceSplitByCount`: [`cuDevSmResourceSplitByCount_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuDevSmResourceSplitByCount: EntryPoint<
-    PFN_cuDevSmResourceSplitByCount_v12040,
-> = cuDevSmResourceSplitByCount_v12040;
+#[doc(inline)]
+pub use self::cuDevSmResourceSplitByCount_v12040 as cuDevSmResourceSplitByCount;
 /// The entry point of the C spelling `cuDeviceCanAccessPeer`: [`cuDeviceCanAccessPeer_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceCanAccessPeer: EntryPoint<PFN_cuDeviceCanAccessPeer_v4000> = cuDeviceCanAccessPeer_v4000;
+#[doc(inline)]
+pub use self::cuDeviceCanAccessPeer_v4000 as cuDeviceCanAccessPeer;
 /// The entry point of the C spelling `cuDeviceComputeCapability`: [`cuDeviceComputeCapability_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceComputeCapability: EntryPoint<PFN_cuDeviceComputeCapability_v2000> = cuDeviceComputeCapability_v2000;
+#[doc(inline)]
+pub use self::cuDeviceComputeCapability_v2000 as cuDeviceComputeCapability;
 /// The entry point of the C spelling `cuDeviceGet`: [`cuDeviceGet_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGet: EntryPoint<PFN_cuDeviceGet_v2000> = cuDeviceGet_v2000;
+#[doc(inline)]
+pub use self::cuDeviceGet_v2000 as cuDeviceGet;
 /// The entry point of the C spelling `cuDeviceGetAttribute`: [`cuDeviceGetAttribute_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetAttribute: EntryPoint<PFN_cuDeviceGetAttribute_v2000> = cuDeviceGetAttribute_v2000;
+#[doc(inline)]
+pub use self::cuDeviceGetAttribute_v2000 as cuDeviceGetAttribute;
 /// The entry point of the C spelling `cuDeviceGetByPCIBusId`: [`cuDeviceGetByPCIBusId_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetByPCIBusId: EntryPoint<PFN_cuDeviceGetByPCIBusId_v4010> = cuDeviceGetByPCIBusId_v4010;
+#[doc(inline)]
+pub use self::cuDeviceGetByPCIBusId_v4010 as cuDeviceGetByPCIBusId;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuDeviceGetCliqueCount`: [`cuDeviceGetCliqueCount_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuDeviceGetCliqueCount: EntryPoint<PFN_cuDeviceGetCliqueCount_v13040> = cuDeviceGetCliqueCount_v13040;
+#[doc(inline)]
+pub use self::cuDeviceGetCliqueCount_v13040 as cuDeviceGetCliqueCount;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuDeviceGetCliqueInfo`: [`cuDeviceGetCliqueInfo_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuDeviceGetCliqueInfo: EntryPoint<PFN_cuDeviceGetCliqueInfo_v13040> = cuDeviceGetCliqueInfo_v13040;
+#[doc(inline)]
+pub use self::cuDeviceGetCliqueInfo_v13040 as cuDeviceGetCliqueInfo;
 /// The entry point of the C spelling `cuDeviceGetCount`: [`cuDeviceGetCount_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetCount: EntryPoint<PFN_cuDeviceGetCount_v2000> = cuDeviceGetCount_v2000;
+#[doc(inline)]
+pub use self::cuDeviceGetCount_v2000 as cuDeviceGetCount;
 /// The entry point of the C spelling `cuDeviceGetDefaultMemPool`: [`cuDeviceGetDefaultMemPool_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetDefaultMemPool: EntryPoint<PFN_cuDeviceGetDefaultMemPool_v11020> = cuDeviceGetDefaultMemPool_v11020;
+#[doc(inline)]
+pub use self::cuDeviceGetDefaultMemPool_v11020 as cuDeviceGetDefaultMemPool;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuDeviceGetDevResource`: [`cuDeviceGetDevResource_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuDeviceGetDevResource: EntryPoint<PFN_cuDeviceGetDevResource_v12040> = cuDeviceGetDevResource_v12040;
+#[doc(inline)]
+pub use self::cuDeviceGetDevResource_v12040 as cuDeviceGetDevResource;
 /// The entry point of the C spelling `cuDeviceGetExecAffinitySupport`: [`cuDeviceGetExecAffinitySupport_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetExecAffinitySupport: EntryPoint<
-    PFN_cuDeviceGetExecAffinitySupport_v11040,
-> = cuDeviceGetExecAffinitySupport_v11040;
+#[doc(inline)]
+pub use self::cuDeviceGetExecAffinitySupport_v11040 as cuDeviceGetExecAffinitySupport;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuDeviceGetFabricClusterUuid`: [`cuDeviceGetFabricClusterUuid_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuDeviceGetFabricClusterUuid: EntryPoint<
-    PFN_cuDeviceGetFabricClusterUuid_v13040,
-> = cuDeviceGetFabricClusterUuid_v13040;
+#[doc(inline)]
+pub use self::cuDeviceGetFabricClusterUuid_v13040 as cuDeviceGetFabricClusterUuid;
 /// The entry point of the C spelling `cuDeviceGetGraphMemAttribute`: [`cuDeviceGetGraphMemAttribute_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetGraphMemAttribute: EntryPoint<
-    PFN_cuDeviceGetGraphMemAttribute_v11040,
-> = cuDeviceGetGraphMemAttribute_v11040;
+#[doc(inline)]
+pub use self::cuDeviceGetGraphMemAttribute_v11040 as cuDeviceGetGraphMemAttribute;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuDeviceGetHostAtomicCapabilities`: [`cuDeviceGetHostAtomicCapabilities_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuDeviceGetHostAtomicCapabilities: EntryPoint<
-    PFN_cuDeviceGetHostAtomicCapabilities_v13000,
-> = cuDeviceGetHostAtomicCapabilities_v13000;
+#[doc(inline)]
+pub use self::cuDeviceGetHostAtomicCapabilities_v13000 as cuDeviceGetHostAtomicCapabilities;
 /// The entry point of the C spelling `cuDeviceGetLuid`: [`cuDeviceGetLuid_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetLuid: EntryPoint<PFN_cuDeviceGetLuid_v10000> = cuDeviceGetLuid_v10000;
+#[doc(inline)]
+pub use self::cuDeviceGetLuid_v10000 as cuDeviceGetLuid;
 /// The entry point of the C spelling `cuDeviceGetMemPool`: [`cuDeviceGetMemPool_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetMemPool: EntryPoint<PFN_cuDeviceGetMemPool_v11020> = cuDeviceGetMemPool_v11020;
+#[doc(inline)]
+pub use self::cuDeviceGetMemPool_v11020 as cuDeviceGetMemPool;
 /// The entry point of the C spelling `cuDeviceGetName`: [`cuDeviceGetName_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetName: EntryPoint<PFN_cuDeviceGetName_v2000> = cuDeviceGetName_v2000;
+#[doc(inline)]
+pub use self::cuDeviceGetName_v2000 as cuDeviceGetName;
 /// The entry point of the C spelling `cuDeviceGetNvSciSyncAttributes`: [`cuDeviceGetNvSciSyncAttributes_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetNvSciSyncAttributes: EntryPoint<
-    PFN_cuDeviceGetNvSciSyncAttributes_v10020,
-> = cuDeviceGetNvSciSyncAttributes_v10020;
+#[doc(inline)]
+pub use self::cuDeviceGetNvSciSyncAttributes_v10020 as cuDeviceGetNvSciSyncAttributes;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuDeviceGetP2PAtomicCapabilities`: [`cuDeviceGetP2PAtomicCapabilities_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuDeviceGetP2PAtomicCapabilities: EntryPoint<
-    PFN_cuDeviceGetP2PAtomicCapabilities_v13000,
-> = cuDeviceGetP2PAtomicCapabilities_v13000;
+#[doc(inline)]
+pub use self::cuDeviceGetP2PAtomicCapabilities_v13000 as cuDeviceGetP2PAtomicCapabilities;
 /// The entry point of the C spelling `cuDeviceGetP2PAttribute`: [`cuDeviceGetP2PAttribute_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetP2PAttribute: EntryPoint<PFN_cuDeviceGetP2PAttribute_v8000> = cuDeviceGetP2PAttribute_v8000;
+#[doc(inline)]
+pub use self::cuDeviceGetP2PAttribute_v8000 as cuDeviceGetP2PAttribute;
 /// The entry point of the C spelling `cuDeviceGetPCIBusId`: [`cuDeviceGetPCIBusId_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetPCIBusId: EntryPoint<PFN_cuDeviceGetPCIBusId_v4010> = cuDeviceGetPCIBusId_v4010;
+#[doc(inline)]
+pub use self::cuDeviceGetPCIBusId_v4010 as cuDeviceGetPCIBusId;
 /// The entry point of the C spelling `cuDeviceGetProperties`: [`cuDeviceGetProperties_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetProperties: EntryPoint<PFN_cuDeviceGetProperties_v2000> = cuDeviceGetProperties_v2000;
+#[doc(inline)]
+pub use self::cuDeviceGetProperties_v2000 as cuDeviceGetProperties;
 /// The entry point of the C spelling `cuDeviceGetTexture1DLinearMaxWidth`: [`cuDeviceGetTexture1DLinearMaxWidth_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetTexture1DLinearMaxWidth: EntryPoint<
-    PFN_cuDeviceGetTexture1DLinearMaxWidth_v11010,
-> = cuDeviceGetTexture1DLinearMaxWidth_v11010;
+#[doc(inline)]
+pub use self::cuDeviceGetTexture1DLinearMaxWidth_v11010 as cuDeviceGetTexture1DLinearMaxWidth;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuDeviceGetUuid`: [`cuDeviceGetUuid_v9020`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuDeviceGetUuid: EntryPoint<PFN_cuDeviceGetUuid_v9020> = cuDeviceGetUuid_v9020;
+#[doc(inline)]
+pub use self::cuDeviceGetUuid_v9020 as cuDeviceGetUuid;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuDeviceGetUuid`: [`cuDeviceGetUuid_v11040`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuDeviceGetUuid: EntryPoint<PFN_cuDeviceGetUuid_v11040> = cuDeviceGetUuid_v11040;
+#[doc(inline)]
+pub use self::cuDeviceGetUuid_v11040 as cuDeviceGetUuid;
 /// The entry point of the C spelling `cuDeviceGetUuid_v2`: [`cuDeviceGetUuid_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGetUuid_v2: EntryPoint<PFN_cuDeviceGetUuid_v11040> = cuDeviceGetUuid_v11040;
+#[doc(inline)]
+pub use self::cuDeviceGetUuid_v11040 as cuDeviceGetUuid_v2;
 /// The entry point of the C spelling `cuDeviceGraphMemTrim`: [`cuDeviceGraphMemTrim_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceGraphMemTrim: EntryPoint<PFN_cuDeviceGraphMemTrim_v11040> = cuDeviceGraphMemTrim_v11040;
+#[doc(inline)]
+pub use self::cuDeviceGraphMemTrim_v11040 as cuDeviceGraphMemTrim;
 /// The entry point of the C spelling `cuDevicePrimaryCtxGetState`: [`cuDevicePrimaryCtxGetState_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxGetState: EntryPoint<PFN_cuDevicePrimaryCtxGetState_v7000> = cuDevicePrimaryCtxGetState_v7000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxGetState_v7000 as cuDevicePrimaryCtxGetState;
 /// The entry point of the C spelling `cuDevicePrimaryCtxRelease`: [`cuDevicePrimaryCtxRelease_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxRelease: EntryPoint<PFN_cuDevicePrimaryCtxRelease_v11000> = cuDevicePrimaryCtxRelease_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxRelease_v11000 as cuDevicePrimaryCtxRelease;
 /// The entry point of the C spelling `cuDevicePrimaryCtxRelease_v2`: [`cuDevicePrimaryCtxRelease_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxRelease_v2: EntryPoint<
-    PFN_cuDevicePrimaryCtxRelease_v11000,
-> = cuDevicePrimaryCtxRelease_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxRelease_v11000 as cuDevicePrimaryCtxRelease_v2;
 /// The entry point of the C spelling `cuDevicePrimaryCtxReset`: [`cuDevicePrimaryCtxReset_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxReset: EntryPoint<PFN_cuDevicePrimaryCtxReset_v11000> = cuDevicePrimaryCtxReset_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxReset_v11000 as cuDevicePrimaryCtxReset;
 /// The entry point of the C spelling `cuDevicePrimaryCtxReset_v2`: [`cuDevicePrimaryCtxReset_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxReset_v2: EntryPoint<PFN_cuDevicePrimaryCtxReset_v11000> = cuDevicePrimaryCtxReset_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxReset_v11000 as cuDevicePrimaryCtxReset_v2;
 /// The entry point of the C spelling `cuDevicePrimaryCtxRetain`: [`cuDevicePrimaryCtxRetain_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxRetain: EntryPoint<PFN_cuDevicePrimaryCtxRetain_v7000> = cuDevicePrimaryCtxRetain_v7000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxRetain_v7000 as cuDevicePrimaryCtxRetain;
 /// The entry point of the C spelling `cuDevicePrimaryCtxSetFlags`: [`cuDevicePrimaryCtxSetFlags_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxSetFlags: EntryPoint<
-    PFN_cuDevicePrimaryCtxSetFlags_v11000,
-> = cuDevicePrimaryCtxSetFlags_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxSetFlags_v11000 as cuDevicePrimaryCtxSetFlags;
 /// The entry point of the C spelling `cuDevicePrimaryCtxSetFlags_v2`: [`cuDevicePrimaryCtxSetFlags_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDevicePrimaryCtxSetFlags_v2: EntryPoint<
-    PFN_cuDevicePrimaryCtxSetFlags_v11000,
-> = cuDevicePrimaryCtxSetFlags_v11000;
+#[doc(inline)]
+pub use self::cuDevicePrimaryCtxSetFlags_v11000 as cuDevicePrimaryCtxSetFlags_v2;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuDeviceRegisterAsyncNotification`: [`cuDeviceRegisterAsyncNotification_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuDeviceRegisterAsyncNotification: EntryPoint<
-    PFN_cuDeviceRegisterAsyncNotification_v12040,
-> = cuDeviceRegisterAsyncNotification_v12040;
+#[doc(inline)]
+pub use self::cuDeviceRegisterAsyncNotification_v12040 as cuDeviceRegisterAsyncNotification;
 /// The entry point of the C spelling `cuDeviceSetGraphMemAttribute`: [`cuDeviceSetGraphMemAttribute_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceSetGraphMemAttribute: EntryPoint<
-    PFN_cuDeviceSetGraphMemAttribute_v11040,
-> = cuDeviceSetGraphMemAttribute_v11040;
+#[doc(inline)]
+pub use self::cuDeviceSetGraphMemAttribute_v11040 as cuDeviceSetGraphMemAttribute;
 /// The entry point of the C spelling `cuDeviceSetMemPool`: [`cuDeviceSetMemPool_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceSetMemPool: EntryPoint<PFN_cuDeviceSetMemPool_v11020> = cuDeviceSetMemPool_v11020;
+#[doc(inline)]
+pub use self::cuDeviceSetMemPool_v11020 as cuDeviceSetMemPool;
 /// The entry point of the C spelling `cuDeviceTotalMem`: [`cuDeviceTotalMem_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceTotalMem: EntryPoint<PFN_cuDeviceTotalMem_v3020> = cuDeviceTotalMem_v3020;
+#[doc(inline)]
+pub use self::cuDeviceTotalMem_v3020 as cuDeviceTotalMem;
 /// The entry point of the C spelling `cuDeviceTotalMem_v2`: [`cuDeviceTotalMem_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDeviceTotalMem_v2: EntryPoint<PFN_cuDeviceTotalMem_v3020> = cuDeviceTotalMem_v3020;
+#[doc(inline)]
+pub use self::cuDeviceTotalMem_v3020 as cuDeviceTotalMem_v2;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuDeviceUnregisterAsyncNotification`: [`cuDeviceUnregisterAsyncNotification_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuDeviceUnregisterAsyncNotification: EntryPoint<
-    PFN_cuDeviceUnregisterAsyncNotification_v12040,
-> = cuDeviceUnregisterAsyncNotification_v12040;
+#[doc(inline)]
+pub use self::cuDeviceUnregisterAsyncNotification_v12040 as cuDeviceUnregisterAsyncNotification;
 /// The entry point of the C spelling `cuDriverGetVersion`: [`cuDriverGetVersion_v2020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuDriverGetVersion: EntryPoint<PFN_cuDriverGetVersion_v2020> = cuDriverGetVersion_v2020;
+#[doc(inline)]
+pub use self::cuDriverGetVersion_v2020 as cuDriverGetVersion;
 /// The entry point of the C spelling `cuEventCreate`: [`cuEventCreate_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventCreate: EntryPoint<PFN_cuEventCreate_v2000> = cuEventCreate_v2000;
+#[doc(inline)]
+pub use self::cuEventCreate_v2000 as cuEventCreate;
 /// The entry point of the C spelling `cuEventDestroy`: [`cuEventDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventDestroy: EntryPoint<PFN_cuEventDestroy_v4000> = cuEventDestroy_v4000;
+#[doc(inline)]
+pub use self::cuEventDestroy_v4000 as cuEventDestroy;
 /// The entry point of the C spelling `cuEventDestroy_v2`: [`cuEventDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventDestroy_v2: EntryPoint<PFN_cuEventDestroy_v4000> = cuEventDestroy_v4000;
+#[doc(inline)]
+pub use self::cuEventDestroy_v4000 as cuEventDestroy_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuEventElapsedTime`: [`cuEventElapsedTime_v2000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuEventElapsedTime: EntryPoint<PFN_cuEventElapsedTime_v2000> = cuEventElapsedTime_v2000;
+#[doc(inline)]
+pub use self::cuEventElapsedTime_v2000 as cuEventElapsedTime;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuEventElapsedTime`: [`cuEventElapsedTime_v12080`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuEventElapsedTime: EntryPoint<PFN_cuEventElapsedTime_v12080> = cuEventElapsedTime_v12080;
+#[doc(inline)]
+pub use self::cuEventElapsedTime_v12080 as cuEventElapsedTime;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuEventElapsedTime_v2`: [`cuEventElapsedTime_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuEventElapsedTime_v2: EntryPoint<PFN_cuEventElapsedTime_v12080> = cuEventElapsedTime_v12080;
+#[doc(inline)]
+pub use self::cuEventElapsedTime_v12080 as cuEventElapsedTime_v2;
 /// The entry point of the C spelling `cuEventQuery`: [`cuEventQuery_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventQuery: EntryPoint<PFN_cuEventQuery_v2000> = cuEventQuery_v2000;
+#[doc(inline)]
+pub use self::cuEventQuery_v2000 as cuEventQuery;
 /// The entry point of the C spelling `cuEventRecord`: [`cuEventRecord_v2000`] by default, [`cuEventRecord_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuEventRecord: EntryPoint<PFN_cuEventRecord_v2000> = cuEventRecord_v2000;
+#[doc(inline)]
+pub use self::cuEventRecord_v2000 as cuEventRecord;
 /// The entry point of the C spelling `cuEventRecord`: [`cuEventRecord_v2000`] by default, [`cuEventRecord_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuEventRecord: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecord_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuEventRecord_v7000_ptsz as cuEventRecord;
 /// The entry point of the C spelling `cuEventRecordWithFlags`: [`cuEventRecordWithFlags_v11010`] by default, [`cuEventRecordWithFlags_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010> = cuEventRecordWithFlags_v11010;
+#[doc(inline)]
+pub use self::cuEventRecordWithFlags_v11010 as cuEventRecordWithFlags;
 /// The entry point of the C spelling `cuEventRecordWithFlags`: [`cuEventRecordWithFlags_v11010`] by default, [`cuEventRecordWithFlags_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuEventRecordWithFlags: EntryPoint<PFN_cuEventRecordWithFlags_v11010_ptsz> = cuEventRecordWithFlags_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuEventRecordWithFlags_v11010_ptsz as cuEventRecordWithFlags;
 /// The entry point of the C spelling `cuEventRecordWithFlags_ptsz`: [`cuEventRecordWithFlags_v11010_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventRecordWithFlags_ptsz: EntryPoint<
-    PFN_cuEventRecordWithFlags_v11010_ptsz,
-> = cuEventRecordWithFlags_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuEventRecordWithFlags_v11010_ptsz as cuEventRecordWithFlags_ptsz;
 /// The entry point of the C spelling `cuEventRecord_ptsz`: [`cuEventRecord_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventRecord_ptsz: EntryPoint<PFN_cuEventRecord_v7000_ptsz> = cuEventRecord_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuEventRecord_v7000_ptsz as cuEventRecord_ptsz;
 /// The entry point of the C spelling `cuEventSynchronize`: [`cuEventSynchronize_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuEventSynchronize: EntryPoint<PFN_cuEventSynchronize_v2000> = cuEventSynchronize_v2000;
+#[doc(inline)]
+pub use self::cuEventSynchronize_v2000 as cuEventSynchronize;
 /// The entry point of the C spelling `cuExternalMemoryGetMappedBuffer`: [`cuExternalMemoryGetMappedBuffer_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuExternalMemoryGetMappedBuffer: EntryPoint<
-    PFN_cuExternalMemoryGetMappedBuffer_v10000,
-> = cuExternalMemoryGetMappedBuffer_v10000;
+#[doc(inline)]
+pub use self::cuExternalMemoryGetMappedBuffer_v10000 as cuExternalMemoryGetMappedBuffer;
 /// The entry point of the C spelling `cuExternalMemoryGetMappedMipmappedArray`: [`cuExternalMemoryGetMappedMipmappedArray_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuExternalMemoryGetMappedMipmappedArray: EntryPoint<
-    PFN_cuExternalMemoryGetMappedMipmappedArray_v10000,
-> = cuExternalMemoryGetMappedMipmappedArray_v10000;
+#[doc(inline)]
+pub use self::cuExternalMemoryGetMappedMipmappedArray_v10000 as cuExternalMemoryGetMappedMipmappedArray;
 #[cfg(cuda_ge_13050)]
 /// The entry point of the C spelling `cuFabricCpyBatchAsync`: [`cuFabricCpyBatchAsync_v13050`] by default, [`cuFabricCpyBatchAsync_v13050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.5
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuFabricCpyBatchAsync: EntryPoint<PFN_cuFabricCpyBatchAsync_v13050> = cuFabricCpyBatchAsync_v13050;
+#[doc(inline)]
+pub use self::cuFabricCpyBatchAsync_v13050 as cuFabricCpyBatchAsync;
 #[cfg(cuda_ge_13050)]
 /// The entry point of the C spelling `cuFabricCpyBatchAsync`: [`cuFabricCpyBatchAsync_v13050`] by default, [`cuFabricCpyBatchAsync_v13050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.5
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuFabricCpyBatchAsync: EntryPoint<PFN_cuFabricCpyBatchAsync_v13050_ptsz> = cuFabricCpyBatchAsync_v13050_ptsz;
+#[doc(inline)]
+pub use self::cuFabricCpyBatchAsync_v13050_ptsz as cuFabricCpyBatchAsync;
 #[cfg(cuda_ge_13050)]
 /// The entry point of the C spelling `cuFabricCpyBatchAsync_ptsz`: [`cuFabricCpyBatchAsync_v13050_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.5
-pub const cuFabricCpyBatchAsync_ptsz: EntryPoint<
-    PFN_cuFabricCpyBatchAsync_v13050_ptsz,
-> = cuFabricCpyBatchAsync_v13050_ptsz;
+#[doc(inline)]
+pub use self::cuFabricCpyBatchAsync_v13050_ptsz as cuFabricCpyBatchAsync_ptsz;
 /// The entry point of the C spelling `cuFlushGPUDirectRDMAWrites`: [`cuFlushGPUDirectRDMAWrites_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFlushGPUDirectRDMAWrites: EntryPoint<
-    PFN_cuFlushGPUDirectRDMAWrites_v11030,
-> = cuFlushGPUDirectRDMAWrites_v11030;
+#[doc(inline)]
+pub use self::cuFlushGPUDirectRDMAWrites_v11030 as cuFlushGPUDirectRDMAWrites;
 /// The entry point of the C spelling `cuFuncGetAttribute`: [`cuFuncGetAttribute_v2020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncGetAttribute: EntryPoint<PFN_cuFuncGetAttribute_v2020> = cuFuncGetAttribute_v2020;
+#[doc(inline)]
+pub use self::cuFuncGetAttribute_v2020 as cuFuncGetAttribute;
 /// The entry point of the C spelling `cuFuncGetModule`: [`cuFuncGetModule_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncGetModule: EntryPoint<PFN_cuFuncGetModule_v11000> = cuFuncGetModule_v11000;
+#[doc(inline)]
+pub use self::cuFuncGetModule_v11000 as cuFuncGetModule;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuFuncGetName`: [`cuFuncGetName_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuFuncGetName: EntryPoint<PFN_cuFuncGetName_v12030> = cuFuncGetName_v12030;
+#[doc(inline)]
+pub use self::cuFuncGetName_v12030 as cuFuncGetName;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuFuncGetParamCount`: [`cuFuncGetParamCount_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuFuncGetParamCount: EntryPoint<PFN_cuFuncGetParamCount_v13020> = cuFuncGetParamCount_v13020;
+#[doc(inline)]
+pub use self::cuFuncGetParamCount_v13020 as cuFuncGetParamCount;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuFuncGetParamInfo`: [`cuFuncGetParamInfo_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuFuncGetParamInfo: EntryPoint<PFN_cuFuncGetParamInfo_v12040> = cuFuncGetParamInfo_v12040;
+#[doc(inline)]
+pub use self::cuFuncGetParamInfo_v12040 as cuFuncGetParamInfo;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuFuncIsLoaded`: [`cuFuncIsLoaded_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuFuncIsLoaded: EntryPoint<PFN_cuFuncIsLoaded_v12040> = cuFuncIsLoaded_v12040;
+#[doc(inline)]
+pub use self::cuFuncIsLoaded_v12040 as cuFuncIsLoaded;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuFuncLoad`: [`cuFuncLoad_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuFuncLoad: EntryPoint<PFN_cuFuncLoad_v12040> = cuFuncLoad_v12040;
+#[doc(inline)]
+pub use self::cuFuncLoad_v12040 as cuFuncLoad;
 /// The entry point of the C spelling `cuFuncSetAttribute`: [`cuFuncSetAttribute_v9000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncSetAttribute: EntryPoint<PFN_cuFuncSetAttribute_v9000> = cuFuncSetAttribute_v9000;
+#[doc(inline)]
+pub use self::cuFuncSetAttribute_v9000 as cuFuncSetAttribute;
 /// The entry point of the C spelling `cuFuncSetBlockShape`: [`cuFuncSetBlockShape_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncSetBlockShape: EntryPoint<PFN_cuFuncSetBlockShape_v2000> = cuFuncSetBlockShape_v2000;
+#[doc(inline)]
+pub use self::cuFuncSetBlockShape_v2000 as cuFuncSetBlockShape;
 /// The entry point of the C spelling `cuFuncSetCacheConfig`: [`cuFuncSetCacheConfig_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncSetCacheConfig: EntryPoint<PFN_cuFuncSetCacheConfig_v3000> = cuFuncSetCacheConfig_v3000;
+#[doc(inline)]
+pub use self::cuFuncSetCacheConfig_v3000 as cuFuncSetCacheConfig;
 /// The entry point of the C spelling `cuFuncSetSharedMemConfig`: [`cuFuncSetSharedMemConfig_v4020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncSetSharedMemConfig: EntryPoint<PFN_cuFuncSetSharedMemConfig_v4020> = cuFuncSetSharedMemConfig_v4020;
+#[doc(inline)]
+pub use self::cuFuncSetSharedMemConfig_v4020 as cuFuncSetSharedMemConfig;
 /// The entry point of the C spelling `cuFuncSetSharedSize`: [`cuFuncSetSharedSize_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuFuncSetSharedSize: EntryPoint<PFN_cuFuncSetSharedSize_v2000> = cuFuncSetSharedSize_v2000;
+#[doc(inline)]
+pub use self::cuFuncSetSharedSize_v2000 as cuFuncSetSharedSize;
 /// The entry point of the C spelling `cuGetErrorName`: [`cuGetErrorName_v6000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGetErrorName: EntryPoint<PFN_cuGetErrorName_v6000> = cuGetErrorName_v6000;
+#[doc(inline)]
+pub use self::cuGetErrorName_v6000 as cuGetErrorName;
 /// The entry point of the C spelling `cuGetErrorString`: [`cuGetErrorString_v6000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGetErrorString: EntryPoint<PFN_cuGetErrorString_v6000> = cuGetErrorString_v6000;
+#[doc(inline)]
+pub use self::cuGetErrorString_v6000 as cuGetErrorString;
 /// The entry point of the C spelling `cuGetExportTable`: [`cuGetExportTable_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGetExportTable: EntryPoint<PFN_cuGetExportTable_v3000> = cuGetExportTable_v3000;
+#[doc(inline)]
+pub use self::cuGetExportTable_v3000 as cuGetExportTable;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGetProcAddress`: [`cuGetProcAddress_v11030`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGetProcAddress: EntryPoint<PFN_cuGetProcAddress_v11030> = cuGetProcAddress_v11030;
+#[doc(inline)]
+pub use self::cuGetProcAddress_v11030 as cuGetProcAddress;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGetProcAddress`: [`cuGetProcAddress_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGetProcAddress: EntryPoint<PFN_cuGetProcAddress_v12000> = cuGetProcAddress_v12000;
+#[doc(inline)]
+pub use self::cuGetProcAddress_v12000 as cuGetProcAddress;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGetProcAddress_v2`: [`cuGetProcAddress_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGetProcAddress_v2: EntryPoint<PFN_cuGetProcAddress_v12000> = cuGetProcAddress_v12000;
+#[doc(inline)]
+pub use self::cuGetProcAddress_v12000 as cuGetProcAddress_v2;
 /// The entry point of the C spelling `cuGraphAddBatchMemOpNode`: [`cuGraphAddBatchMemOpNode_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddBatchMemOpNode: EntryPoint<PFN_cuGraphAddBatchMemOpNode_v11070> = cuGraphAddBatchMemOpNode_v11070;
+#[doc(inline)]
+pub use self::cuGraphAddBatchMemOpNode_v11070 as cuGraphAddBatchMemOpNode;
 /// The entry point of the C spelling `cuGraphAddChildGraphNode`: [`cuGraphAddChildGraphNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddChildGraphNode: EntryPoint<PFN_cuGraphAddChildGraphNode_v10000> = cuGraphAddChildGraphNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddChildGraphNode_v10000 as cuGraphAddChildGraphNode;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuGraphAddDependencies`: [`cuGraphAddDependencies_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuGraphAddDependencies: EntryPoint<PFN_cuGraphAddDependencies_v10000> = cuGraphAddDependencies_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddDependencies_v10000 as cuGraphAddDependencies;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphAddDependencies`: [`cuGraphAddDependencies_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuGraphAddDependencies: EntryPoint<PFN_cuGraphAddDependencies_v12030> = cuGraphAddDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphAddDependencies_v12030 as cuGraphAddDependencies;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphAddDependencies_v2`: [`cuGraphAddDependencies_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphAddDependencies_v2: EntryPoint<PFN_cuGraphAddDependencies_v12030> = cuGraphAddDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphAddDependencies_v12030 as cuGraphAddDependencies_v2;
 /// The entry point of the C spelling `cuGraphAddEmptyNode`: [`cuGraphAddEmptyNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddEmptyNode: EntryPoint<PFN_cuGraphAddEmptyNode_v10000> = cuGraphAddEmptyNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddEmptyNode_v10000 as cuGraphAddEmptyNode;
 /// The entry point of the C spelling `cuGraphAddEventRecordNode`: [`cuGraphAddEventRecordNode_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddEventRecordNode: EntryPoint<PFN_cuGraphAddEventRecordNode_v11010> = cuGraphAddEventRecordNode_v11010;
+#[doc(inline)]
+pub use self::cuGraphAddEventRecordNode_v11010 as cuGraphAddEventRecordNode;
 /// The entry point of the C spelling `cuGraphAddEventWaitNode`: [`cuGraphAddEventWaitNode_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddEventWaitNode: EntryPoint<PFN_cuGraphAddEventWaitNode_v11010> = cuGraphAddEventWaitNode_v11010;
+#[doc(inline)]
+pub use self::cuGraphAddEventWaitNode_v11010 as cuGraphAddEventWaitNode;
 /// The entry point of the C spelling `cuGraphAddExternalSemaphoresSignalNode`: [`cuGraphAddExternalSemaphoresSignalNode_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddExternalSemaphoresSignalNode: EntryPoint<
-    PFN_cuGraphAddExternalSemaphoresSignalNode_v11020,
-> = cuGraphAddExternalSemaphoresSignalNode_v11020;
+#[doc(inline)]
+pub use self::cuGraphAddExternalSemaphoresSignalNode_v11020 as cuGraphAddExternalSemaphoresSignalNode;
 /// The entry point of the C spelling `cuGraphAddExternalSemaphoresWaitNode`: [`cuGraphAddExternalSemaphoresWaitNode_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddExternalSemaphoresWaitNode: EntryPoint<
-    PFN_cuGraphAddExternalSemaphoresWaitNode_v11020,
-> = cuGraphAddExternalSemaphoresWaitNode_v11020;
+#[doc(inline)]
+pub use self::cuGraphAddExternalSemaphoresWaitNode_v11020 as cuGraphAddExternalSemaphoresWaitNode;
 /// The entry point of the C spelling `cuGraphAddHostNode`: [`cuGraphAddHostNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddHostNode: EntryPoint<PFN_cuGraphAddHostNode_v10000> = cuGraphAddHostNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddHostNode_v10000 as cuGraphAddHostNode;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphAddKernelNode`: [`cuGraphAddKernelNode_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphAddKernelNode: EntryPoint<PFN_cuGraphAddKernelNode_v10000> = cuGraphAddKernelNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddKernelNode_v10000 as cuGraphAddKernelNode;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphAddKernelNode`: [`cuGraphAddKernelNode_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphAddKernelNode: EntryPoint<PFN_cuGraphAddKernelNode_v12000> = cuGraphAddKernelNode_v12000;
+#[doc(inline)]
+pub use self::cuGraphAddKernelNode_v12000 as cuGraphAddKernelNode;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphAddKernelNode_v2`: [`cuGraphAddKernelNode_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphAddKernelNode_v2: EntryPoint<PFN_cuGraphAddKernelNode_v12000> = cuGraphAddKernelNode_v12000;
+#[doc(inline)]
+pub use self::cuGraphAddKernelNode_v12000 as cuGraphAddKernelNode_v2;
 /// The entry point of the C spelling `cuGraphAddMemAllocNode`: [`cuGraphAddMemAllocNode_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddMemAllocNode: EntryPoint<PFN_cuGraphAddMemAllocNode_v11040> = cuGraphAddMemAllocNode_v11040;
+#[doc(inline)]
+pub use self::cuGraphAddMemAllocNode_v11040 as cuGraphAddMemAllocNode;
 /// The entry point of the C spelling `cuGraphAddMemFreeNode`: [`cuGraphAddMemFreeNode_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddMemFreeNode: EntryPoint<PFN_cuGraphAddMemFreeNode_v11040> = cuGraphAddMemFreeNode_v11040;
+#[doc(inline)]
+pub use self::cuGraphAddMemFreeNode_v11040 as cuGraphAddMemFreeNode;
 /// The entry point of the C spelling `cuGraphAddMemcpyNode`: [`cuGraphAddMemcpyNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddMemcpyNode: EntryPoint<PFN_cuGraphAddMemcpyNode_v10000> = cuGraphAddMemcpyNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddMemcpyNode_v10000 as cuGraphAddMemcpyNode;
 /// The entry point of the C spelling `cuGraphAddMemsetNode`: [`cuGraphAddMemsetNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphAddMemsetNode: EntryPoint<PFN_cuGraphAddMemsetNode_v10000> = cuGraphAddMemsetNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphAddMemsetNode_v10000 as cuGraphAddMemsetNode;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuGraphAddNode`: [`cuGraphAddNode_v12020`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
-pub const cuGraphAddNode: EntryPoint<PFN_cuGraphAddNode_v12020> = cuGraphAddNode_v12020;
+#[doc(inline)]
+pub use self::cuGraphAddNode_v12020 as cuGraphAddNode;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphAddNode`: [`cuGraphAddNode_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
-pub const cuGraphAddNode: EntryPoint<PFN_cuGraphAddNode_v12030> = cuGraphAddNode_v12030;
+#[doc(inline)]
+pub use self::cuGraphAddNode_v12030 as cuGraphAddNode;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphAddNode_v2`: [`cuGraphAddNode_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphAddNode_v2: EntryPoint<PFN_cuGraphAddNode_v12030> = cuGraphAddNode_v12030;
+#[doc(inline)]
+pub use self::cuGraphAddNode_v12030 as cuGraphAddNode_v2;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuGraphAddNode_v3`: [`cuGraphAddNode_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuGraphAddNode_v3: EntryPoint<PFN_cuGraphAddNode_v13040> = cuGraphAddNode_v13040;
+#[doc(inline)]
+pub use self::cuGraphAddNode_v13040 as cuGraphAddNode_v3;
 /// The entry point of the C spelling `cuGraphBatchMemOpNodeGetParams`: [`cuGraphBatchMemOpNodeGetParams_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphBatchMemOpNodeGetParams: EntryPoint<
-    PFN_cuGraphBatchMemOpNodeGetParams_v11070,
-> = cuGraphBatchMemOpNodeGetParams_v11070;
+#[doc(inline)]
+pub use self::cuGraphBatchMemOpNodeGetParams_v11070 as cuGraphBatchMemOpNodeGetParams;
 /// The entry point of the C spelling `cuGraphBatchMemOpNodeSetParams`: [`cuGraphBatchMemOpNodeSetParams_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphBatchMemOpNodeSetParams: EntryPoint<
-    PFN_cuGraphBatchMemOpNodeSetParams_v11070,
-> = cuGraphBatchMemOpNodeSetParams_v11070;
+#[doc(inline)]
+pub use self::cuGraphBatchMemOpNodeSetParams_v11070 as cuGraphBatchMemOpNodeSetParams;
 /// The entry point of the C spelling `cuGraphChildGraphNodeGetGraph`: [`cuGraphChildGraphNodeGetGraph_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphChildGraphNodeGetGraph: EntryPoint<
-    PFN_cuGraphChildGraphNodeGetGraph_v10000,
-> = cuGraphChildGraphNodeGetGraph_v10000;
+#[doc(inline)]
+pub use self::cuGraphChildGraphNodeGetGraph_v10000 as cuGraphChildGraphNodeGetGraph;
 /// The entry point of the C spelling `cuGraphClone`: [`cuGraphClone_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphClone: EntryPoint<PFN_cuGraphClone_v10000> = cuGraphClone_v10000;
+#[doc(inline)]
+pub use self::cuGraphClone_v10000 as cuGraphClone;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphConditionalHandleCreate`: [`cuGraphConditionalHandleCreate_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphConditionalHandleCreate: EntryPoint<
-    PFN_cuGraphConditionalHandleCreate_v12030,
-> = cuGraphConditionalHandleCreate_v12030;
+#[doc(inline)]
+pub use self::cuGraphConditionalHandleCreate_v12030 as cuGraphConditionalHandleCreate;
 /// The entry point of the C spelling `cuGraphCreate`: [`cuGraphCreate_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphCreate: EntryPoint<PFN_cuGraphCreate_v10000> = cuGraphCreate_v10000;
+#[doc(inline)]
+pub use self::cuGraphCreate_v10000 as cuGraphCreate;
 /// The entry point of the C spelling `cuGraphDebugDotPrint`: [`cuGraphDebugDotPrint_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphDebugDotPrint: EntryPoint<PFN_cuGraphDebugDotPrint_v11030> = cuGraphDebugDotPrint_v11030;
+#[doc(inline)]
+pub use self::cuGraphDebugDotPrint_v11030 as cuGraphDebugDotPrint;
 /// The entry point of the C spelling `cuGraphDestroy`: [`cuGraphDestroy_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphDestroy: EntryPoint<PFN_cuGraphDestroy_v10000> = cuGraphDestroy_v10000;
+#[doc(inline)]
+pub use self::cuGraphDestroy_v10000 as cuGraphDestroy;
 /// The entry point of the C spelling `cuGraphDestroyNode`: [`cuGraphDestroyNode_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphDestroyNode: EntryPoint<PFN_cuGraphDestroyNode_v10000> = cuGraphDestroyNode_v10000;
+#[doc(inline)]
+pub use self::cuGraphDestroyNode_v10000 as cuGraphDestroyNode;
 /// The entry point of the C spelling `cuGraphEventRecordNodeGetEvent`: [`cuGraphEventRecordNodeGetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphEventRecordNodeGetEvent: EntryPoint<
-    PFN_cuGraphEventRecordNodeGetEvent_v11010,
-> = cuGraphEventRecordNodeGetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphEventRecordNodeGetEvent_v11010 as cuGraphEventRecordNodeGetEvent;
 /// The entry point of the C spelling `cuGraphEventRecordNodeSetEvent`: [`cuGraphEventRecordNodeSetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphEventRecordNodeSetEvent: EntryPoint<
-    PFN_cuGraphEventRecordNodeSetEvent_v11010,
-> = cuGraphEventRecordNodeSetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphEventRecordNodeSetEvent_v11010 as cuGraphEventRecordNodeSetEvent;
 /// The entry point of the C spelling `cuGraphEventWaitNodeGetEvent`: [`cuGraphEventWaitNodeGetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphEventWaitNodeGetEvent: EntryPoint<
-    PFN_cuGraphEventWaitNodeGetEvent_v11010,
-> = cuGraphEventWaitNodeGetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphEventWaitNodeGetEvent_v11010 as cuGraphEventWaitNodeGetEvent;
 /// The entry point of the C spelling `cuGraphEventWaitNodeSetEvent`: [`cuGraphEventWaitNodeSetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphEventWaitNodeSetEvent: EntryPoint<
-    PFN_cuGraphEventWaitNodeSetEvent_v11010,
-> = cuGraphEventWaitNodeSetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphEventWaitNodeSetEvent_v11010 as cuGraphEventWaitNodeSetEvent;
 /// The entry point of the C spelling `cuGraphExecBatchMemOpNodeSetParams`: [`cuGraphExecBatchMemOpNodeSetParams_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecBatchMemOpNodeSetParams: EntryPoint<
-    PFN_cuGraphExecBatchMemOpNodeSetParams_v11070,
-> = cuGraphExecBatchMemOpNodeSetParams_v11070;
+#[doc(inline)]
+pub use self::cuGraphExecBatchMemOpNodeSetParams_v11070 as cuGraphExecBatchMemOpNodeSetParams;
 /// The entry point of the C spelling `cuGraphExecChildGraphNodeSetParams`: [`cuGraphExecChildGraphNodeSetParams_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecChildGraphNodeSetParams: EntryPoint<
-    PFN_cuGraphExecChildGraphNodeSetParams_v11010,
-> = cuGraphExecChildGraphNodeSetParams_v11010;
+#[doc(inline)]
+pub use self::cuGraphExecChildGraphNodeSetParams_v11010 as cuGraphExecChildGraphNodeSetParams;
 /// The entry point of the C spelling `cuGraphExecDestroy`: [`cuGraphExecDestroy_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecDestroy: EntryPoint<PFN_cuGraphExecDestroy_v10000> = cuGraphExecDestroy_v10000;
+#[doc(inline)]
+pub use self::cuGraphExecDestroy_v10000 as cuGraphExecDestroy;
 /// The entry point of the C spelling `cuGraphExecEventRecordNodeSetEvent`: [`cuGraphExecEventRecordNodeSetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecEventRecordNodeSetEvent: EntryPoint<
-    PFN_cuGraphExecEventRecordNodeSetEvent_v11010,
-> = cuGraphExecEventRecordNodeSetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphExecEventRecordNodeSetEvent_v11010 as cuGraphExecEventRecordNodeSetEvent;
 /// The entry point of the C spelling `cuGraphExecEventWaitNodeSetEvent`: [`cuGraphExecEventWaitNodeSetEvent_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecEventWaitNodeSetEvent: EntryPoint<
-    PFN_cuGraphExecEventWaitNodeSetEvent_v11010,
-> = cuGraphExecEventWaitNodeSetEvent_v11010;
+#[doc(inline)]
+pub use self::cuGraphExecEventWaitNodeSetEvent_v11010 as cuGraphExecEventWaitNodeSetEvent;
 /// The entry point of the C spelling `cuGraphExecExternalSemaphoresSignalNodeSetParams`: [`cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecExternalSemaphoresSignalNodeSetParams: EntryPoint<
-    PFN_cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020,
-> = cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020 as cuGraphExecExternalSemaphoresSignalNodeSetParams;
 /// The entry point of the C spelling `cuGraphExecExternalSemaphoresWaitNodeSetParams`: [`cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecExternalSemaphoresWaitNodeSetParams: EntryPoint<
-    PFN_cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020,
-> = cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020 as cuGraphExecExternalSemaphoresWaitNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphExecGetFlags`: [`cuGraphExecGetFlags_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphExecGetFlags: EntryPoint<PFN_cuGraphExecGetFlags_v12000> = cuGraphExecGetFlags_v12000;
+#[doc(inline)]
+pub use self::cuGraphExecGetFlags_v12000 as cuGraphExecGetFlags;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuGraphExecGetId`: [`cuGraphExecGetId_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuGraphExecGetId: EntryPoint<PFN_cuGraphExecGetId_v13010> = cuGraphExecGetId_v13010;
+#[doc(inline)]
+pub use self::cuGraphExecGetId_v13010 as cuGraphExecGetId;
 /// The entry point of the C spelling `cuGraphExecHostNodeSetParams`: [`cuGraphExecHostNodeSetParams_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecHostNodeSetParams: EntryPoint<
-    PFN_cuGraphExecHostNodeSetParams_v10020,
-> = cuGraphExecHostNodeSetParams_v10020;
+#[doc(inline)]
+pub use self::cuGraphExecHostNodeSetParams_v10020 as cuGraphExecHostNodeSetParams;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphExecKernelNodeSetParams`: [`cuGraphExecKernelNodeSetParams_v10010`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphExecKernelNodeSetParams: EntryPoint<
-    PFN_cuGraphExecKernelNodeSetParams_v10010,
-> = cuGraphExecKernelNodeSetParams_v10010;
+#[doc(inline)]
+pub use self::cuGraphExecKernelNodeSetParams_v10010 as cuGraphExecKernelNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphExecKernelNodeSetParams`: [`cuGraphExecKernelNodeSetParams_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphExecKernelNodeSetParams: EntryPoint<
-    PFN_cuGraphExecKernelNodeSetParams_v12000,
-> = cuGraphExecKernelNodeSetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphExecKernelNodeSetParams_v12000 as cuGraphExecKernelNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphExecKernelNodeSetParams_v2`: [`cuGraphExecKernelNodeSetParams_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphExecKernelNodeSetParams_v2: EntryPoint<
-    PFN_cuGraphExecKernelNodeSetParams_v12000,
-> = cuGraphExecKernelNodeSetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphExecKernelNodeSetParams_v12000 as cuGraphExecKernelNodeSetParams_v2;
 /// The entry point of the C spelling `cuGraphExecMemcpyNodeSetParams`: [`cuGraphExecMemcpyNodeSetParams_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecMemcpyNodeSetParams: EntryPoint<
-    PFN_cuGraphExecMemcpyNodeSetParams_v10020,
-> = cuGraphExecMemcpyNodeSetParams_v10020;
+#[doc(inline)]
+pub use self::cuGraphExecMemcpyNodeSetParams_v10020 as cuGraphExecMemcpyNodeSetParams;
 /// The entry point of the C spelling `cuGraphExecMemsetNodeSetParams`: [`cuGraphExecMemsetNodeSetParams_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExecMemsetNodeSetParams: EntryPoint<
-    PFN_cuGraphExecMemsetNodeSetParams_v10020,
-> = cuGraphExecMemsetNodeSetParams_v10020;
+#[doc(inline)]
+pub use self::cuGraphExecMemsetNodeSetParams_v10020 as cuGraphExecMemsetNodeSetParams;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphExecUpdate`: [`cuGraphExecUpdate_v10020`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphExecUpdate: EntryPoint<PFN_cuGraphExecUpdate_v10020> = cuGraphExecUpdate_v10020;
+#[doc(inline)]
+pub use self::cuGraphExecUpdate_v10020 as cuGraphExecUpdate;
 #[cfg(cuda_ge_12020)]
 /// The entry point of the C spelling `cuGraphExecNodeSetParams`: [`cuGraphExecNodeSetParams_v12020`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.2
-pub const cuGraphExecNodeSetParams: EntryPoint<PFN_cuGraphExecNodeSetParams_v12020> = cuGraphExecNodeSetParams_v12020;
+#[doc(inline)]
+pub use self::cuGraphExecNodeSetParams_v12020 as cuGraphExecNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphExecUpdate`: [`cuGraphExecUpdate_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphExecUpdate: EntryPoint<PFN_cuGraphExecUpdate_v12000> = cuGraphExecUpdate_v12000;
+#[doc(inline)]
+pub use self::cuGraphExecUpdate_v12000 as cuGraphExecUpdate;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphExecUpdate_v2`: [`cuGraphExecUpdate_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphExecUpdate_v2: EntryPoint<PFN_cuGraphExecUpdate_v12000> = cuGraphExecUpdate_v12000;
+#[doc(inline)]
+pub use self::cuGraphExecUpdate_v12000 as cuGraphExecUpdate_v2;
 /// The entry point of the C spelling `cuGraphExternalSemaphoresSignalNodeGetParams`: [`cuGraphExternalSemaphoresSignalNodeGetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExternalSemaphoresSignalNodeGetParams: EntryPoint<
-    PFN_cuGraphExternalSemaphoresSignalNodeGetParams_v11020,
-> = cuGraphExternalSemaphoresSignalNodeGetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExternalSemaphoresSignalNodeGetParams_v11020 as cuGraphExternalSemaphoresSignalNodeGetParams;
 /// The entry point of the C spelling `cuGraphExternalSemaphoresSignalNodeSetParams`: [`cuGraphExternalSemaphoresSignalNodeSetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExternalSemaphoresSignalNodeSetParams: EntryPoint<
-    PFN_cuGraphExternalSemaphoresSignalNodeSetParams_v11020,
-> = cuGraphExternalSemaphoresSignalNodeSetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExternalSemaphoresSignalNodeSetParams_v11020 as cuGraphExternalSemaphoresSignalNodeSetParams;
 /// The entry point of the C spelling `cuGraphExternalSemaphoresWaitNodeGetParams`: [`cuGraphExternalSemaphoresWaitNodeGetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExternalSemaphoresWaitNodeGetParams: EntryPoint<
-    PFN_cuGraphExternalSemaphoresWaitNodeGetParams_v11020,
-> = cuGraphExternalSemaphoresWaitNodeGetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExternalSemaphoresWaitNodeGetParams_v11020 as cuGraphExternalSemaphoresWaitNodeGetParams;
 /// The entry point of the C spelling `cuGraphExternalSemaphoresWaitNodeSetParams`: [`cuGraphExternalSemaphoresWaitNodeSetParams_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphExternalSemaphoresWaitNodeSetParams: EntryPoint<
-    PFN_cuGraphExternalSemaphoresWaitNodeSetParams_v11020,
-> = cuGraphExternalSemaphoresWaitNodeSetParams_v11020;
+#[doc(inline)]
+pub use self::cuGraphExternalSemaphoresWaitNodeSetParams_v11020 as cuGraphExternalSemaphoresWaitNodeSetParams;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuGraphGetEdges`: [`cuGraphGetEdges_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuGraphGetEdges: EntryPoint<PFN_cuGraphGetEdges_v10000> = cuGraphGetEdges_v10000;
+#[doc(inline)]
+pub use self::cuGraphGetEdges_v10000 as cuGraphGetEdges;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphGetEdges`: [`cuGraphGetEdges_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuGraphGetEdges: EntryPoint<PFN_cuGraphGetEdges_v12030> = cuGraphGetEdges_v12030;
+#[doc(inline)]
+pub use self::cuGraphGetEdges_v12030 as cuGraphGetEdges;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphGetEdges_v2`: [`cuGraphGetEdges_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphGetEdges_v2: EntryPoint<PFN_cuGraphGetEdges_v12030> = cuGraphGetEdges_v12030;
+#[doc(inline)]
+pub use self::cuGraphGetEdges_v12030 as cuGraphGetEdges_v2;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuGraphGetId`: [`cuGraphGetId_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuGraphGetId: EntryPoint<PFN_cuGraphGetId_v13010> = cuGraphGetId_v13010;
+#[doc(inline)]
+pub use self::cuGraphGetId_v13010 as cuGraphGetId;
 /// The entry point of the C spelling `cuGraphGetNodes`: [`cuGraphGetNodes_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphGetNodes: EntryPoint<PFN_cuGraphGetNodes_v10000> = cuGraphGetNodes_v10000;
+#[doc(inline)]
+pub use self::cuGraphGetNodes_v10000 as cuGraphGetNodes;
 /// The entry point of the C spelling `cuGraphGetRootNodes`: [`cuGraphGetRootNodes_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphGetRootNodes: EntryPoint<PFN_cuGraphGetRootNodes_v10000> = cuGraphGetRootNodes_v10000;
+#[doc(inline)]
+pub use self::cuGraphGetRootNodes_v10000 as cuGraphGetRootNodes;
 /// The entry point of the C spelling `cuGraphHostNodeGetParams`: [`cuGraphHostNodeGetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphHostNodeGetParams: EntryPoint<PFN_cuGraphHostNodeGetParams_v10000> = cuGraphHostNodeGetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphHostNodeGetParams_v10000 as cuGraphHostNodeGetParams;
 /// The entry point of the C spelling `cuGraphHostNodeSetParams`: [`cuGraphHostNodeSetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphHostNodeSetParams: EntryPoint<PFN_cuGraphHostNodeSetParams_v10000> = cuGraphHostNodeSetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphHostNodeSetParams_v10000 as cuGraphHostNodeSetParams;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphInstantiate`: [`cuGraphInstantiate_v11000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphInstantiate: EntryPoint<PFN_cuGraphInstantiate_v11000> = cuGraphInstantiate_v11000;
+#[doc(inline)]
+pub use self::cuGraphInstantiate_v11000 as cuGraphInstantiate;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphInstantiate`: [`cuGraphInstantiateWithFlags_v11040`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphInstantiate: EntryPoint<PFN_cuGraphInstantiateWithFlags_v11040> = cuGraphInstantiateWithFlags_v11040;
+#[doc(inline)]
+pub use self::cuGraphInstantiateWithFlags_v11040 as cuGraphInstantiate;
 /// The entry point of the C spelling `cuGraphInstantiateWithFlags`: [`cuGraphInstantiateWithFlags_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphInstantiateWithFlags: EntryPoint<
-    PFN_cuGraphInstantiateWithFlags_v11040,
-> = cuGraphInstantiateWithFlags_v11040;
+#[doc(inline)]
+pub use self::cuGraphInstantiateWithFlags_v11040 as cuGraphInstantiateWithFlags;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphInstantiate_v2`: [`cuGraphInstantiate_v11000`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuGraphInstantiate_v2: EntryPoint<PFN_cuGraphInstantiate_v11000> = cuGraphInstantiate_v11000;
+#[doc(inline)]
+pub use self::cuGraphInstantiate_v11000 as cuGraphInstantiate_v2;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphInstantiateWithParams`: [`cuGraphInstantiateWithParams_v12000`] by default, [`cuGraphInstantiateWithParams_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGraphInstantiateWithParams: EntryPoint<
-    PFN_cuGraphInstantiateWithParams_v12000,
-> = cuGraphInstantiateWithParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphInstantiateWithParams_v12000 as cuGraphInstantiateWithParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphInstantiateWithParams`: [`cuGraphInstantiateWithParams_v12000`] by default, [`cuGraphInstantiateWithParams_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGraphInstantiateWithParams: EntryPoint<
-    PFN_cuGraphInstantiateWithParams_v12000_ptsz,
-> = cuGraphInstantiateWithParams_v12000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphInstantiateWithParams_v12000_ptsz as cuGraphInstantiateWithParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphInstantiateWithParams_ptsz`: [`cuGraphInstantiateWithParams_v12000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphInstantiateWithParams_ptsz: EntryPoint<
-    PFN_cuGraphInstantiateWithParams_v12000_ptsz,
-> = cuGraphInstantiateWithParams_v12000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphInstantiateWithParams_v12000_ptsz as cuGraphInstantiateWithParams_ptsz;
 /// The entry point of the C spelling `cuGraphKernelNodeCopyAttributes`: [`cuGraphKernelNodeCopyAttributes_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphKernelNodeCopyAttributes: EntryPoint<
-    PFN_cuGraphKernelNodeCopyAttributes_v11000,
-> = cuGraphKernelNodeCopyAttributes_v11000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeCopyAttributes_v11000 as cuGraphKernelNodeCopyAttributes;
 /// The entry point of the C spelling `cuGraphKernelNodeGetAttribute`: [`cuGraphKernelNodeGetAttribute_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphKernelNodeGetAttribute: EntryPoint<
-    PFN_cuGraphKernelNodeGetAttribute_v11000,
-> = cuGraphKernelNodeGetAttribute_v11000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeGetAttribute_v11000 as cuGraphKernelNodeGetAttribute;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphKernelNodeGetParams`: [`cuGraphKernelNodeGetParams_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphKernelNodeGetParams: EntryPoint<
-    PFN_cuGraphKernelNodeGetParams_v10000,
-> = cuGraphKernelNodeGetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeGetParams_v10000 as cuGraphKernelNodeGetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphKernelNodeGetParams`: [`cuGraphKernelNodeGetParams_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphKernelNodeGetParams: EntryPoint<
-    PFN_cuGraphKernelNodeGetParams_v12000,
-> = cuGraphKernelNodeGetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeGetParams_v12000 as cuGraphKernelNodeGetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphKernelNodeGetParams_v2`: [`cuGraphKernelNodeGetParams_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphKernelNodeGetParams_v2: EntryPoint<
-    PFN_cuGraphKernelNodeGetParams_v12000,
-> = cuGraphKernelNodeGetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeGetParams_v12000 as cuGraphKernelNodeGetParams_v2;
 /// The entry point of the C spelling `cuGraphKernelNodeSetAttribute`: [`cuGraphKernelNodeSetAttribute_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphKernelNodeSetAttribute: EntryPoint<
-    PFN_cuGraphKernelNodeSetAttribute_v11000,
-> = cuGraphKernelNodeSetAttribute_v11000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeSetAttribute_v11000 as cuGraphKernelNodeSetAttribute;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuGraphKernelNodeSetParams`: [`cuGraphKernelNodeSetParams_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
-pub const cuGraphKernelNodeSetParams: EntryPoint<
-    PFN_cuGraphKernelNodeSetParams_v10000,
-> = cuGraphKernelNodeSetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeSetParams_v10000 as cuGraphKernelNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphKernelNodeSetParams`: [`cuGraphKernelNodeSetParams_v12000`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
-pub const cuGraphKernelNodeSetParams: EntryPoint<
-    PFN_cuGraphKernelNodeSetParams_v12000,
-> = cuGraphKernelNodeSetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeSetParams_v12000 as cuGraphKernelNodeSetParams;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuGraphKernelNodeSetParams_v2`: [`cuGraphKernelNodeSetParams_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuGraphKernelNodeSetParams_v2: EntryPoint<
-    PFN_cuGraphKernelNodeSetParams_v12000,
-> = cuGraphKernelNodeSetParams_v12000;
+#[doc(inline)]
+pub use self::cuGraphKernelNodeSetParams_v12000 as cuGraphKernelNodeSetParams_v2;
 /// The entry point of the C spelling `cuGraphLaunch`: [`cuGraphLaunch_v10000`] by default, [`cuGraphLaunch_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000> = cuGraphLaunch_v10000;
+#[doc(inline)]
+pub use self::cuGraphLaunch_v10000 as cuGraphLaunch;
 /// The entry point of the C spelling `cuGraphLaunch`: [`cuGraphLaunch_v10000`] by default, [`cuGraphLaunch_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGraphLaunch: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphLaunch_v10000_ptsz as cuGraphLaunch;
 /// The entry point of the C spelling `cuGraphLaunch_ptsz`: [`cuGraphLaunch_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphLaunch_ptsz: EntryPoint<PFN_cuGraphLaunch_v10000_ptsz> = cuGraphLaunch_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphLaunch_v10000_ptsz as cuGraphLaunch_ptsz;
 /// The entry point of the C spelling `cuGraphMemAllocNodeGetParams`: [`cuGraphMemAllocNodeGetParams_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemAllocNodeGetParams: EntryPoint<
-    PFN_cuGraphMemAllocNodeGetParams_v11040,
-> = cuGraphMemAllocNodeGetParams_v11040;
+#[doc(inline)]
+pub use self::cuGraphMemAllocNodeGetParams_v11040 as cuGraphMemAllocNodeGetParams;
 /// The entry point of the C spelling `cuGraphMemFreeNodeGetParams`: [`cuGraphMemFreeNodeGetParams_v11040`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemFreeNodeGetParams: EntryPoint<
-    PFN_cuGraphMemFreeNodeGetParams_v11040,
-> = cuGraphMemFreeNodeGetParams_v11040;
+#[doc(inline)]
+pub use self::cuGraphMemFreeNodeGetParams_v11040 as cuGraphMemFreeNodeGetParams;
 /// The entry point of the C spelling `cuGraphMemcpyNodeGetParams`: [`cuGraphMemcpyNodeGetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemcpyNodeGetParams: EntryPoint<
-    PFN_cuGraphMemcpyNodeGetParams_v10000,
-> = cuGraphMemcpyNodeGetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphMemcpyNodeGetParams_v10000 as cuGraphMemcpyNodeGetParams;
 /// The entry point of the C spelling `cuGraphMemcpyNodeSetParams`: [`cuGraphMemcpyNodeSetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemcpyNodeSetParams: EntryPoint<
-    PFN_cuGraphMemcpyNodeSetParams_v10000,
-> = cuGraphMemcpyNodeSetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphMemcpyNodeSetParams_v10000 as cuGraphMemcpyNodeSetParams;
 /// The entry point of the C spelling `cuGraphMemsetNodeGetParams`: [`cuGraphMemsetNodeGetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemsetNodeGetParams: EntryPoint<
-    PFN_cuGraphMemsetNodeGetParams_v10000,
-> = cuGraphMemsetNodeGetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphMemsetNodeGetParams_v10000 as cuGraphMemsetNodeGetParams;
 /// The entry point of the C spelling `cuGraphMemsetNodeSetParams`: [`cuGraphMemsetNodeSetParams_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphMemsetNodeSetParams: EntryPoint<
-    PFN_cuGraphMemsetNodeSetParams_v10000,
-> = cuGraphMemsetNodeSetParams_v10000;
+#[doc(inline)]
+pub use self::cuGraphMemsetNodeSetParams_v10000 as cuGraphMemsetNodeSetParams;
 /// The entry point of the C spelling `cuGraphNodeFindInClone`: [`cuGraphNodeFindInClone_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphNodeFindInClone: EntryPoint<PFN_cuGraphNodeFindInClone_v10000> = cuGraphNodeFindInClone_v10000;
+#[doc(inline)]
+pub use self::cuGraphNodeFindInClone_v10000 as cuGraphNodeFindInClone;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuGraphNodeGetDependencies`: [`cuGraphNodeGetDependencies_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuGraphNodeGetDependencies: EntryPoint<
-    PFN_cuGraphNodeGetDependencies_v10000,
-> = cuGraphNodeGetDependencies_v10000;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependencies_v10000 as cuGraphNodeGetDependencies;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuGraphNodeGetContainingGraph`: [`cuGraphNodeGetContainingGraph_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuGraphNodeGetContainingGraph: EntryPoint<
-    PFN_cuGraphNodeGetContainingGraph_v13010,
-> = cuGraphNodeGetContainingGraph_v13010;
+#[doc(inline)]
+pub use self::cuGraphNodeGetContainingGraph_v13010 as cuGraphNodeGetContainingGraph;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphNodeGetDependencies`: [`cuGraphNodeGetDependencies_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuGraphNodeGetDependencies: EntryPoint<
-    PFN_cuGraphNodeGetDependencies_v12030,
-> = cuGraphNodeGetDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependencies_v12030 as cuGraphNodeGetDependencies;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphNodeGetDependencies_v2`: [`cuGraphNodeGetDependencies_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphNodeGetDependencies_v2: EntryPoint<
-    PFN_cuGraphNodeGetDependencies_v12030,
-> = cuGraphNodeGetDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependencies_v12030 as cuGraphNodeGetDependencies_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuGraphNodeGetDependentNodes`: [`cuGraphNodeGetDependentNodes_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuGraphNodeGetDependentNodes: EntryPoint<
-    PFN_cuGraphNodeGetDependentNodes_v10000,
-> = cuGraphNodeGetDependentNodes_v10000;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependentNodes_v10000 as cuGraphNodeGetDependentNodes;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphNodeGetDependentNodes`: [`cuGraphNodeGetDependentNodes_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuGraphNodeGetDependentNodes: EntryPoint<
-    PFN_cuGraphNodeGetDependentNodes_v12030,
-> = cuGraphNodeGetDependentNodes_v12030;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependentNodes_v12030 as cuGraphNodeGetDependentNodes;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphNodeGetDependentNodes_v2`: [`cuGraphNodeGetDependentNodes_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphNodeGetDependentNodes_v2: EntryPoint<
-    PFN_cuGraphNodeGetDependentNodes_v12030,
-> = cuGraphNodeGetDependentNodes_v12030;
+#[doc(inline)]
+pub use self::cuGraphNodeGetDependentNodes_v12030 as cuGraphNodeGetDependentNodes_v2;
 /// The entry point of the C spelling `cuGraphNodeGetEnabled`: [`cuGraphNodeGetEnabled_v11060`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphNodeGetEnabled: EntryPoint<PFN_cuGraphNodeGetEnabled_v11060> = cuGraphNodeGetEnabled_v11060;
+#[doc(inline)]
+pub use self::cuGraphNodeGetEnabled_v11060 as cuGraphNodeGetEnabled;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuGraphNodeGetLocalId`: [`cuGraphNodeGetLocalId_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuGraphNodeGetLocalId: EntryPoint<PFN_cuGraphNodeGetLocalId_v13010> = cuGraphNodeGetLocalId_v13010;
+#[doc(inline)]
+pub use self::cuGraphNodeGetLocalId_v13010 as cuGraphNodeGetLocalId;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuGraphNodeGetParams`: [`cuGraphNodeGetParams_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuGraphNodeGetParams: EntryPoint<PFN_cuGraphNodeGetParams_v13020> = cuGraphNodeGetParams_v13020;
+#[doc(inline)]
+pub use self::cuGraphNodeGetParams_v13020 as cuGraphNodeGetParams;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuGraphNodeGetToolsId`: [`cuGraphNodeGetToolsId_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuGraphNodeGetToolsId: EntryPoint<PFN_cuGraphNodeGetToolsId_v13010> = cuGraphNodeGetToolsId_v13010;
+#[doc(inline)]
+pub use self::cuGraphNodeGetToolsId_v13010 as cuGraphNodeGetToolsId;
 /// The entry point of the C spelling `cuGraphNodeGetType`: [`cuGraphNodeGetType_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphNodeGetType: EntryPoint<PFN_cuGraphNodeGetType_v10000> = cuGraphNodeGetType_v10000;
+#[doc(inline)]
+pub use self::cuGraphNodeGetType_v10000 as cuGraphNodeGetType;
 /// The entry point of the C spelling `cuGraphNodeSetEnabled`: [`cuGraphNodeSetEnabled_v11060`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphNodeSetEnabled: EntryPoint<PFN_cuGraphNodeSetEnabled_v11060> = cuGraphNodeSetEnabled_v11060;
+#[doc(inline)]
+pub use self::cuGraphNodeSetEnabled_v11060 as cuGraphNodeSetEnabled;
 #[cfg(cuda_ge_12020)]
 /// The entry point of the C spelling `cuGraphNodeSetParams`: [`cuGraphNodeSetParams_v12020`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.2
-pub const cuGraphNodeSetParams: EntryPoint<PFN_cuGraphNodeSetParams_v12020> = cuGraphNodeSetParams_v12020;
+#[doc(inline)]
+pub use self::cuGraphNodeSetParams_v12020 as cuGraphNodeSetParams;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuGraphNodeSetParams_v2`: [`cuGraphNodeSetParams_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuGraphNodeSetParams_v2: EntryPoint<PFN_cuGraphNodeSetParams_v13040> = cuGraphNodeSetParams_v13040;
+#[doc(inline)]
+pub use self::cuGraphNodeSetParams_v13040 as cuGraphNodeSetParams_v2;
 /// The entry point of the C spelling `cuGraphReleaseUserObject`: [`cuGraphReleaseUserObject_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphReleaseUserObject: EntryPoint<PFN_cuGraphReleaseUserObject_v11030> = cuGraphReleaseUserObject_v11030;
+#[doc(inline)]
+pub use self::cuGraphReleaseUserObject_v11030 as cuGraphReleaseUserObject;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuGraphRemoveDependencies`: [`cuGraphRemoveDependencies_v10000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuGraphRemoveDependencies: EntryPoint<PFN_cuGraphRemoveDependencies_v10000> = cuGraphRemoveDependencies_v10000;
+#[doc(inline)]
+pub use self::cuGraphRemoveDependencies_v10000 as cuGraphRemoveDependencies;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGraphRemoveDependencies`: [`cuGraphRemoveDependencies_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuGraphRemoveDependencies: EntryPoint<PFN_cuGraphRemoveDependencies_v12030> = cuGraphRemoveDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphRemoveDependencies_v12030 as cuGraphRemoveDependencies;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuGraphRemoveDependencies_v2`: [`cuGraphRemoveDependencies_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuGraphRemoveDependencies_v2: EntryPoint<
-    PFN_cuGraphRemoveDependencies_v12030,
-> = cuGraphRemoveDependencies_v12030;
+#[doc(inline)]
+pub use self::cuGraphRemoveDependencies_v12030 as cuGraphRemoveDependencies_v2;
 /// The entry point of the C spelling `cuGraphRetainUserObject`: [`cuGraphRetainUserObject_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphRetainUserObject: EntryPoint<PFN_cuGraphRetainUserObject_v11030> = cuGraphRetainUserObject_v11030;
+#[doc(inline)]
+pub use self::cuGraphRetainUserObject_v11030 as cuGraphRetainUserObject;
 /// The entry point of the C spelling `cuGraphUpload`: [`cuGraphUpload_v11010`] by default, [`cuGraphUpload_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010> = cuGraphUpload_v11010;
+#[doc(inline)]
+pub use self::cuGraphUpload_v11010 as cuGraphUpload;
 /// The entry point of the C spelling `cuGraphUpload`: [`cuGraphUpload_v11010`] by default, [`cuGraphUpload_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGraphUpload: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuGraphUpload_v11010_ptsz as cuGraphUpload;
 /// The entry point of the C spelling `cuGraphUpload_ptsz`: [`cuGraphUpload_v11010_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphUpload_ptsz: EntryPoint<PFN_cuGraphUpload_v11010_ptsz> = cuGraphUpload_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuGraphUpload_v11010_ptsz as cuGraphUpload_ptsz;
 /// The entry point of the C spelling `cuGraphicsMapResources`: [`cuGraphicsMapResources_v3000`] by default, [`cuGraphicsMapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v3000> = cuGraphicsMapResources_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsMapResources_v3000 as cuGraphicsMapResources;
 /// The entry point of the C spelling `cuGraphicsMapResources`: [`cuGraphicsMapResources_v3000`] by default, [`cuGraphicsMapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGraphicsMapResources: EntryPoint<PFN_cuGraphicsMapResources_v7000_ptsz> = cuGraphicsMapResources_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphicsMapResources_v7000_ptsz as cuGraphicsMapResources;
 /// The entry point of the C spelling `cuGraphicsMapResources_ptsz`: [`cuGraphicsMapResources_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsMapResources_ptsz: EntryPoint<
-    PFN_cuGraphicsMapResources_v7000_ptsz,
-> = cuGraphicsMapResources_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphicsMapResources_v7000_ptsz as cuGraphicsMapResources_ptsz;
 /// The entry point of the C spelling `cuGraphicsResourceGetMappedMipmappedArray`: [`cuGraphicsResourceGetMappedMipmappedArray_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceGetMappedMipmappedArray: EntryPoint<
-    PFN_cuGraphicsResourceGetMappedMipmappedArray_v5000,
-> = cuGraphicsResourceGetMappedMipmappedArray_v5000;
+#[doc(inline)]
+pub use self::cuGraphicsResourceGetMappedMipmappedArray_v5000 as cuGraphicsResourceGetMappedMipmappedArray;
 /// The entry point of the C spelling `cuGraphicsResourceGetMappedPointer`: [`cuGraphicsResourceGetMappedPointer_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceGetMappedPointer: EntryPoint<
-    PFN_cuGraphicsResourceGetMappedPointer_v3020,
-> = cuGraphicsResourceGetMappedPointer_v3020;
+#[doc(inline)]
+pub use self::cuGraphicsResourceGetMappedPointer_v3020 as cuGraphicsResourceGetMappedPointer;
 /// The entry point of the C spelling `cuGraphicsResourceGetMappedPointer_v2`: [`cuGraphicsResourceGetMappedPointer_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceGetMappedPointer_v2: EntryPoint<
-    PFN_cuGraphicsResourceGetMappedPointer_v3020,
-> = cuGraphicsResourceGetMappedPointer_v3020;
+#[doc(inline)]
+pub use self::cuGraphicsResourceGetMappedPointer_v3020 as cuGraphicsResourceGetMappedPointer_v2;
 /// The entry point of the C spelling `cuGraphicsResourceSetMapFlags`: [`cuGraphicsResourceSetMapFlags_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceSetMapFlags: EntryPoint<
-    PFN_cuGraphicsResourceSetMapFlags_v6050,
-> = cuGraphicsResourceSetMapFlags_v6050;
+#[doc(inline)]
+pub use self::cuGraphicsResourceSetMapFlags_v6050 as cuGraphicsResourceSetMapFlags;
 /// The entry point of the C spelling `cuGraphicsResourceSetMapFlags_v2`: [`cuGraphicsResourceSetMapFlags_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsResourceSetMapFlags_v2: EntryPoint<
-    PFN_cuGraphicsResourceSetMapFlags_v6050,
-> = cuGraphicsResourceSetMapFlags_v6050;
+#[doc(inline)]
+pub use self::cuGraphicsResourceSetMapFlags_v6050 as cuGraphicsResourceSetMapFlags_v2;
 /// The entry point of the C spelling `cuGraphicsSubResourceGetMappedArray`: [`cuGraphicsSubResourceGetMappedArray_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsSubResourceGetMappedArray: EntryPoint<
-    PFN_cuGraphicsSubResourceGetMappedArray_v3000,
-> = cuGraphicsSubResourceGetMappedArray_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsSubResourceGetMappedArray_v3000 as cuGraphicsSubResourceGetMappedArray;
 /// The entry point of the C spelling `cuGraphicsUnmapResources`: [`cuGraphicsUnmapResources_v3000`] by default, [`cuGraphicsUnmapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGraphicsUnmapResources: EntryPoint<PFN_cuGraphicsUnmapResources_v3000> = cuGraphicsUnmapResources_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsUnmapResources_v3000 as cuGraphicsUnmapResources;
 /// The entry point of the C spelling `cuGraphicsUnmapResources`: [`cuGraphicsUnmapResources_v3000`] by default, [`cuGraphicsUnmapResources_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGraphicsUnmapResources: EntryPoint<
-    PFN_cuGraphicsUnmapResources_v7000_ptsz,
-> = cuGraphicsUnmapResources_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphicsUnmapResources_v7000_ptsz as cuGraphicsUnmapResources;
 /// The entry point of the C spelling `cuGraphicsUnmapResources_ptsz`: [`cuGraphicsUnmapResources_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsUnmapResources_ptsz: EntryPoint<
-    PFN_cuGraphicsUnmapResources_v7000_ptsz,
-> = cuGraphicsUnmapResources_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGraphicsUnmapResources_v7000_ptsz as cuGraphicsUnmapResources_ptsz;
 /// The entry point of the C spelling `cuGraphicsUnregisterResource`: [`cuGraphicsUnregisterResource_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsUnregisterResource: EntryPoint<
-    PFN_cuGraphicsUnregisterResource_v3000,
-> = cuGraphicsUnregisterResource_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsUnregisterResource_v3000 as cuGraphicsUnregisterResource;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuGreenCtxCreate`: [`cuGreenCtxCreate_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuGreenCtxCreate: EntryPoint<PFN_cuGreenCtxCreate_v12040> = cuGreenCtxCreate_v12040;
+#[doc(inline)]
+pub use self::cuGreenCtxCreate_v12040 as cuGreenCtxCreate;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuGreenCtxDestroy`: [`cuGreenCtxDestroy_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuGreenCtxDestroy: EntryPoint<PFN_cuGreenCtxDestroy_v12040> = cuGreenCtxDestroy_v12040;
+#[doc(inline)]
+pub use self::cuGreenCtxDestroy_v12040 as cuGreenCtxDestroy;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuGreenCtxGetDevResource`: [`cuGreenCtxGetDevResource_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuGreenCtxGetDevResource: EntryPoint<PFN_cuGreenCtxGetDevResource_v12040> = cuGreenCtxGetDevResource_v12040;
+#[doc(inline)]
+pub use self::cuGreenCtxGetDevResource_v12040 as cuGreenCtxGetDevResource;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuGreenCtxGetId`: [`cuGreenCtxGetId_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuGreenCtxGetId: EntryPoint<PFN_cuGreenCtxGetId_v12090> = cuGreenCtxGetId_v12090;
+#[doc(inline)]
+pub use self::cuGreenCtxGetId_v12090 as cuGreenCtxGetId;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuGreenCtxRecordEvent`: [`cuGreenCtxRecordEvent_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuGreenCtxRecordEvent: EntryPoint<PFN_cuGreenCtxRecordEvent_v12040> = cuGreenCtxRecordEvent_v12040;
+#[doc(inline)]
+pub use self::cuGreenCtxRecordEvent_v12040 as cuGreenCtxRecordEvent;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuGreenCtxStreamCreate`: [`cuGreenCtxStreamCreate_v12050`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuGreenCtxStreamCreate: EntryPoint<PFN_cuGreenCtxStreamCreate_v12050> = cuGreenCtxStreamCreate_v12050;
+#[doc(inline)]
+pub use self::cuGreenCtxStreamCreate_v12050 as cuGreenCtxStreamCreate;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuGreenCtxWaitEvent`: [`cuGreenCtxWaitEvent_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuGreenCtxWaitEvent: EntryPoint<PFN_cuGreenCtxWaitEvent_v12040> = cuGreenCtxWaitEvent_v12040;
+#[doc(inline)]
+pub use self::cuGreenCtxWaitEvent_v12040 as cuGreenCtxWaitEvent;
 /// The entry point of the C spelling `cuImportExternalMemory`: [`cuImportExternalMemory_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuImportExternalMemory: EntryPoint<PFN_cuImportExternalMemory_v10000> = cuImportExternalMemory_v10000;
+#[doc(inline)]
+pub use self::cuImportExternalMemory_v10000 as cuImportExternalMemory;
 /// The entry point of the C spelling `cuImportExternalSemaphore`: [`cuImportExternalSemaphore_v10000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuImportExternalSemaphore: EntryPoint<PFN_cuImportExternalSemaphore_v10000> = cuImportExternalSemaphore_v10000;
+#[doc(inline)]
+pub use self::cuImportExternalSemaphore_v10000 as cuImportExternalSemaphore;
 /// The entry point of the C spelling `cuInit`: [`cuInit_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuInit: EntryPoint<PFN_cuInit_v2000> = cuInit_v2000;
+#[doc(inline)]
+pub use self::cuInit_v2000 as cuInit;
 /// The entry point of the C spelling `cuIpcCloseMemHandle`: [`cuIpcCloseMemHandle_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcCloseMemHandle: EntryPoint<PFN_cuIpcCloseMemHandle_v4010> = cuIpcCloseMemHandle_v4010;
+#[doc(inline)]
+pub use self::cuIpcCloseMemHandle_v4010 as cuIpcCloseMemHandle;
 /// The entry point of the C spelling `cuIpcGetEventHandle`: [`cuIpcGetEventHandle_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcGetEventHandle: EntryPoint<PFN_cuIpcGetEventHandle_v4010> = cuIpcGetEventHandle_v4010;
+#[doc(inline)]
+pub use self::cuIpcGetEventHandle_v4010 as cuIpcGetEventHandle;
 /// The entry point of the C spelling `cuIpcGetMemHandle`: [`cuIpcGetMemHandle_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcGetMemHandle: EntryPoint<PFN_cuIpcGetMemHandle_v4010> = cuIpcGetMemHandle_v4010;
+#[doc(inline)]
+pub use self::cuIpcGetMemHandle_v4010 as cuIpcGetMemHandle;
 /// The entry point of the C spelling `cuIpcOpenEventHandle`: [`cuIpcOpenEventHandle_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcOpenEventHandle: EntryPoint<PFN_cuIpcOpenEventHandle_v4010> = cuIpcOpenEventHandle_v4010;
+#[doc(inline)]
+pub use self::cuIpcOpenEventHandle_v4010 as cuIpcOpenEventHandle;
 /// The entry point of the C spelling `cuIpcOpenMemHandle`: [`cuIpcOpenMemHandle_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcOpenMemHandle: EntryPoint<PFN_cuIpcOpenMemHandle_v11000> = cuIpcOpenMemHandle_v11000;
+#[doc(inline)]
+pub use self::cuIpcOpenMemHandle_v11000 as cuIpcOpenMemHandle;
 /// The entry point of the C spelling `cuIpcOpenMemHandle_v2`: [`cuIpcOpenMemHandle_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuIpcOpenMemHandle_v2: EntryPoint<PFN_cuIpcOpenMemHandle_v11000> = cuIpcOpenMemHandle_v11000;
+#[doc(inline)]
+pub use self::cuIpcOpenMemHandle_v11000 as cuIpcOpenMemHandle_v2;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuKernelGetAttribute`: [`cuKernelGetAttribute_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuKernelGetAttribute: EntryPoint<PFN_cuKernelGetAttribute_v12000> = cuKernelGetAttribute_v12000;
+#[doc(inline)]
+pub use self::cuKernelGetAttribute_v12000 as cuKernelGetAttribute;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuKernelGetFunction`: [`cuKernelGetFunction_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuKernelGetFunction: EntryPoint<PFN_cuKernelGetFunction_v12000> = cuKernelGetFunction_v12000;
+#[doc(inline)]
+pub use self::cuKernelGetFunction_v12000 as cuKernelGetFunction;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuKernelGetLibrary`: [`cuKernelGetLibrary_v12050`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuKernelGetLibrary: EntryPoint<PFN_cuKernelGetLibrary_v12050> = cuKernelGetLibrary_v12050;
+#[doc(inline)]
+pub use self::cuKernelGetLibrary_v12050 as cuKernelGetLibrary;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuKernelGetName`: [`cuKernelGetName_v12030`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuKernelGetName: EntryPoint<PFN_cuKernelGetName_v12030> = cuKernelGetName_v12030;
+#[doc(inline)]
+pub use self::cuKernelGetName_v12030 as cuKernelGetName;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuKernelGetParamCount`: [`cuKernelGetParamCount_v13020`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuKernelGetParamCount: EntryPoint<PFN_cuKernelGetParamCount_v13020> = cuKernelGetParamCount_v13020;
+#[doc(inline)]
+pub use self::cuKernelGetParamCount_v13020 as cuKernelGetParamCount;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuKernelGetParamInfo`: [`cuKernelGetParamInfo_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuKernelGetParamInfo: EntryPoint<PFN_cuKernelGetParamInfo_v12040> = cuKernelGetParamInfo_v12040;
+#[doc(inline)]
+pub use self::cuKernelGetParamInfo_v12040 as cuKernelGetParamInfo;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuKernelSetAttribute`: [`cuKernelSetAttribute_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuKernelSetAttribute: EntryPoint<PFN_cuKernelSetAttribute_v12000> = cuKernelSetAttribute_v12000;
+#[doc(inline)]
+pub use self::cuKernelSetAttribute_v12000 as cuKernelSetAttribute;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuKernelSetCacheConfig`: [`cuKernelSetCacheConfig_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuKernelSetCacheConfig: EntryPoint<PFN_cuKernelSetCacheConfig_v12000> = cuKernelSetCacheConfig_v12000;
+#[doc(inline)]
+pub use self::cuKernelSetCacheConfig_v12000 as cuKernelSetCacheConfig;
 /// The entry point of the C spelling `cuLaunch`: [`cuLaunch_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunch: EntryPoint<PFN_cuLaunch_v2000> = cuLaunch_v2000;
+#[doc(inline)]
+pub use self::cuLaunch_v2000 as cuLaunch;
 /// The entry point of the C spelling `cuLaunchCooperativeKernel`: [`cuLaunchCooperativeKernel_v9000`] by default, [`cuLaunchCooperativeKernel_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuLaunchCooperativeKernel: EntryPoint<PFN_cuLaunchCooperativeKernel_v9000> = cuLaunchCooperativeKernel_v9000;
+#[doc(inline)]
+pub use self::cuLaunchCooperativeKernel_v9000 as cuLaunchCooperativeKernel;
 /// The entry point of the C spelling `cuLaunchCooperativeKernel`: [`cuLaunchCooperativeKernel_v9000`] by default, [`cuLaunchCooperativeKernel_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuLaunchCooperativeKernel: EntryPoint<
-    PFN_cuLaunchCooperativeKernel_v9000_ptsz,
-> = cuLaunchCooperativeKernel_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchCooperativeKernel_v9000_ptsz as cuLaunchCooperativeKernel;
 /// The entry point of the C spelling `cuLaunchCooperativeKernelMultiDevice`: [`cuLaunchCooperativeKernelMultiDevice_v9000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchCooperativeKernelMultiDevice: EntryPoint<
-    PFN_cuLaunchCooperativeKernelMultiDevice_v9000,
-> = cuLaunchCooperativeKernelMultiDevice_v9000;
+#[doc(inline)]
+pub use self::cuLaunchCooperativeKernelMultiDevice_v9000 as cuLaunchCooperativeKernelMultiDevice;
 /// The entry point of the C spelling `cuLaunchCooperativeKernel_ptsz`: [`cuLaunchCooperativeKernel_v9000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchCooperativeKernel_ptsz: EntryPoint<
-    PFN_cuLaunchCooperativeKernel_v9000_ptsz,
-> = cuLaunchCooperativeKernel_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchCooperativeKernel_v9000_ptsz as cuLaunchCooperativeKernel_ptsz;
 /// The entry point of the C spelling `cuLaunchGrid`: [`cuLaunchGrid_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchGrid: EntryPoint<PFN_cuLaunchGrid_v2000> = cuLaunchGrid_v2000;
+#[doc(inline)]
+pub use self::cuLaunchGrid_v2000 as cuLaunchGrid;
 /// The entry point of the C spelling `cuLaunchGridAsync`: [`cuLaunchGridAsync_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchGridAsync: EntryPoint<PFN_cuLaunchGridAsync_v2000> = cuLaunchGridAsync_v2000;
+#[doc(inline)]
+pub use self::cuLaunchGridAsync_v2000 as cuLaunchGridAsync;
 /// The entry point of the C spelling `cuLaunchHostFunc`: [`cuLaunchHostFunc_v10000`] by default, [`cuLaunchHostFunc_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000> = cuLaunchHostFunc_v10000;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v10000 as cuLaunchHostFunc;
 /// The entry point of the C spelling `cuLaunchHostFunc`: [`cuLaunchHostFunc_v10000`] by default, [`cuLaunchHostFunc_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuLaunchHostFunc: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v10000_ptsz as cuLaunchHostFunc;
 /// The entry point of the C spelling `cuLaunchHostFunc_ptsz`: [`cuLaunchHostFunc_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchHostFunc_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v10000_ptsz> = cuLaunchHostFunc_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v10000_ptsz as cuLaunchHostFunc_ptsz;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuLaunchHostFunc_v2`: [`cuLaunchHostFunc_v13010`] by default, [`cuLaunchHostFunc_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuLaunchHostFunc_v2: EntryPoint<PFN_cuLaunchHostFunc_v13010> = cuLaunchHostFunc_v13010;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v13010 as cuLaunchHostFunc_v2;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuLaunchHostFunc_v2`: [`cuLaunchHostFunc_v13010`] by default, [`cuLaunchHostFunc_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuLaunchHostFunc_v2: EntryPoint<PFN_cuLaunchHostFunc_v13010_ptsz> = cuLaunchHostFunc_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v13010_ptsz as cuLaunchHostFunc_v2;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuLaunchHostFunc_v2_ptsz`: [`cuLaunchHostFunc_v13010_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuLaunchHostFunc_v2_ptsz: EntryPoint<PFN_cuLaunchHostFunc_v13010_ptsz> = cuLaunchHostFunc_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchHostFunc_v13010_ptsz as cuLaunchHostFunc_v2_ptsz;
 /// The entry point of the C spelling `cuLaunchKernel`: [`cuLaunchKernel_v4000`] by default, [`cuLaunchKernel_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v4000> = cuLaunchKernel_v4000;
+#[doc(inline)]
+pub use self::cuLaunchKernel_v4000 as cuLaunchKernel;
 /// The entry point of the C spelling `cuLaunchKernel`: [`cuLaunchKernel_v4000`] by default, [`cuLaunchKernel_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuLaunchKernel: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKernel_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchKernel_v7000_ptsz as cuLaunchKernel;
 #[cfg(cuda_ge_11080)]
 /// The entry point of the C spelling `cuLaunchKernelEx`: [`cuLaunchKernelEx_v11060`] by default, [`cuLaunchKernelEx_v11060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 11.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060> = cuLaunchKernelEx_v11060;
+#[doc(inline)]
+pub use self::cuLaunchKernelEx_v11060 as cuLaunchKernelEx;
 #[cfg(cuda_ge_11080)]
 /// The entry point of the C spelling `cuLaunchKernelEx`: [`cuLaunchKernelEx_v11060`] by default, [`cuLaunchKernelEx_v11060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 11.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuLaunchKernelEx: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchKernelEx_v11060_ptsz as cuLaunchKernelEx;
 #[cfg(cuda_ge_11080)]
 /// The entry point of the C spelling `cuLaunchKernelEx_ptsz`: [`cuLaunchKernelEx_v11060_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 11.8
-pub const cuLaunchKernelEx_ptsz: EntryPoint<PFN_cuLaunchKernelEx_v11060_ptsz> = cuLaunchKernelEx_v11060_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchKernelEx_v11060_ptsz as cuLaunchKernelEx_ptsz;
 /// The entry point of the C spelling `cuLaunchKernel_ptsz`: [`cuLaunchKernel_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLaunchKernel_ptsz: EntryPoint<PFN_cuLaunchKernel_v7000_ptsz> = cuLaunchKernel_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuLaunchKernel_v7000_ptsz as cuLaunchKernel_ptsz;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuLibraryEnumerateKernels`: [`cuLibraryEnumerateKernels_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuLibraryEnumerateKernels: EntryPoint<PFN_cuLibraryEnumerateKernels_v12040> = cuLibraryEnumerateKernels_v12040;
+#[doc(inline)]
+pub use self::cuLibraryEnumerateKernels_v12040 as cuLibraryEnumerateKernels;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryGetGlobal`: [`cuLibraryGetGlobal_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryGetGlobal: EntryPoint<PFN_cuLibraryGetGlobal_v12000> = cuLibraryGetGlobal_v12000;
+#[doc(inline)]
+pub use self::cuLibraryGetGlobal_v12000 as cuLibraryGetGlobal;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryGetKernel`: [`cuLibraryGetKernel_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryGetKernel: EntryPoint<PFN_cuLibraryGetKernel_v12000> = cuLibraryGetKernel_v12000;
+#[doc(inline)]
+pub use self::cuLibraryGetKernel_v12000 as cuLibraryGetKernel;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuLibraryGetKernelCount`: [`cuLibraryGetKernelCount_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuLibraryGetKernelCount: EntryPoint<PFN_cuLibraryGetKernelCount_v12040> = cuLibraryGetKernelCount_v12040;
+#[doc(inline)]
+pub use self::cuLibraryGetKernelCount_v12040 as cuLibraryGetKernelCount;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryGetManaged`: [`cuLibraryGetManaged_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryGetManaged: EntryPoint<PFN_cuLibraryGetManaged_v12000> = cuLibraryGetManaged_v12000;
+#[doc(inline)]
+pub use self::cuLibraryGetManaged_v12000 as cuLibraryGetManaged;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryGetModule`: [`cuLibraryGetModule_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryGetModule: EntryPoint<PFN_cuLibraryGetModule_v12000> = cuLibraryGetModule_v12000;
+#[doc(inline)]
+pub use self::cuLibraryGetModule_v12000 as cuLibraryGetModule;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryGetUnifiedFunction`: [`cuLibraryGetUnifiedFunction_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryGetUnifiedFunction: EntryPoint<
-    PFN_cuLibraryGetUnifiedFunction_v12000,
-> = cuLibraryGetUnifiedFunction_v12000;
+#[doc(inline)]
+pub use self::cuLibraryGetUnifiedFunction_v12000 as cuLibraryGetUnifiedFunction;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryLoadData`: [`cuLibraryLoadData_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryLoadData: EntryPoint<PFN_cuLibraryLoadData_v12000> = cuLibraryLoadData_v12000;
+#[doc(inline)]
+pub use self::cuLibraryLoadData_v12000 as cuLibraryLoadData;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryLoadFromFile`: [`cuLibraryLoadFromFile_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryLoadFromFile: EntryPoint<PFN_cuLibraryLoadFromFile_v12000> = cuLibraryLoadFromFile_v12000;
+#[doc(inline)]
+pub use self::cuLibraryLoadFromFile_v12000 as cuLibraryLoadFromFile;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuLibraryUnload`: [`cuLibraryUnload_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuLibraryUnload: EntryPoint<PFN_cuLibraryUnload_v12000> = cuLibraryUnload_v12000;
+#[doc(inline)]
+pub use self::cuLibraryUnload_v12000 as cuLibraryUnload;
 /// The entry point of the C spelling `cuLinkAddData`: [`cuLinkAddData_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkAddData: EntryPoint<PFN_cuLinkAddData_v6050> = cuLinkAddData_v6050;
+#[doc(inline)]
+pub use self::cuLinkAddData_v6050 as cuLinkAddData;
 /// The entry point of the C spelling `cuLinkAddData_v2`: [`cuLinkAddData_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkAddData_v2: EntryPoint<PFN_cuLinkAddData_v6050> = cuLinkAddData_v6050;
+#[doc(inline)]
+pub use self::cuLinkAddData_v6050 as cuLinkAddData_v2;
 /// The entry point of the C spelling `cuLinkAddFile`: [`cuLinkAddFile_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkAddFile: EntryPoint<PFN_cuLinkAddFile_v6050> = cuLinkAddFile_v6050;
+#[doc(inline)]
+pub use self::cuLinkAddFile_v6050 as cuLinkAddFile;
 /// The entry point of the C spelling `cuLinkAddFile_v2`: [`cuLinkAddFile_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkAddFile_v2: EntryPoint<PFN_cuLinkAddFile_v6050> = cuLinkAddFile_v6050;
+#[doc(inline)]
+pub use self::cuLinkAddFile_v6050 as cuLinkAddFile_v2;
 /// The entry point of the C spelling `cuLinkComplete`: [`cuLinkComplete_v5050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkComplete: EntryPoint<PFN_cuLinkComplete_v5050> = cuLinkComplete_v5050;
+#[doc(inline)]
+pub use self::cuLinkComplete_v5050 as cuLinkComplete;
 /// The entry point of the C spelling `cuLinkCreate`: [`cuLinkCreate_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkCreate: EntryPoint<PFN_cuLinkCreate_v6050> = cuLinkCreate_v6050;
+#[doc(inline)]
+pub use self::cuLinkCreate_v6050 as cuLinkCreate;
 /// The entry point of the C spelling `cuLinkCreate_v2`: [`cuLinkCreate_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkCreate_v2: EntryPoint<PFN_cuLinkCreate_v6050> = cuLinkCreate_v6050;
+#[doc(inline)]
+pub use self::cuLinkCreate_v6050 as cuLinkCreate_v2;
 /// The entry point of the C spelling `cuLinkDestroy`: [`cuLinkDestroy_v5050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuLinkDestroy: EntryPoint<PFN_cuLinkDestroy_v5050> = cuLinkDestroy_v5050;
+#[doc(inline)]
+pub use self::cuLinkDestroy_v5050 as cuLinkDestroy;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointAddDevice`: [`cuLogicalEndpointAddDevice_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointAddDevice: EntryPoint<
-    PFN_cuLogicalEndpointAddDevice_v13030,
-> = cuLogicalEndpointAddDevice_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointAddDevice_v13030 as cuLogicalEndpointAddDevice;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointBindAddr`: [`cuLogicalEndpointBindAddr_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointBindAddr: EntryPoint<PFN_cuLogicalEndpointBindAddr_v13030> = cuLogicalEndpointBindAddr_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointBindAddr_v13030 as cuLogicalEndpointBindAddr;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointBindMem`: [`cuLogicalEndpointBindMem_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointBindMem: EntryPoint<PFN_cuLogicalEndpointBindMem_v13030> = cuLogicalEndpointBindMem_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointBindMem_v13030 as cuLogicalEndpointBindMem;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointCreate`: [`cuLogicalEndpointCreate_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointCreate: EntryPoint<PFN_cuLogicalEndpointCreate_v13030> = cuLogicalEndpointCreate_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointCreate_v13030 as cuLogicalEndpointCreate;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointDestroy`: [`cuLogicalEndpointDestroy_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointDestroy: EntryPoint<PFN_cuLogicalEndpointDestroy_v13030> = cuLogicalEndpointDestroy_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointDestroy_v13030 as cuLogicalEndpointDestroy;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointExport`: [`cuLogicalEndpointExport_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointExport: EntryPoint<PFN_cuLogicalEndpointExport_v13030> = cuLogicalEndpointExport_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointExport_v13030 as cuLogicalEndpointExport;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointGetLimits`: [`cuLogicalEndpointGetLimits_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointGetLimits: EntryPoint<
-    PFN_cuLogicalEndpointGetLimits_v13030,
-> = cuLogicalEndpointGetLimits_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointGetLimits_v13030 as cuLogicalEndpointGetLimits;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointIdRelease`: [`cuLogicalEndpointIdRelease_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointIdRelease: EntryPoint<
-    PFN_cuLogicalEndpointIdRelease_v13030,
-> = cuLogicalEndpointIdRelease_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointIdRelease_v13030 as cuLogicalEndpointIdRelease;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointIdReserve`: [`cuLogicalEndpointIdReserve_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointIdReserve: EntryPoint<
-    PFN_cuLogicalEndpointIdReserve_v13030,
-> = cuLogicalEndpointIdReserve_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointIdReserve_v13030 as cuLogicalEndpointIdReserve;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointImport`: [`cuLogicalEndpointImport_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointImport: EntryPoint<PFN_cuLogicalEndpointImport_v13030> = cuLogicalEndpointImport_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointImport_v13030 as cuLogicalEndpointImport;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointQuery`: [`cuLogicalEndpointQuery_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointQuery: EntryPoint<PFN_cuLogicalEndpointQuery_v13030> = cuLogicalEndpointQuery_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointQuery_v13030 as cuLogicalEndpointQuery;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuLogicalEndpointUnbind`: [`cuLogicalEndpointUnbind_v13030`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuLogicalEndpointUnbind: EntryPoint<PFN_cuLogicalEndpointUnbind_v13030> = cuLogicalEndpointUnbind_v13030;
+#[doc(inline)]
+pub use self::cuLogicalEndpointUnbind_v13030 as cuLogicalEndpointUnbind;
 #[cfg(cuda_ge_12090)]
 /// The entry point of the C spelling `cuLogsCurrent`: [`cuLogsCurrent_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.9
-pub const cuLogsCurrent: EntryPoint<PFN_cuLogsCurrent_v12090> = cuLogsCurrent_v12090;
+#[doc(inline)]
+pub use self::cuLogsCurrent_v12090 as cuLogsCurrent;
 #[cfg(cuda_ge_12090)]
 /// The entry point of the C spelling `cuLogsDumpToFile`: [`cuLogsDumpToFile_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.9
-pub const cuLogsDumpToFile: EntryPoint<PFN_cuLogsDumpToFile_v12090> = cuLogsDumpToFile_v12090;
+#[doc(inline)]
+pub use self::cuLogsDumpToFile_v12090 as cuLogsDumpToFile;
 #[cfg(cuda_ge_12090)]
 /// The entry point of the C spelling `cuLogsDumpToMemory`: [`cuLogsDumpToMemory_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.9
-pub const cuLogsDumpToMemory: EntryPoint<PFN_cuLogsDumpToMemory_v12090> = cuLogsDumpToMemory_v12090;
+#[doc(inline)]
+pub use self::cuLogsDumpToMemory_v12090 as cuLogsDumpToMemory;
 #[cfg(cuda_ge_12090)]
 /// The entry point of the C spelling `cuLogsRegisterCallback`: [`cuLogsRegisterCallback_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.9
-pub const cuLogsRegisterCallback: EntryPoint<PFN_cuLogsRegisterCallback_v12090> = cuLogsRegisterCallback_v12090;
+#[doc(inline)]
+pub use self::cuLogsRegisterCallback_v12090 as cuLogsRegisterCallback;
 #[cfg(cuda_ge_12090)]
 /// The entry point of the C spelling `cuLogsUnregisterCallback`: [`cuLogsUnregisterCallback_v12090`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.9
-pub const cuLogsUnregisterCallback: EntryPoint<PFN_cuLogsUnregisterCallback_v12090> = cuLogsUnregisterCallback_v12090;
+#[doc(inline)]
+pub use self::cuLogsUnregisterCallback_v12090 as cuLogsUnregisterCallback;
 /// The entry point of the C spelling `cuMemAddressFree`: [`cuMemAddressFree_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAddressFree: EntryPoint<PFN_cuMemAddressFree_v10020> = cuMemAddressFree_v10020;
+#[doc(inline)]
+pub use self::cuMemAddressFree_v10020 as cuMemAddressFree;
 /// The entry point of the C spelling `cuMemAddressReserve`: [`cuMemAddressReserve_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAddressReserve: EntryPoint<PFN_cuMemAddressReserve_v10020> = cuMemAddressReserve_v10020;
+#[doc(inline)]
+pub use self::cuMemAddressReserve_v10020 as cuMemAddressReserve;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuMemAdvise`: [`cuMemAdvise_v8000`], the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
-pub const cuMemAdvise: EntryPoint<PFN_cuMemAdvise_v8000> = cuMemAdvise_v8000;
+#[doc(inline)]
+pub use self::cuMemAdvise_v8000 as cuMemAdvise;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemAdvise`: [`cuMemAdvise_v12020`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuMemAdvise: EntryPoint<PFN_cuMemAdvise_v12020> = cuMemAdvise_v12020;
+#[doc(inline)]
+pub use self::cuMemAdvise_v12020 as cuMemAdvise;
 #[cfg(cuda_ge_12020)]
 /// The entry point of the C spelling `cuMemAdvise_v2`: [`cuMemAdvise_v12020`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.2
-pub const cuMemAdvise_v2: EntryPoint<PFN_cuMemAdvise_v12020> = cuMemAdvise_v12020;
+#[doc(inline)]
+pub use self::cuMemAdvise_v12020 as cuMemAdvise_v2;
 /// The entry point of the C spelling `cuMemAlloc`: [`cuMemAlloc_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAlloc: EntryPoint<PFN_cuMemAlloc_v3020> = cuMemAlloc_v3020;
+#[doc(inline)]
+pub use self::cuMemAlloc_v3020 as cuMemAlloc;
 /// The entry point of the C spelling `cuMemAllocAsync`: [`cuMemAllocAsync_v11020`] by default, [`cuMemAllocAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020> = cuMemAllocAsync_v11020;
+#[doc(inline)]
+pub use self::cuMemAllocAsync_v11020 as cuMemAllocAsync;
 /// The entry point of the C spelling `cuMemAllocAsync`: [`cuMemAllocAsync_v11020`] by default, [`cuMemAllocAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemAllocAsync: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemAllocAsync_v11020_ptsz as cuMemAllocAsync;
 /// The entry point of the C spelling `cuMemAllocAsync_ptsz`: [`cuMemAllocAsync_v11020_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocAsync_ptsz: EntryPoint<PFN_cuMemAllocAsync_v11020_ptsz> = cuMemAllocAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemAllocAsync_v11020_ptsz as cuMemAllocAsync_ptsz;
 /// The entry point of the C spelling `cuMemAllocFromPoolAsync`: [`cuMemAllocFromPoolAsync_v11020`] by default, [`cuMemAllocFromPoolAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020> = cuMemAllocFromPoolAsync_v11020;
+#[doc(inline)]
+pub use self::cuMemAllocFromPoolAsync_v11020 as cuMemAllocFromPoolAsync;
 /// The entry point of the C spelling `cuMemAllocFromPoolAsync`: [`cuMemAllocFromPoolAsync_v11020`] by default, [`cuMemAllocFromPoolAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemAllocFromPoolAsync: EntryPoint<PFN_cuMemAllocFromPoolAsync_v11020_ptsz> = cuMemAllocFromPoolAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemAllocFromPoolAsync_v11020_ptsz as cuMemAllocFromPoolAsync;
 /// The entry point of the C spelling `cuMemAllocFromPoolAsync_ptsz`: [`cuMemAllocFromPoolAsync_v11020_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocFromPoolAsync_ptsz: EntryPoint<
-    PFN_cuMemAllocFromPoolAsync_v11020_ptsz,
-> = cuMemAllocFromPoolAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemAllocFromPoolAsync_v11020_ptsz as cuMemAllocFromPoolAsync_ptsz;
 /// The entry point of the C spelling `cuMemAllocHost`: [`cuMemAllocHost_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocHost: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
+#[doc(inline)]
+pub use self::cuMemAllocHost_v3020 as cuMemAllocHost;
 /// The entry point of the C spelling `cuMemAllocHost_v2`: [`cuMemAllocHost_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocHost_v2: EntryPoint<PFN_cuMemAllocHost_v3020> = cuMemAllocHost_v3020;
+#[doc(inline)]
+pub use self::cuMemAllocHost_v3020 as cuMemAllocHost_v2;
 /// The entry point of the C spelling `cuMemAllocManaged`: [`cuMemAllocManaged_v6000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocManaged: EntryPoint<PFN_cuMemAllocManaged_v6000> = cuMemAllocManaged_v6000;
+#[doc(inline)]
+pub use self::cuMemAllocManaged_v6000 as cuMemAllocManaged;
 /// The entry point of the C spelling `cuMemAllocPitch`: [`cuMemAllocPitch_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocPitch: EntryPoint<PFN_cuMemAllocPitch_v3020> = cuMemAllocPitch_v3020;
+#[doc(inline)]
+pub use self::cuMemAllocPitch_v3020 as cuMemAllocPitch;
 /// The entry point of the C spelling `cuMemAllocPitch_v2`: [`cuMemAllocPitch_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAllocPitch_v2: EntryPoint<PFN_cuMemAllocPitch_v3020> = cuMemAllocPitch_v3020;
+#[doc(inline)]
+pub use self::cuMemAllocPitch_v3020 as cuMemAllocPitch_v2;
 /// The entry point of the C spelling `cuMemAlloc_v2`: [`cuMemAlloc_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemAlloc_v2: EntryPoint<PFN_cuMemAlloc_v3020> = cuMemAlloc_v3020;
+#[doc(inline)]
+pub use self::cuMemAlloc_v3020 as cuMemAlloc_v2;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuMemBatchDecompressAsync`: [`cuMemBatchDecompressAsync_v12060`] by default, [`cuMemBatchDecompressAsync_v12060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemBatchDecompressAsync: EntryPoint<PFN_cuMemBatchDecompressAsync_v12060> = cuMemBatchDecompressAsync_v12060;
+#[doc(inline)]
+pub use self::cuMemBatchDecompressAsync_v12060 as cuMemBatchDecompressAsync;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuMemBatchDecompressAsync`: [`cuMemBatchDecompressAsync_v12060`] by default, [`cuMemBatchDecompressAsync_v12060_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemBatchDecompressAsync: EntryPoint<
-    PFN_cuMemBatchDecompressAsync_v12060_ptsz,
-> = cuMemBatchDecompressAsync_v12060_ptsz;
+#[doc(inline)]
+pub use self::cuMemBatchDecompressAsync_v12060_ptsz as cuMemBatchDecompressAsync;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuMemBatchDecompressAsync_ptsz`: [`cuMemBatchDecompressAsync_v12060_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuMemBatchDecompressAsync_ptsz: EntryPoint<
-    PFN_cuMemBatchDecompressAsync_v12060_ptsz,
-> = cuMemBatchDecompressAsync_v12060_ptsz;
+#[doc(inline)]
+pub use self::cuMemBatchDecompressAsync_v12060_ptsz as cuMemBatchDecompressAsync_ptsz;
 /// The entry point of the C spelling `cuMemCreate`: [`cuMemCreate_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemCreate: EntryPoint<PFN_cuMemCreate_v10020> = cuMemCreate_v10020;
+#[doc(inline)]
+pub use self::cuMemCreate_v10020 as cuMemCreate;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync`: [`cuMemDiscardAndPrefetchBatchAsync_v13000`] by default, [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
-    PFN_cuMemDiscardAndPrefetchBatchAsync_v13000,
-> = cuMemDiscardAndPrefetchBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemDiscardAndPrefetchBatchAsync_v13000 as cuMemDiscardAndPrefetchBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync`: [`cuMemDiscardAndPrefetchBatchAsync_v13000`] by default, [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemDiscardAndPrefetchBatchAsync: EntryPoint<
-    PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
-> = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz as cuMemDiscardAndPrefetchBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardAndPrefetchBatchAsync_ptsz`: [`cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemDiscardAndPrefetchBatchAsync_ptsz: EntryPoint<
-    PFN_cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz,
-> = cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz as cuMemDiscardAndPrefetchBatchAsync_ptsz;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardBatchAsync`: [`cuMemDiscardBatchAsync_v13000`] by default, [`cuMemDiscardBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000> = cuMemDiscardBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemDiscardBatchAsync_v13000 as cuMemDiscardBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardBatchAsync`: [`cuMemDiscardBatchAsync_v13000`] by default, [`cuMemDiscardBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemDiscardBatchAsync: EntryPoint<PFN_cuMemDiscardBatchAsync_v13000_ptsz> = cuMemDiscardBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemDiscardBatchAsync_v13000_ptsz as cuMemDiscardBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemDiscardBatchAsync_ptsz`: [`cuMemDiscardBatchAsync_v13000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemDiscardBatchAsync_ptsz: EntryPoint<
-    PFN_cuMemDiscardBatchAsync_v13000_ptsz,
-> = cuMemDiscardBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemDiscardBatchAsync_v13000_ptsz as cuMemDiscardBatchAsync_ptsz;
 /// The entry point of the C spelling `cuMemExportToShareableHandle`: [`cuMemExportToShareableHandle_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemExportToShareableHandle: EntryPoint<
-    PFN_cuMemExportToShareableHandle_v10020,
-> = cuMemExportToShareableHandle_v10020;
+#[doc(inline)]
+pub use self::cuMemExportToShareableHandle_v10020 as cuMemExportToShareableHandle;
 /// The entry point of the C spelling `cuMemFree`: [`cuMemFree_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemFree: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
+#[doc(inline)]
+pub use self::cuMemFree_v3020 as cuMemFree;
 /// The entry point of the C spelling `cuMemFreeAsync`: [`cuMemFreeAsync_v11020`] by default, [`cuMemFreeAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020> = cuMemFreeAsync_v11020;
+#[doc(inline)]
+pub use self::cuMemFreeAsync_v11020 as cuMemFreeAsync;
 /// The entry point of the C spelling `cuMemFreeAsync`: [`cuMemFreeAsync_v11020`] by default, [`cuMemFreeAsync_v11020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemFreeAsync: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemFreeAsync_v11020_ptsz as cuMemFreeAsync;
 /// The entry point of the C spelling `cuMemFreeAsync_ptsz`: [`cuMemFreeAsync_v11020_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemFreeAsync_ptsz: EntryPoint<PFN_cuMemFreeAsync_v11020_ptsz> = cuMemFreeAsync_v11020_ptsz;
+#[doc(inline)]
+pub use self::cuMemFreeAsync_v11020_ptsz as cuMemFreeAsync_ptsz;
 /// The entry point of the C spelling `cuMemFreeHost`: [`cuMemFreeHost_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemFreeHost: EntryPoint<PFN_cuMemFreeHost_v2000> = cuMemFreeHost_v2000;
+#[doc(inline)]
+pub use self::cuMemFreeHost_v2000 as cuMemFreeHost;
 /// The entry point of the C spelling `cuMemFree_v2`: [`cuMemFree_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemFree_v2: EntryPoint<PFN_cuMemFree_v3020> = cuMemFree_v3020;
+#[doc(inline)]
+pub use self::cuMemFree_v3020 as cuMemFree_v2;
 /// The entry point of the C spelling `cuMemGetAccess`: [`cuMemGetAccess_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetAccess: EntryPoint<PFN_cuMemGetAccess_v10020> = cuMemGetAccess_v10020;
+#[doc(inline)]
+pub use self::cuMemGetAccess_v10020 as cuMemGetAccess;
 /// The entry point of the C spelling `cuMemGetAddressRange`: [`cuMemGetAddressRange_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetAddressRange: EntryPoint<PFN_cuMemGetAddressRange_v3020> = cuMemGetAddressRange_v3020;
+#[doc(inline)]
+pub use self::cuMemGetAddressRange_v3020 as cuMemGetAddressRange;
 /// The entry point of the C spelling `cuMemGetAddressRange_v2`: [`cuMemGetAddressRange_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetAddressRange_v2: EntryPoint<PFN_cuMemGetAddressRange_v3020> = cuMemGetAddressRange_v3020;
+#[doc(inline)]
+pub use self::cuMemGetAddressRange_v3020 as cuMemGetAddressRange_v2;
 /// The entry point of the C spelling `cuMemGetAllocationGranularity`: [`cuMemGetAllocationGranularity_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetAllocationGranularity: EntryPoint<
-    PFN_cuMemGetAllocationGranularity_v10020,
-> = cuMemGetAllocationGranularity_v10020;
+#[doc(inline)]
+pub use self::cuMemGetAllocationGranularity_v10020 as cuMemGetAllocationGranularity;
 /// The entry point of the C spelling `cuMemGetAllocationPropertiesFromHandle`: [`cuMemGetAllocationPropertiesFromHandle_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetAllocationPropertiesFromHandle: EntryPoint<
-    PFN_cuMemGetAllocationPropertiesFromHandle_v10020,
-> = cuMemGetAllocationPropertiesFromHandle_v10020;
+#[doc(inline)]
+pub use self::cuMemGetAllocationPropertiesFromHandle_v10020 as cuMemGetAllocationPropertiesFromHandle;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemGetDefaultMemPool`: [`cuMemGetDefaultMemPool_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemGetDefaultMemPool: EntryPoint<PFN_cuMemGetDefaultMemPool_v13000> = cuMemGetDefaultMemPool_v13000;
+#[doc(inline)]
+pub use self::cuMemGetDefaultMemPool_v13000 as cuMemGetDefaultMemPool;
 /// The entry point of the C spelling `cuMemGetHandleForAddressRange`: [`cuMemGetHandleForAddressRange_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetHandleForAddressRange: EntryPoint<
-    PFN_cuMemGetHandleForAddressRange_v11070,
-> = cuMemGetHandleForAddressRange_v11070;
+#[doc(inline)]
+pub use self::cuMemGetHandleForAddressRange_v11070 as cuMemGetHandleForAddressRange;
 /// The entry point of the C spelling `cuMemGetInfo`: [`cuMemGetInfo_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetInfo: EntryPoint<PFN_cuMemGetInfo_v3020> = cuMemGetInfo_v3020;
+#[doc(inline)]
+pub use self::cuMemGetInfo_v3020 as cuMemGetInfo;
 /// The entry point of the C spelling `cuMemGetInfo_v2`: [`cuMemGetInfo_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemGetInfo_v2: EntryPoint<PFN_cuMemGetInfo_v3020> = cuMemGetInfo_v3020;
+#[doc(inline)]
+pub use self::cuMemGetInfo_v3020 as cuMemGetInfo_v2;
 #[cfg(cuda_ge_13040)]
 /// The entry point of the C spelling `cuMemGetLocationInfo`: [`cuMemGetLocationInfo_v13040`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.4
-pub const cuMemGetLocationInfo: EntryPoint<PFN_cuMemGetLocationInfo_v13040> = cuMemGetLocationInfo_v13040;
+#[doc(inline)]
+pub use self::cuMemGetLocationInfo_v13040 as cuMemGetLocationInfo;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemGetMemPool`: [`cuMemGetMemPool_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemGetMemPool: EntryPoint<PFN_cuMemGetMemPool_v13000> = cuMemGetMemPool_v13000;
+#[doc(inline)]
+pub use self::cuMemGetMemPool_v13000 as cuMemGetMemPool;
 /// The entry point of the C spelling `cuMemHostAlloc`: [`cuMemHostAlloc_v2020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostAlloc: EntryPoint<PFN_cuMemHostAlloc_v2020> = cuMemHostAlloc_v2020;
+#[doc(inline)]
+pub use self::cuMemHostAlloc_v2020 as cuMemHostAlloc;
 /// The entry point of the C spelling `cuMemHostGetDevicePointer`: [`cuMemHostGetDevicePointer_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostGetDevicePointer: EntryPoint<PFN_cuMemHostGetDevicePointer_v3020> = cuMemHostGetDevicePointer_v3020;
+#[doc(inline)]
+pub use self::cuMemHostGetDevicePointer_v3020 as cuMemHostGetDevicePointer;
 /// The entry point of the C spelling `cuMemHostGetDevicePointer_v2`: [`cuMemHostGetDevicePointer_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostGetDevicePointer_v2: EntryPoint<
-    PFN_cuMemHostGetDevicePointer_v3020,
-> = cuMemHostGetDevicePointer_v3020;
+#[doc(inline)]
+pub use self::cuMemHostGetDevicePointer_v3020 as cuMemHostGetDevicePointer_v2;
 /// The entry point of the C spelling `cuMemHostGetFlags`: [`cuMemHostGetFlags_v2030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostGetFlags: EntryPoint<PFN_cuMemHostGetFlags_v2030> = cuMemHostGetFlags_v2030;
+#[doc(inline)]
+pub use self::cuMemHostGetFlags_v2030 as cuMemHostGetFlags;
 /// The entry point of the C spelling `cuMemHostRegister`: [`cuMemHostRegister_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostRegister: EntryPoint<PFN_cuMemHostRegister_v6050> = cuMemHostRegister_v6050;
+#[doc(inline)]
+pub use self::cuMemHostRegister_v6050 as cuMemHostRegister;
 /// The entry point of the C spelling `cuMemHostRegister_v2`: [`cuMemHostRegister_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostRegister_v2: EntryPoint<PFN_cuMemHostRegister_v6050> = cuMemHostRegister_v6050;
+#[doc(inline)]
+pub use self::cuMemHostRegister_v6050 as cuMemHostRegister_v2;
 /// The entry point of the C spelling `cuMemHostUnregister`: [`cuMemHostUnregister_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemHostUnregister: EntryPoint<PFN_cuMemHostUnregister_v4000> = cuMemHostUnregister_v4000;
+#[doc(inline)]
+pub use self::cuMemHostUnregister_v4000 as cuMemHostUnregister;
 /// The entry point of the C spelling `cuMemImportFromShareableHandle`: [`cuMemImportFromShareableHandle_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemImportFromShareableHandle: EntryPoint<
-    PFN_cuMemImportFromShareableHandle_v10020,
-> = cuMemImportFromShareableHandle_v10020;
+#[doc(inline)]
+pub use self::cuMemImportFromShareableHandle_v10020 as cuMemImportFromShareableHandle;
 /// The entry point of the C spelling `cuMemMap`: [`cuMemMap_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemMap: EntryPoint<PFN_cuMemMap_v10020> = cuMemMap_v10020;
+#[doc(inline)]
+pub use self::cuMemMap_v10020 as cuMemMap;
 /// The entry point of the C spelling `cuMemMapArrayAsync`: [`cuMemMapArrayAsync_v11010`] by default, [`cuMemMapArrayAsync_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010> = cuMemMapArrayAsync_v11010;
+#[doc(inline)]
+pub use self::cuMemMapArrayAsync_v11010 as cuMemMapArrayAsync;
 /// The entry point of the C spelling `cuMemMapArrayAsync`: [`cuMemMapArrayAsync_v11010`] by default, [`cuMemMapArrayAsync_v11010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemMapArrayAsync: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuMemMapArrayAsync_v11010_ptsz as cuMemMapArrayAsync;
 /// The entry point of the C spelling `cuMemMapArrayAsync_ptsz`: [`cuMemMapArrayAsync_v11010_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemMapArrayAsync_ptsz: EntryPoint<PFN_cuMemMapArrayAsync_v11010_ptsz> = cuMemMapArrayAsync_v11010_ptsz;
+#[doc(inline)]
+pub use self::cuMemMapArrayAsync_v11010_ptsz as cuMemMapArrayAsync_ptsz;
 /// The entry point of the C spelling `cuMemPoolCreate`: [`cuMemPoolCreate_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolCreate: EntryPoint<PFN_cuMemPoolCreate_v11020> = cuMemPoolCreate_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolCreate_v11020 as cuMemPoolCreate;
 /// The entry point of the C spelling `cuMemPoolDestroy`: [`cuMemPoolDestroy_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolDestroy: EntryPoint<PFN_cuMemPoolDestroy_v11020> = cuMemPoolDestroy_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolDestroy_v11020 as cuMemPoolDestroy;
 /// The entry point of the C spelling `cuMemPoolExportPointer`: [`cuMemPoolExportPointer_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolExportPointer: EntryPoint<PFN_cuMemPoolExportPointer_v11020> = cuMemPoolExportPointer_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolExportPointer_v11020 as cuMemPoolExportPointer;
 /// The entry point of the C spelling `cuMemPoolExportToShareableHandle`: [`cuMemPoolExportToShareableHandle_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolExportToShareableHandle: EntryPoint<
-    PFN_cuMemPoolExportToShareableHandle_v11020,
-> = cuMemPoolExportToShareableHandle_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolExportToShareableHandle_v11020 as cuMemPoolExportToShareableHandle;
 /// The entry point of the C spelling `cuMemPoolGetAccess`: [`cuMemPoolGetAccess_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolGetAccess: EntryPoint<PFN_cuMemPoolGetAccess_v11020> = cuMemPoolGetAccess_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolGetAccess_v11020 as cuMemPoolGetAccess;
 /// The entry point of the C spelling `cuMemPoolGetAttribute`: [`cuMemPoolGetAttribute_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolGetAttribute: EntryPoint<PFN_cuMemPoolGetAttribute_v11020> = cuMemPoolGetAttribute_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolGetAttribute_v11020 as cuMemPoolGetAttribute;
 /// The entry point of the C spelling `cuMemPoolImportFromShareableHandle`: [`cuMemPoolImportFromShareableHandle_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolImportFromShareableHandle: EntryPoint<
-    PFN_cuMemPoolImportFromShareableHandle_v11020,
-> = cuMemPoolImportFromShareableHandle_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolImportFromShareableHandle_v11020 as cuMemPoolImportFromShareableHandle;
 /// The entry point of the C spelling `cuMemPoolImportPointer`: [`cuMemPoolImportPointer_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolImportPointer: EntryPoint<PFN_cuMemPoolImportPointer_v11020> = cuMemPoolImportPointer_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolImportPointer_v11020 as cuMemPoolImportPointer;
 /// The entry point of the C spelling `cuMemPoolSetAccess`: [`cuMemPoolSetAccess_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolSetAccess: EntryPoint<PFN_cuMemPoolSetAccess_v11020> = cuMemPoolSetAccess_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolSetAccess_v11020 as cuMemPoolSetAccess;
 /// The entry point of the C spelling `cuMemPoolSetAttribute`: [`cuMemPoolSetAttribute_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolSetAttribute: EntryPoint<PFN_cuMemPoolSetAttribute_v11020> = cuMemPoolSetAttribute_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolSetAttribute_v11020 as cuMemPoolSetAttribute;
 /// The entry point of the C spelling `cuMemPoolTrimTo`: [`cuMemPoolTrimTo_v11020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemPoolTrimTo: EntryPoint<PFN_cuMemPoolTrimTo_v11020> = cuMemPoolTrimTo_v11020;
+#[doc(inline)]
+pub use self::cuMemPoolTrimTo_v11020 as cuMemPoolTrimTo;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v8000`] by default, [`cuMemPrefetchAsync_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v8000> = cuMemPrefetchAsync_v8000;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v8000 as cuMemPrefetchAsync;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v8000`] by default, [`cuMemPrefetchAsync_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v8000_ptsz> = cuMemPrefetchAsync_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v8000_ptsz as cuMemPrefetchAsync;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuMemPrefetchAsync_ptsz`: [`cuMemPrefetchAsync_v8000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
-pub const cuMemPrefetchAsync_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v8000_ptsz> = cuMemPrefetchAsync_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v8000_ptsz as cuMemPrefetchAsync_ptsz;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020 as cuMemPrefetchAsync_v2;
 #[cfg(all(cuda_ge_12020, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.2; removed in 13.0; the name: since CUDA 12.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020_ptsz as cuMemPrefetchAsync_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020 as cuMemPrefetchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchAsync`: [`cuMemPrefetchAsync_v12020`] by default, [`cuMemPrefetchAsync_v12020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemPrefetchAsync: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020_ptsz as cuMemPrefetchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchAsync_v2`: [`cuMemPrefetchAsync_v12020`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.2
-pub const cuMemPrefetchAsync_v2: EntryPoint<PFN_cuMemPrefetchAsync_v12020> = cuMemPrefetchAsync_v12020;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020 as cuMemPrefetchAsync_v2;
 #[cfg(cuda_ge_12020)]
 /// The entry point of the C spelling `cuMemPrefetchAsync_v2_ptsz`: [`cuMemPrefetchAsync_v12020_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.2
-pub const cuMemPrefetchAsync_v2_ptsz: EntryPoint<PFN_cuMemPrefetchAsync_v12020_ptsz> = cuMemPrefetchAsync_v12020_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchAsync_v12020_ptsz as cuMemPrefetchAsync_v2_ptsz;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchBatchAsync`: [`cuMemPrefetchBatchAsync_v13000`] by default, [`cuMemPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000> = cuMemPrefetchBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemPrefetchBatchAsync_v13000 as cuMemPrefetchBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchBatchAsync`: [`cuMemPrefetchBatchAsync_v13000`] by default, [`cuMemPrefetchBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemPrefetchBatchAsync: EntryPoint<PFN_cuMemPrefetchBatchAsync_v13000_ptsz> = cuMemPrefetchBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchBatchAsync_v13000_ptsz as cuMemPrefetchBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemPrefetchBatchAsync_ptsz`: [`cuMemPrefetchBatchAsync_v13000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemPrefetchBatchAsync_ptsz: EntryPoint<
-    PFN_cuMemPrefetchBatchAsync_v13000_ptsz,
-> = cuMemPrefetchBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemPrefetchBatchAsync_v13000_ptsz as cuMemPrefetchBatchAsync_ptsz;
 /// The entry point of the C spelling `cuMemRangeGetAttribute`: [`cuMemRangeGetAttribute_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemRangeGetAttribute: EntryPoint<PFN_cuMemRangeGetAttribute_v8000> = cuMemRangeGetAttribute_v8000;
+#[doc(inline)]
+pub use self::cuMemRangeGetAttribute_v8000 as cuMemRangeGetAttribute;
 /// The entry point of the C spelling `cuMemRangeGetAttributes`: [`cuMemRangeGetAttributes_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemRangeGetAttributes: EntryPoint<PFN_cuMemRangeGetAttributes_v8000> = cuMemRangeGetAttributes_v8000;
+#[doc(inline)]
+pub use self::cuMemRangeGetAttributes_v8000 as cuMemRangeGetAttributes;
 /// The entry point of the C spelling `cuMemRelease`: [`cuMemRelease_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemRelease: EntryPoint<PFN_cuMemRelease_v10020> = cuMemRelease_v10020;
+#[doc(inline)]
+pub use self::cuMemRelease_v10020 as cuMemRelease;
 /// The entry point of the C spelling `cuMemRetainAllocationHandle`: [`cuMemRetainAllocationHandle_v11000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemRetainAllocationHandle: EntryPoint<
-    PFN_cuMemRetainAllocationHandle_v11000,
-> = cuMemRetainAllocationHandle_v11000;
+#[doc(inline)]
+pub use self::cuMemRetainAllocationHandle_v11000 as cuMemRetainAllocationHandle;
 /// The entry point of the C spelling `cuMemSetAccess`: [`cuMemSetAccess_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemSetAccess: EntryPoint<PFN_cuMemSetAccess_v10020> = cuMemSetAccess_v10020;
+#[doc(inline)]
+pub use self::cuMemSetAccess_v10020 as cuMemSetAccess;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemSetMemPool`: [`cuMemSetMemPool_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemSetMemPool: EntryPoint<PFN_cuMemSetMemPool_v13000> = cuMemSetMemPool_v13000;
+#[doc(inline)]
+pub use self::cuMemSetMemPool_v13000 as cuMemSetMemPool;
 /// The entry point of the C spelling `cuMemUnmap`: [`cuMemUnmap_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemUnmap: EntryPoint<PFN_cuMemUnmap_v10020> = cuMemUnmap_v10020;
+#[doc(inline)]
+pub use self::cuMemUnmap_v10020 as cuMemUnmap;
 /// The entry point of the C spelling `cuMemcpy`: [`cuMemcpy_v4000`] by default, [`cuMemcpy_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy: EntryPoint<PFN_cuMemcpy_v4000> = cuMemcpy_v4000;
+#[doc(inline)]
+pub use self::cuMemcpy_v4000 as cuMemcpy;
 /// The entry point of the C spelling `cuMemcpy`: [`cuMemcpy_v4000`] by default, [`cuMemcpy_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy: EntryPoint<PFN_cuMemcpy_v7000_ptds> = cuMemcpy_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy_v7000_ptds as cuMemcpy;
 /// The entry point of the C spelling `cuMemcpy2D`: [`cuMemcpy2D_v3020`] by default, [`cuMemcpy2D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy2D: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2D_v3020 as cuMemcpy2D;
 /// The entry point of the C spelling `cuMemcpy2D`: [`cuMemcpy2D_v3020`] by default, [`cuMemcpy2D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy2D: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = cuMemcpy2D_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy2D_v7000_ptds as cuMemcpy2D;
 /// The entry point of the C spelling `cuMemcpy2DAsync`: [`cuMemcpy2DAsync_v3020`] by default, [`cuMemcpy2DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2DAsync_v3020 as cuMemcpy2DAsync;
 /// The entry point of the C spelling `cuMemcpy2DAsync`: [`cuMemcpy2DAsync_v3020`] by default, [`cuMemcpy2DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy2DAsync: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy2DAsync_v7000_ptsz as cuMemcpy2DAsync;
 /// The entry point of the C spelling `cuMemcpy2DAsync_v2`: [`cuMemcpy2DAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2DAsync_v2: EntryPoint<PFN_cuMemcpy2DAsync_v3020> = cuMemcpy2DAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2DAsync_v3020 as cuMemcpy2DAsync_v2;
 /// The entry point of the C spelling `cuMemcpy2DAsync_v2_ptsz`: [`cuMemcpy2DAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy2DAsync_v7000_ptsz> = cuMemcpy2DAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy2DAsync_v7000_ptsz as cuMemcpy2DAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpy2DUnaligned`: [`cuMemcpy2DUnaligned_v3020`] by default, [`cuMemcpy2DUnaligned_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2DUnaligned_v3020 as cuMemcpy2DUnaligned;
 /// The entry point of the C spelling `cuMemcpy2DUnaligned`: [`cuMemcpy2DUnaligned_v3020`] by default, [`cuMemcpy2DUnaligned_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy2DUnaligned: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy2DUnaligned_v7000_ptds as cuMemcpy2DUnaligned;
 /// The entry point of the C spelling `cuMemcpy2DUnaligned_v2`: [`cuMemcpy2DUnaligned_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2DUnaligned_v2: EntryPoint<PFN_cuMemcpy2DUnaligned_v3020> = cuMemcpy2DUnaligned_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2DUnaligned_v3020 as cuMemcpy2DUnaligned_v2;
 /// The entry point of the C spelling `cuMemcpy2DUnaligned_v2_ptds`: [`cuMemcpy2DUnaligned_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2DUnaligned_v2_ptds: EntryPoint<PFN_cuMemcpy2DUnaligned_v7000_ptds> = cuMemcpy2DUnaligned_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy2DUnaligned_v7000_ptds as cuMemcpy2DUnaligned_v2_ptds;
 /// The entry point of the C spelling `cuMemcpy2D_v2`: [`cuMemcpy2D_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2D_v2: EntryPoint<PFN_cuMemcpy2D_v3020> = cuMemcpy2D_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy2D_v3020 as cuMemcpy2D_v2;
 /// The entry point of the C spelling `cuMemcpy2D_v2_ptds`: [`cuMemcpy2D_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy2D_v2_ptds: EntryPoint<PFN_cuMemcpy2D_v7000_ptds> = cuMemcpy2D_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy2D_v7000_ptds as cuMemcpy2D_v2_ptds;
 /// The entry point of the C spelling `cuMemcpy3D`: [`cuMemcpy3D_v3020`] by default, [`cuMemcpy3D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3D: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy3D_v3020 as cuMemcpy3D;
 /// The entry point of the C spelling `cuMemcpy3D`: [`cuMemcpy3D_v3020`] by default, [`cuMemcpy3D_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3D: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = cuMemcpy3D_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy3D_v7000_ptds as cuMemcpy3D;
 /// The entry point of the C spelling `cuMemcpy3DAsync`: [`cuMemcpy3DAsync_v3020`] by default, [`cuMemcpy3DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy3DAsync_v3020 as cuMemcpy3DAsync;
 /// The entry point of the C spelling `cuMemcpy3DAsync`: [`cuMemcpy3DAsync_v3020`] by default, [`cuMemcpy3DAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DAsync: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DAsync_v7000_ptsz as cuMemcpy3DAsync;
 /// The entry point of the C spelling `cuMemcpy3DAsync_v2`: [`cuMemcpy3DAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3DAsync_v2: EntryPoint<PFN_cuMemcpy3DAsync_v3020> = cuMemcpy3DAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy3DAsync_v3020 as cuMemcpy3DAsync_v2;
 /// The entry point of the C spelling `cuMemcpy3DAsync_v2_ptsz`: [`cuMemcpy3DAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3DAsync_v2_ptsz: EntryPoint<PFN_cuMemcpy3DAsync_v7000_ptsz> = cuMemcpy3DAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DAsync_v7000_ptsz as cuMemcpy3DAsync_v2_ptsz;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v12080`] by default, [`cuMemcpy3DBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080> = cuMemcpy3DBatchAsync_v12080;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v12080 as cuMemcpy3DBatchAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v12080`] by default, [`cuMemcpy3DBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080_ptsz> = cuMemcpy3DBatchAsync_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v12080_ptsz as cuMemcpy3DBatchAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync_ptsz`: [`cuMemcpy3DBatchAsync_v12080_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8; removed in 13.0
-pub const cuMemcpy3DBatchAsync_ptsz: EntryPoint<PFN_cuMemcpy3DBatchAsync_v12080_ptsz> = cuMemcpy3DBatchAsync_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v12080_ptsz as cuMemcpy3DBatchAsync_ptsz;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v13000`] by default, [`cuMemcpy3DBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v13000 as cuMemcpy3DBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync`: [`cuMemcpy3DBatchAsync_v13000`] by default, [`cuMemcpy3DBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DBatchAsync: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000_ptsz> = cuMemcpy3DBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v13000_ptsz as cuMemcpy3DBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync_v2`: [`cuMemcpy3DBatchAsync_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemcpy3DBatchAsync_v2: EntryPoint<PFN_cuMemcpy3DBatchAsync_v13000> = cuMemcpy3DBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v13000 as cuMemcpy3DBatchAsync_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpy3DBatchAsync_v2_ptsz`: [`cuMemcpy3DBatchAsync_v13000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemcpy3DBatchAsync_v2_ptsz: EntryPoint<
-    PFN_cuMemcpy3DBatchAsync_v13000_ptsz,
-> = cuMemcpy3DBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DBatchAsync_v13000_ptsz as cuMemcpy3DBatchAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpy3DPeer`: [`cuMemcpy3DPeer_v4000`] by default, [`cuMemcpy3DPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v4000> = cuMemcpy3DPeer_v4000;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeer_v4000 as cuMemcpy3DPeer;
 /// The entry point of the C spelling `cuMemcpy3DPeer`: [`cuMemcpy3DPeer_v4000`] by default, [`cuMemcpy3DPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DPeer: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3DPeer_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeer_v7000_ptds as cuMemcpy3DPeer;
 /// The entry point of the C spelling `cuMemcpy3DPeerAsync`: [`cuMemcpy3DPeerAsync_v4000`] by default, [`cuMemcpy3DPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v4000> = cuMemcpy3DPeerAsync_v4000;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeerAsync_v4000 as cuMemcpy3DPeerAsync;
 /// The entry point of the C spelling `cuMemcpy3DPeerAsync`: [`cuMemcpy3DPeerAsync_v4000`] by default, [`cuMemcpy3DPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DPeerAsync: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeerAsync_v7000_ptsz as cuMemcpy3DPeerAsync;
 /// The entry point of the C spelling `cuMemcpy3DPeerAsync_ptsz`: [`cuMemcpy3DPeerAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3DPeerAsync_ptsz: EntryPoint<PFN_cuMemcpy3DPeerAsync_v7000_ptsz> = cuMemcpy3DPeerAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeerAsync_v7000_ptsz as cuMemcpy3DPeerAsync_ptsz;
 /// The entry point of the C spelling `cuMemcpy3DPeer_ptds`: [`cuMemcpy3DPeer_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3DPeer_ptds: EntryPoint<PFN_cuMemcpy3DPeer_v7000_ptds> = cuMemcpy3DPeer_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy3DPeer_v7000_ptds as cuMemcpy3DPeer_ptds;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync`: [`cuMemcpy3DWithAttributesAsync_v13020`] by default, [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpy3DWithAttributesAsync: EntryPoint<
-    PFN_cuMemcpy3DWithAttributesAsync_v13020,
-> = cuMemcpy3DWithAttributesAsync_v13020;
+#[doc(inline)]
+pub use self::cuMemcpy3DWithAttributesAsync_v13020 as cuMemcpy3DWithAttributesAsync;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync`: [`cuMemcpy3DWithAttributesAsync_v13020`] by default, [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpy3DWithAttributesAsync: EntryPoint<
-    PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz,
-> = cuMemcpy3DWithAttributesAsync_v13020_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DWithAttributesAsync_v13020_ptsz as cuMemcpy3DWithAttributesAsync;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpy3DWithAttributesAsync_ptsz`: [`cuMemcpy3DWithAttributesAsync_v13020_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuMemcpy3DWithAttributesAsync_ptsz: EntryPoint<
-    PFN_cuMemcpy3DWithAttributesAsync_v13020_ptsz,
-> = cuMemcpy3DWithAttributesAsync_v13020_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpy3DWithAttributesAsync_v13020_ptsz as cuMemcpy3DWithAttributesAsync_ptsz;
 /// The entry point of the C spelling `cuMemcpy3D_v2`: [`cuMemcpy3D_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3D_v2: EntryPoint<PFN_cuMemcpy3D_v3020> = cuMemcpy3D_v3020;
+#[doc(inline)]
+pub use self::cuMemcpy3D_v3020 as cuMemcpy3D_v2;
 /// The entry point of the C spelling `cuMemcpy3D_v2_ptds`: [`cuMemcpy3D_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy3D_v2_ptds: EntryPoint<PFN_cuMemcpy3D_v7000_ptds> = cuMemcpy3D_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy3D_v7000_ptds as cuMemcpy3D_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyAsync`: [`cuMemcpyAsync_v4000`] by default, [`cuMemcpyAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v4000> = cuMemcpyAsync_v4000;
+#[doc(inline)]
+pub use self::cuMemcpyAsync_v4000 as cuMemcpyAsync;
 /// The entry point of the C spelling `cuMemcpyAsync`: [`cuMemcpyAsync_v4000`] by default, [`cuMemcpyAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyAsync: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyAsync_v7000_ptsz as cuMemcpyAsync;
 /// The entry point of the C spelling `cuMemcpyAsync_ptsz`: [`cuMemcpyAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAsync_ptsz: EntryPoint<PFN_cuMemcpyAsync_v7000_ptsz> = cuMemcpyAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyAsync_v7000_ptsz as cuMemcpyAsync_ptsz;
 /// The entry point of the C spelling `cuMemcpyAtoA`: [`cuMemcpyAtoA_v3020`] by default, [`cuMemcpyAtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoA_v3020 as cuMemcpyAtoA;
 /// The entry point of the C spelling `cuMemcpyAtoA`: [`cuMemcpyAtoA_v3020`] by default, [`cuMemcpyAtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyAtoA: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoA_v7000_ptds as cuMemcpyAtoA;
 /// The entry point of the C spelling `cuMemcpyAtoA_v2`: [`cuMemcpyAtoA_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoA_v2: EntryPoint<PFN_cuMemcpyAtoA_v3020> = cuMemcpyAtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoA_v3020 as cuMemcpyAtoA_v2;
 /// The entry point of the C spelling `cuMemcpyAtoA_v2_ptds`: [`cuMemcpyAtoA_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoA_v2_ptds: EntryPoint<PFN_cuMemcpyAtoA_v7000_ptds> = cuMemcpyAtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoA_v7000_ptds as cuMemcpyAtoA_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyAtoD`: [`cuMemcpyAtoD_v3020`] by default, [`cuMemcpyAtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoD_v3020 as cuMemcpyAtoD;
 /// The entry point of the C spelling `cuMemcpyAtoD`: [`cuMemcpyAtoD_v3020`] by default, [`cuMemcpyAtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyAtoD: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoD_v7000_ptds as cuMemcpyAtoD;
 /// The entry point of the C spelling `cuMemcpyAtoD_v2`: [`cuMemcpyAtoD_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoD_v2: EntryPoint<PFN_cuMemcpyAtoD_v3020> = cuMemcpyAtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoD_v3020 as cuMemcpyAtoD_v2;
 /// The entry point of the C spelling `cuMemcpyAtoD_v2_ptds`: [`cuMemcpyAtoD_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoD_v2_ptds: EntryPoint<PFN_cuMemcpyAtoD_v7000_ptds> = cuMemcpyAtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoD_v7000_ptds as cuMemcpyAtoD_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyAtoH`: [`cuMemcpyAtoH_v3020`] by default, [`cuMemcpyAtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyAtoH: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoH_v3020 as cuMemcpyAtoH;
 /// The entry point of the C spelling `cuMemcpyAtoH`: [`cuMemcpyAtoH_v3020`] by default, [`cuMemcpyAtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyAtoH: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = cuMemcpyAtoH_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoH_v7000_ptds as cuMemcpyAtoH;
 /// The entry point of the C spelling `cuMemcpyAtoHAsync`: [`cuMemcpyAtoHAsync_v3020`] by default, [`cuMemcpyAtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoHAsync_v3020 as cuMemcpyAtoHAsync;
 /// The entry point of the C spelling `cuMemcpyAtoHAsync`: [`cuMemcpyAtoHAsync_v3020`] by default, [`cuMemcpyAtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyAtoHAsync: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyAtoHAsync_v7000_ptsz as cuMemcpyAtoHAsync;
 /// The entry point of the C spelling `cuMemcpyAtoHAsync_v2`: [`cuMemcpyAtoHAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoHAsync_v2: EntryPoint<PFN_cuMemcpyAtoHAsync_v3020> = cuMemcpyAtoHAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoHAsync_v3020 as cuMemcpyAtoHAsync_v2;
 /// The entry point of the C spelling `cuMemcpyAtoHAsync_v2_ptsz`: [`cuMemcpyAtoHAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyAtoHAsync_v7000_ptsz> = cuMemcpyAtoHAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyAtoHAsync_v7000_ptsz as cuMemcpyAtoHAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyAtoH_v2`: [`cuMemcpyAtoH_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoH_v2: EntryPoint<PFN_cuMemcpyAtoH_v3020> = cuMemcpyAtoH_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyAtoH_v3020 as cuMemcpyAtoH_v2;
 /// The entry point of the C spelling `cuMemcpyAtoH_v2_ptds`: [`cuMemcpyAtoH_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyAtoH_v2_ptds: EntryPoint<PFN_cuMemcpyAtoH_v7000_ptds> = cuMemcpyAtoH_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyAtoH_v7000_ptds as cuMemcpyAtoH_v2_ptds;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v12080`] by default, [`cuMemcpyBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v12080> = cuMemcpyBatchAsync_v12080;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v12080 as cuMemcpyBatchAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v12080`] by default, [`cuMemcpyBatchAsync_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.8; removed in 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v12080_ptsz> = cuMemcpyBatchAsync_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v12080_ptsz as cuMemcpyBatchAsync;
 #[cfg(all(cuda_ge_12080, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuMemcpyBatchAsync_ptsz`: [`cuMemcpyBatchAsync_v12080_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8; removed in 13.0
-pub const cuMemcpyBatchAsync_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v12080_ptsz> = cuMemcpyBatchAsync_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v12080_ptsz as cuMemcpyBatchAsync_ptsz;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v13000`] by default, [`cuMemcpyBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v13000 as cuMemcpyBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpyBatchAsync`: [`cuMemcpyBatchAsync_v13000`] by default, [`cuMemcpyBatchAsync_v13000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyBatchAsync: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v13000_ptsz as cuMemcpyBatchAsync;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpyBatchAsync_v2`: [`cuMemcpyBatchAsync_v13000`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemcpyBatchAsync_v2: EntryPoint<PFN_cuMemcpyBatchAsync_v13000> = cuMemcpyBatchAsync_v13000;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v13000 as cuMemcpyBatchAsync_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuMemcpyBatchAsync_v2_ptsz`: [`cuMemcpyBatchAsync_v13000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.0
-pub const cuMemcpyBatchAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyBatchAsync_v13000_ptsz> = cuMemcpyBatchAsync_v13000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyBatchAsync_v13000_ptsz as cuMemcpyBatchAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyDtoA`: [`cuMemcpyDtoA_v3020`] by default, [`cuMemcpyDtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoA_v3020 as cuMemcpyDtoA;
 /// The entry point of the C spelling `cuMemcpyDtoA`: [`cuMemcpyDtoA_v3020`] by default, [`cuMemcpyDtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyDtoA: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoA_v7000_ptds as cuMemcpyDtoA;
 /// The entry point of the C spelling `cuMemcpyDtoA_v2`: [`cuMemcpyDtoA_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoA_v2: EntryPoint<PFN_cuMemcpyDtoA_v3020> = cuMemcpyDtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoA_v3020 as cuMemcpyDtoA_v2;
 /// The entry point of the C spelling `cuMemcpyDtoA_v2_ptds`: [`cuMemcpyDtoA_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoA_v2_ptds: EntryPoint<PFN_cuMemcpyDtoA_v7000_ptds> = cuMemcpyDtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoA_v7000_ptds as cuMemcpyDtoA_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyDtoD`: [`cuMemcpyDtoD_v3020`] by default, [`cuMemcpyDtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyDtoD: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoD_v3020 as cuMemcpyDtoD;
 /// The entry point of the C spelling `cuMemcpyDtoD`: [`cuMemcpyDtoD_v3020`] by default, [`cuMemcpyDtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyDtoD: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = cuMemcpyDtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoD_v7000_ptds as cuMemcpyDtoD;
 /// The entry point of the C spelling `cuMemcpyDtoDAsync`: [`cuMemcpyDtoDAsync_v3020`] by default, [`cuMemcpyDtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoDAsync_v3020 as cuMemcpyDtoDAsync;
 /// The entry point of the C spelling `cuMemcpyDtoDAsync`: [`cuMemcpyDtoDAsync_v3020`] by default, [`cuMemcpyDtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyDtoDAsync: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyDtoDAsync_v7000_ptsz as cuMemcpyDtoDAsync;
 /// The entry point of the C spelling `cuMemcpyDtoDAsync_v2`: [`cuMemcpyDtoDAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoDAsync_v2: EntryPoint<PFN_cuMemcpyDtoDAsync_v3020> = cuMemcpyDtoDAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoDAsync_v3020 as cuMemcpyDtoDAsync_v2;
 /// The entry point of the C spelling `cuMemcpyDtoDAsync_v2_ptsz`: [`cuMemcpyDtoDAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoDAsync_v7000_ptsz> = cuMemcpyDtoDAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyDtoDAsync_v7000_ptsz as cuMemcpyDtoDAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyDtoD_v2`: [`cuMemcpyDtoD_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoD_v2: EntryPoint<PFN_cuMemcpyDtoD_v3020> = cuMemcpyDtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoD_v3020 as cuMemcpyDtoD_v2;
 /// The entry point of the C spelling `cuMemcpyDtoD_v2_ptds`: [`cuMemcpyDtoD_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoD_v2_ptds: EntryPoint<PFN_cuMemcpyDtoD_v7000_ptds> = cuMemcpyDtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoD_v7000_ptds as cuMemcpyDtoD_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyDtoH`: [`cuMemcpyDtoH_v3020`] by default, [`cuMemcpyDtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyDtoH: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoH_v3020 as cuMemcpyDtoH;
 /// The entry point of the C spelling `cuMemcpyDtoH`: [`cuMemcpyDtoH_v3020`] by default, [`cuMemcpyDtoH_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyDtoH: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = cuMemcpyDtoH_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoH_v7000_ptds as cuMemcpyDtoH;
 /// The entry point of the C spelling `cuMemcpyDtoHAsync`: [`cuMemcpyDtoHAsync_v3020`] by default, [`cuMemcpyDtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoHAsync_v3020 as cuMemcpyDtoHAsync;
 /// The entry point of the C spelling `cuMemcpyDtoHAsync`: [`cuMemcpyDtoHAsync_v3020`] by default, [`cuMemcpyDtoHAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyDtoHAsync: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyDtoHAsync_v7000_ptsz as cuMemcpyDtoHAsync;
 /// The entry point of the C spelling `cuMemcpyDtoHAsync_v2`: [`cuMemcpyDtoHAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoHAsync_v2: EntryPoint<PFN_cuMemcpyDtoHAsync_v3020> = cuMemcpyDtoHAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoHAsync_v3020 as cuMemcpyDtoHAsync_v2;
 /// The entry point of the C spelling `cuMemcpyDtoHAsync_v2_ptsz`: [`cuMemcpyDtoHAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoHAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyDtoHAsync_v7000_ptsz> = cuMemcpyDtoHAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyDtoHAsync_v7000_ptsz as cuMemcpyDtoHAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyDtoH_v2`: [`cuMemcpyDtoH_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoH_v2: EntryPoint<PFN_cuMemcpyDtoH_v3020> = cuMemcpyDtoH_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyDtoH_v3020 as cuMemcpyDtoH_v2;
 /// The entry point of the C spelling `cuMemcpyDtoH_v2_ptds`: [`cuMemcpyDtoH_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyDtoH_v2_ptds: EntryPoint<PFN_cuMemcpyDtoH_v7000_ptds> = cuMemcpyDtoH_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyDtoH_v7000_ptds as cuMemcpyDtoH_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyHtoA`: [`cuMemcpyHtoA_v3020`] by default, [`cuMemcpyHtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyHtoA: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoA_v3020 as cuMemcpyHtoA;
 /// The entry point of the C spelling `cuMemcpyHtoA`: [`cuMemcpyHtoA_v3020`] by default, [`cuMemcpyHtoA_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyHtoA: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = cuMemcpyHtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyHtoA_v7000_ptds as cuMemcpyHtoA;
 /// The entry point of the C spelling `cuMemcpyHtoAAsync`: [`cuMemcpyHtoAAsync_v3020`] by default, [`cuMemcpyHtoAAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoAAsync_v3020 as cuMemcpyHtoAAsync;
 /// The entry point of the C spelling `cuMemcpyHtoAAsync`: [`cuMemcpyHtoAAsync_v3020`] by default, [`cuMemcpyHtoAAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyHtoAAsync: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyHtoAAsync_v7000_ptsz as cuMemcpyHtoAAsync;
 /// The entry point of the C spelling `cuMemcpyHtoAAsync_v2`: [`cuMemcpyHtoAAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoAAsync_v2: EntryPoint<PFN_cuMemcpyHtoAAsync_v3020> = cuMemcpyHtoAAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoAAsync_v3020 as cuMemcpyHtoAAsync_v2;
 /// The entry point of the C spelling `cuMemcpyHtoAAsync_v2_ptsz`: [`cuMemcpyHtoAAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoAAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoAAsync_v7000_ptsz> = cuMemcpyHtoAAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyHtoAAsync_v7000_ptsz as cuMemcpyHtoAAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyHtoA_v2`: [`cuMemcpyHtoA_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoA_v2: EntryPoint<PFN_cuMemcpyHtoA_v3020> = cuMemcpyHtoA_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoA_v3020 as cuMemcpyHtoA_v2;
 /// The entry point of the C spelling `cuMemcpyHtoA_v2_ptds`: [`cuMemcpyHtoA_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoA_v2_ptds: EntryPoint<PFN_cuMemcpyHtoA_v7000_ptds> = cuMemcpyHtoA_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyHtoA_v7000_ptds as cuMemcpyHtoA_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyHtoD`: [`cuMemcpyHtoD_v3020`] by default, [`cuMemcpyHtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyHtoD: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoD_v3020 as cuMemcpyHtoD;
 /// The entry point of the C spelling `cuMemcpyHtoD`: [`cuMemcpyHtoD_v3020`] by default, [`cuMemcpyHtoD_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyHtoD: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = cuMemcpyHtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyHtoD_v7000_ptds as cuMemcpyHtoD;
 /// The entry point of the C spelling `cuMemcpyHtoDAsync`: [`cuMemcpyHtoDAsync_v3020`] by default, [`cuMemcpyHtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoDAsync_v3020 as cuMemcpyHtoDAsync;
 /// The entry point of the C spelling `cuMemcpyHtoDAsync`: [`cuMemcpyHtoDAsync_v3020`] by default, [`cuMemcpyHtoDAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyHtoDAsync: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyHtoDAsync_v7000_ptsz as cuMemcpyHtoDAsync;
 /// The entry point of the C spelling `cuMemcpyHtoDAsync_v2`: [`cuMemcpyHtoDAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoDAsync_v2: EntryPoint<PFN_cuMemcpyHtoDAsync_v3020> = cuMemcpyHtoDAsync_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoDAsync_v3020 as cuMemcpyHtoDAsync_v2;
 /// The entry point of the C spelling `cuMemcpyHtoDAsync_v2_ptsz`: [`cuMemcpyHtoDAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoDAsync_v2_ptsz: EntryPoint<PFN_cuMemcpyHtoDAsync_v7000_ptsz> = cuMemcpyHtoDAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyHtoDAsync_v7000_ptsz as cuMemcpyHtoDAsync_v2_ptsz;
 /// The entry point of the C spelling `cuMemcpyHtoD_v2`: [`cuMemcpyHtoD_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoD_v2: EntryPoint<PFN_cuMemcpyHtoD_v3020> = cuMemcpyHtoD_v3020;
+#[doc(inline)]
+pub use self::cuMemcpyHtoD_v3020 as cuMemcpyHtoD_v2;
 /// The entry point of the C spelling `cuMemcpyHtoD_v2_ptds`: [`cuMemcpyHtoD_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyHtoD_v2_ptds: EntryPoint<PFN_cuMemcpyHtoD_v7000_ptds> = cuMemcpyHtoD_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyHtoD_v7000_ptds as cuMemcpyHtoD_v2_ptds;
 /// The entry point of the C spelling `cuMemcpyPeer`: [`cuMemcpyPeer_v4000`] by default, [`cuMemcpyPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v4000> = cuMemcpyPeer_v4000;
+#[doc(inline)]
+pub use self::cuMemcpyPeer_v4000 as cuMemcpyPeer;
 /// The entry point of the C spelling `cuMemcpyPeer`: [`cuMemcpyPeer_v4000`] by default, [`cuMemcpyPeer_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyPeer: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyPeer_v7000_ptds as cuMemcpyPeer;
 /// The entry point of the C spelling `cuMemcpyPeerAsync`: [`cuMemcpyPeerAsync_v4000`] by default, [`cuMemcpyPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v4000> = cuMemcpyPeerAsync_v4000;
+#[doc(inline)]
+pub use self::cuMemcpyPeerAsync_v4000 as cuMemcpyPeerAsync;
 /// The entry point of the C spelling `cuMemcpyPeerAsync`: [`cuMemcpyPeerAsync_v4000`] by default, [`cuMemcpyPeerAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyPeerAsync: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyPeerAsync_v7000_ptsz as cuMemcpyPeerAsync;
 /// The entry point of the C spelling `cuMemcpyPeerAsync_ptsz`: [`cuMemcpyPeerAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyPeerAsync_ptsz: EntryPoint<PFN_cuMemcpyPeerAsync_v7000_ptsz> = cuMemcpyPeerAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyPeerAsync_v7000_ptsz as cuMemcpyPeerAsync_ptsz;
 /// The entry point of the C spelling `cuMemcpyPeer_ptds`: [`cuMemcpyPeer_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpyPeer_ptds: EntryPoint<PFN_cuMemcpyPeer_v7000_ptds> = cuMemcpyPeer_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpyPeer_v7000_ptds as cuMemcpyPeer_ptds;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpyWithAttributesAsync`: [`cuMemcpyWithAttributesAsync_v13020`] by default, [`cuMemcpyWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemcpyWithAttributesAsync: EntryPoint<
-    PFN_cuMemcpyWithAttributesAsync_v13020,
-> = cuMemcpyWithAttributesAsync_v13020;
+#[doc(inline)]
+pub use self::cuMemcpyWithAttributesAsync_v13020 as cuMemcpyWithAttributesAsync;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpyWithAttributesAsync`: [`cuMemcpyWithAttributesAsync_v13020`] by default, [`cuMemcpyWithAttributesAsync_v13020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemcpyWithAttributesAsync: EntryPoint<
-    PFN_cuMemcpyWithAttributesAsync_v13020_ptsz,
-> = cuMemcpyWithAttributesAsync_v13020_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyWithAttributesAsync_v13020_ptsz as cuMemcpyWithAttributesAsync;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuMemcpyWithAttributesAsync_ptsz`: [`cuMemcpyWithAttributesAsync_v13020_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuMemcpyWithAttributesAsync_ptsz: EntryPoint<
-    PFN_cuMemcpyWithAttributesAsync_v13020_ptsz,
-> = cuMemcpyWithAttributesAsync_v13020_ptsz;
+#[doc(inline)]
+pub use self::cuMemcpyWithAttributesAsync_v13020_ptsz as cuMemcpyWithAttributesAsync_ptsz;
 /// The entry point of the C spelling `cuMemcpy_ptds`: [`cuMemcpy_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemcpy_ptds: EntryPoint<PFN_cuMemcpy_v7000_ptds> = cuMemcpy_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemcpy_v7000_ptds as cuMemcpy_ptds;
 /// The entry point of the C spelling `cuMemsetD16`: [`cuMemsetD16_v3020`] by default, [`cuMemsetD16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD16_v3020 as cuMemsetD16;
 /// The entry point of the C spelling `cuMemsetD16`: [`cuMemsetD16_v3020`] by default, [`cuMemsetD16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD16: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD16_v7000_ptds as cuMemsetD16;
 /// The entry point of the C spelling `cuMemsetD16Async`: [`cuMemsetD16Async_v3020`] by default, [`cuMemsetD16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v3020> = cuMemsetD16Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD16Async_v3020 as cuMemsetD16Async;
 /// The entry point of the C spelling `cuMemsetD16Async`: [`cuMemsetD16Async_v3020`] by default, [`cuMemsetD16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD16Async: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD16Async_v7000_ptsz as cuMemsetD16Async;
 /// The entry point of the C spelling `cuMemsetD16Async_ptsz`: [`cuMemsetD16Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD16Async_ptsz: EntryPoint<PFN_cuMemsetD16Async_v7000_ptsz> = cuMemsetD16Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD16Async_v7000_ptsz as cuMemsetD16Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD16_v2`: [`cuMemsetD16_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD16_v2: EntryPoint<PFN_cuMemsetD16_v3020> = cuMemsetD16_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD16_v3020 as cuMemsetD16_v2;
 /// The entry point of the C spelling `cuMemsetD16_v2_ptds`: [`cuMemsetD16_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD16_v2_ptds: EntryPoint<PFN_cuMemsetD16_v7000_ptds> = cuMemsetD16_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD16_v7000_ptds as cuMemsetD16_v2_ptds;
 /// The entry point of the C spelling `cuMemsetD2D16`: [`cuMemsetD2D16_v3020`] by default, [`cuMemsetD2D16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D16_v3020 as cuMemsetD2D16;
 /// The entry point of the C spelling `cuMemsetD2D16`: [`cuMemsetD2D16_v3020`] by default, [`cuMemsetD2D16_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D16: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D16_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D16_v7000_ptds as cuMemsetD2D16;
 /// The entry point of the C spelling `cuMemsetD2D16Async`: [`cuMemsetD2D16Async_v3020`] by default, [`cuMemsetD2D16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v3020> = cuMemsetD2D16Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D16Async_v3020 as cuMemsetD2D16Async;
 /// The entry point of the C spelling `cuMemsetD2D16Async`: [`cuMemsetD2D16Async_v3020`] by default, [`cuMemsetD2D16Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D16Async: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D16Async_v7000_ptsz as cuMemsetD2D16Async;
 /// The entry point of the C spelling `cuMemsetD2D16Async_ptsz`: [`cuMemsetD2D16Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D16Async_ptsz: EntryPoint<PFN_cuMemsetD2D16Async_v7000_ptsz> = cuMemsetD2D16Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D16Async_v7000_ptsz as cuMemsetD2D16Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD2D16_v2`: [`cuMemsetD2D16_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D16_v2: EntryPoint<PFN_cuMemsetD2D16_v3020> = cuMemsetD2D16_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D16_v3020 as cuMemsetD2D16_v2;
 /// The entry point of the C spelling `cuMemsetD2D16_v2_ptds`: [`cuMemsetD2D16_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D16_v2_ptds: EntryPoint<PFN_cuMemsetD2D16_v7000_ptds> = cuMemsetD2D16_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D16_v7000_ptds as cuMemsetD2D16_v2_ptds;
 /// The entry point of the C spelling `cuMemsetD2D32`: [`cuMemsetD2D32_v3020`] by default, [`cuMemsetD2D32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D32_v3020 as cuMemsetD2D32;
 /// The entry point of the C spelling `cuMemsetD2D32`: [`cuMemsetD2D32_v3020`] by default, [`cuMemsetD2D32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D32: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D32_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D32_v7000_ptds as cuMemsetD2D32;
 /// The entry point of the C spelling `cuMemsetD2D32Async`: [`cuMemsetD2D32Async_v3020`] by default, [`cuMemsetD2D32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v3020> = cuMemsetD2D32Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D32Async_v3020 as cuMemsetD2D32Async;
 /// The entry point of the C spelling `cuMemsetD2D32Async`: [`cuMemsetD2D32Async_v3020`] by default, [`cuMemsetD2D32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D32Async: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D32Async_v7000_ptsz as cuMemsetD2D32Async;
 /// The entry point of the C spelling `cuMemsetD2D32Async_ptsz`: [`cuMemsetD2D32Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D32Async_ptsz: EntryPoint<PFN_cuMemsetD2D32Async_v7000_ptsz> = cuMemsetD2D32Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D32Async_v7000_ptsz as cuMemsetD2D32Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD2D32_v2`: [`cuMemsetD2D32_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D32_v2: EntryPoint<PFN_cuMemsetD2D32_v3020> = cuMemsetD2D32_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D32_v3020 as cuMemsetD2D32_v2;
 /// The entry point of the C spelling `cuMemsetD2D32_v2_ptds`: [`cuMemsetD2D32_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D32_v2_ptds: EntryPoint<PFN_cuMemsetD2D32_v7000_ptds> = cuMemsetD2D32_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D32_v7000_ptds as cuMemsetD2D32_v2_ptds;
 /// The entry point of the C spelling `cuMemsetD2D8`: [`cuMemsetD2D8_v3020`] by default, [`cuMemsetD2D8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D8_v3020 as cuMemsetD2D8;
 /// The entry point of the C spelling `cuMemsetD2D8`: [`cuMemsetD2D8_v3020`] by default, [`cuMemsetD2D8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D8: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D8_v7000_ptds as cuMemsetD2D8;
 /// The entry point of the C spelling `cuMemsetD2D8Async`: [`cuMemsetD2D8Async_v3020`] by default, [`cuMemsetD2D8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v3020> = cuMemsetD2D8Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D8Async_v3020 as cuMemsetD2D8Async;
 /// The entry point of the C spelling `cuMemsetD2D8Async`: [`cuMemsetD2D8Async_v3020`] by default, [`cuMemsetD2D8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD2D8Async: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D8Async_v7000_ptsz as cuMemsetD2D8Async;
 /// The entry point of the C spelling `cuMemsetD2D8Async_ptsz`: [`cuMemsetD2D8Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D8Async_ptsz: EntryPoint<PFN_cuMemsetD2D8Async_v7000_ptsz> = cuMemsetD2D8Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD2D8Async_v7000_ptsz as cuMemsetD2D8Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD2D8_v2`: [`cuMemsetD2D8_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D8_v2: EntryPoint<PFN_cuMemsetD2D8_v3020> = cuMemsetD2D8_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD2D8_v3020 as cuMemsetD2D8_v2;
 /// The entry point of the C spelling `cuMemsetD2D8_v2_ptds`: [`cuMemsetD2D8_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD2D8_v2_ptds: EntryPoint<PFN_cuMemsetD2D8_v7000_ptds> = cuMemsetD2D8_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD2D8_v7000_ptds as cuMemsetD2D8_v2_ptds;
 /// The entry point of the C spelling `cuMemsetD32`: [`cuMemsetD32_v3020`] by default, [`cuMemsetD32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD32_v3020 as cuMemsetD32;
 /// The entry point of the C spelling `cuMemsetD32`: [`cuMemsetD32_v3020`] by default, [`cuMemsetD32_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD32: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD32_v7000_ptds as cuMemsetD32;
 /// The entry point of the C spelling `cuMemsetD32Async`: [`cuMemsetD32Async_v3020`] by default, [`cuMemsetD32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v3020> = cuMemsetD32Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD32Async_v3020 as cuMemsetD32Async;
 /// The entry point of the C spelling `cuMemsetD32Async`: [`cuMemsetD32Async_v3020`] by default, [`cuMemsetD32Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD32Async: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD32Async_v7000_ptsz as cuMemsetD32Async;
 /// The entry point of the C spelling `cuMemsetD32Async_ptsz`: [`cuMemsetD32Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD32Async_ptsz: EntryPoint<PFN_cuMemsetD32Async_v7000_ptsz> = cuMemsetD32Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD32Async_v7000_ptsz as cuMemsetD32Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD32_v2`: [`cuMemsetD32_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD32_v2: EntryPoint<PFN_cuMemsetD32_v3020> = cuMemsetD32_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD32_v3020 as cuMemsetD32_v2;
 /// The entry point of the C spelling `cuMemsetD32_v2_ptds`: [`cuMemsetD32_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD32_v2_ptds: EntryPoint<PFN_cuMemsetD32_v7000_ptds> = cuMemsetD32_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD32_v7000_ptds as cuMemsetD32_v2_ptds;
 /// The entry point of the C spelling `cuMemsetD8`: [`cuMemsetD8_v3020`] by default, [`cuMemsetD8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD8_v3020 as cuMemsetD8;
 /// The entry point of the C spelling `cuMemsetD8`: [`cuMemsetD8_v3020`] by default, [`cuMemsetD8_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD8: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD8_v7000_ptds as cuMemsetD8;
 /// The entry point of the C spelling `cuMemsetD8Async`: [`cuMemsetD8Async_v3020`] by default, [`cuMemsetD8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v3020> = cuMemsetD8Async_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD8Async_v3020 as cuMemsetD8Async;
 /// The entry point of the C spelling `cuMemsetD8Async`: [`cuMemsetD8Async_v3020`] by default, [`cuMemsetD8Async_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuMemsetD8Async: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD8Async_v7000_ptsz as cuMemsetD8Async;
 /// The entry point of the C spelling `cuMemsetD8Async_ptsz`: [`cuMemsetD8Async_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD8Async_ptsz: EntryPoint<PFN_cuMemsetD8Async_v7000_ptsz> = cuMemsetD8Async_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuMemsetD8Async_v7000_ptsz as cuMemsetD8Async_ptsz;
 /// The entry point of the C spelling `cuMemsetD8_v2`: [`cuMemsetD8_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD8_v2: EntryPoint<PFN_cuMemsetD8_v3020> = cuMemsetD8_v3020;
+#[doc(inline)]
+pub use self::cuMemsetD8_v3020 as cuMemsetD8_v2;
 /// The entry point of the C spelling `cuMemsetD8_v2_ptds`: [`cuMemsetD8_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMemsetD8_v2_ptds: EntryPoint<PFN_cuMemsetD8_v7000_ptds> = cuMemsetD8_v7000_ptds;
+#[doc(inline)]
+pub use self::cuMemsetD8_v7000_ptds as cuMemsetD8_v2_ptds;
 /// The entry point of the C spelling `cuMipmappedArrayCreate`: [`cuMipmappedArrayCreate_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMipmappedArrayCreate: EntryPoint<PFN_cuMipmappedArrayCreate_v5000> = cuMipmappedArrayCreate_v5000;
+#[doc(inline)]
+pub use self::cuMipmappedArrayCreate_v5000 as cuMipmappedArrayCreate;
 /// The entry point of the C spelling `cuMipmappedArrayDestroy`: [`cuMipmappedArrayDestroy_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMipmappedArrayDestroy: EntryPoint<PFN_cuMipmappedArrayDestroy_v5000> = cuMipmappedArrayDestroy_v5000;
+#[doc(inline)]
+pub use self::cuMipmappedArrayDestroy_v5000 as cuMipmappedArrayDestroy;
 /// The entry point of the C spelling `cuMipmappedArrayGetLevel`: [`cuMipmappedArrayGetLevel_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMipmappedArrayGetLevel: EntryPoint<PFN_cuMipmappedArrayGetLevel_v5000> = cuMipmappedArrayGetLevel_v5000;
+#[doc(inline)]
+pub use self::cuMipmappedArrayGetLevel_v5000 as cuMipmappedArrayGetLevel;
 /// The entry point of the C spelling `cuMipmappedArrayGetMemoryRequirements`: [`cuMipmappedArrayGetMemoryRequirements_v11060`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMipmappedArrayGetMemoryRequirements: EntryPoint<
-    PFN_cuMipmappedArrayGetMemoryRequirements_v11060,
-> = cuMipmappedArrayGetMemoryRequirements_v11060;
+#[doc(inline)]
+pub use self::cuMipmappedArrayGetMemoryRequirements_v11060 as cuMipmappedArrayGetMemoryRequirements;
 /// The entry point of the C spelling `cuMipmappedArrayGetSparseProperties`: [`cuMipmappedArrayGetSparseProperties_v11010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuMipmappedArrayGetSparseProperties: EntryPoint<
-    PFN_cuMipmappedArrayGetSparseProperties_v11010,
-> = cuMipmappedArrayGetSparseProperties_v11010;
+#[doc(inline)]
+pub use self::cuMipmappedArrayGetSparseProperties_v11010 as cuMipmappedArrayGetSparseProperties;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuModuleEnumerateFunctions`: [`cuModuleEnumerateFunctions_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuModuleEnumerateFunctions: EntryPoint<
-    PFN_cuModuleEnumerateFunctions_v12040,
-> = cuModuleEnumerateFunctions_v12040;
+#[doc(inline)]
+pub use self::cuModuleEnumerateFunctions_v12040 as cuModuleEnumerateFunctions;
 /// The entry point of the C spelling `cuModuleGetFunction`: [`cuModuleGetFunction_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetFunction: EntryPoint<PFN_cuModuleGetFunction_v2000> = cuModuleGetFunction_v2000;
+#[doc(inline)]
+pub use self::cuModuleGetFunction_v2000 as cuModuleGetFunction;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuModuleGetFunctionCount`: [`cuModuleGetFunctionCount_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuModuleGetFunctionCount: EntryPoint<PFN_cuModuleGetFunctionCount_v12040> = cuModuleGetFunctionCount_v12040;
+#[doc(inline)]
+pub use self::cuModuleGetFunctionCount_v12040 as cuModuleGetFunctionCount;
 /// The entry point of the C spelling `cuModuleGetGlobal`: [`cuModuleGetGlobal_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetGlobal: EntryPoint<PFN_cuModuleGetGlobal_v3020> = cuModuleGetGlobal_v3020;
+#[doc(inline)]
+pub use self::cuModuleGetGlobal_v3020 as cuModuleGetGlobal;
 /// The entry point of the C spelling `cuModuleGetGlobal_v2`: [`cuModuleGetGlobal_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetGlobal_v2: EntryPoint<PFN_cuModuleGetGlobal_v3020> = cuModuleGetGlobal_v3020;
+#[doc(inline)]
+pub use self::cuModuleGetGlobal_v3020 as cuModuleGetGlobal_v2;
 /// The entry point of the C spelling `cuModuleGetLoadingMode`: [`cuModuleGetLoadingMode_v11070`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetLoadingMode: EntryPoint<PFN_cuModuleGetLoadingMode_v11070> = cuModuleGetLoadingMode_v11070;
+#[doc(inline)]
+pub use self::cuModuleGetLoadingMode_v11070 as cuModuleGetLoadingMode;
 /// The entry point of the C spelling `cuModuleGetSurfRef`: [`cuModuleGetSurfRef_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetSurfRef: EntryPoint<PFN_cuModuleGetSurfRef_v3000> = cuModuleGetSurfRef_v3000;
+#[doc(inline)]
+pub use self::cuModuleGetSurfRef_v3000 as cuModuleGetSurfRef;
 /// The entry point of the C spelling `cuModuleGetTexRef`: [`cuModuleGetTexRef_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleGetTexRef: EntryPoint<PFN_cuModuleGetTexRef_v2000> = cuModuleGetTexRef_v2000;
+#[doc(inline)]
+pub use self::cuModuleGetTexRef_v2000 as cuModuleGetTexRef;
 /// The entry point of the C spelling `cuModuleLoad`: [`cuModuleLoad_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleLoad: EntryPoint<PFN_cuModuleLoad_v2000> = cuModuleLoad_v2000;
+#[doc(inline)]
+pub use self::cuModuleLoad_v2000 as cuModuleLoad;
 /// The entry point of the C spelling `cuModuleLoadData`: [`cuModuleLoadData_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleLoadData: EntryPoint<PFN_cuModuleLoadData_v2000> = cuModuleLoadData_v2000;
+#[doc(inline)]
+pub use self::cuModuleLoadData_v2000 as cuModuleLoadData;
 /// The entry point of the C spelling `cuModuleLoadDataEx`: [`cuModuleLoadDataEx_v2010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleLoadDataEx: EntryPoint<PFN_cuModuleLoadDataEx_v2010> = cuModuleLoadDataEx_v2010;
+#[doc(inline)]
+pub use self::cuModuleLoadDataEx_v2010 as cuModuleLoadDataEx;
 /// The entry point of the C spelling `cuModuleLoadFatBinary`: [`cuModuleLoadFatBinary_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleLoadFatBinary: EntryPoint<PFN_cuModuleLoadFatBinary_v2000> = cuModuleLoadFatBinary_v2000;
+#[doc(inline)]
+pub use self::cuModuleLoadFatBinary_v2000 as cuModuleLoadFatBinary;
 /// The entry point of the C spelling `cuModuleUnload`: [`cuModuleUnload_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuModuleUnload: EntryPoint<PFN_cuModuleUnload_v2000> = cuModuleUnload_v2000;
+#[doc(inline)]
+pub use self::cuModuleUnload_v2000 as cuModuleUnload;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastAddDevice`: [`cuMulticastAddDevice_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastAddDevice: EntryPoint<PFN_cuMulticastAddDevice_v12010> = cuMulticastAddDevice_v12010;
+#[doc(inline)]
+pub use self::cuMulticastAddDevice_v12010 as cuMulticastAddDevice;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastBindAddr`: [`cuMulticastBindAddr_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastBindAddr: EntryPoint<PFN_cuMulticastBindAddr_v12010> = cuMulticastBindAddr_v12010;
+#[doc(inline)]
+pub use self::cuMulticastBindAddr_v12010 as cuMulticastBindAddr;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuMulticastBindAddr_v2`: [`cuMulticastBindAddr_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuMulticastBindAddr_v2: EntryPoint<PFN_cuMulticastBindAddr_v13010> = cuMulticastBindAddr_v13010;
+#[doc(inline)]
+pub use self::cuMulticastBindAddr_v13010 as cuMulticastBindAddr_v2;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastBindMem`: [`cuMulticastBindMem_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastBindMem: EntryPoint<PFN_cuMulticastBindMem_v12010> = cuMulticastBindMem_v12010;
+#[doc(inline)]
+pub use self::cuMulticastBindMem_v12010 as cuMulticastBindMem;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuMulticastBindMem_v2`: [`cuMulticastBindMem_v13010`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuMulticastBindMem_v2: EntryPoint<PFN_cuMulticastBindMem_v13010> = cuMulticastBindMem_v13010;
+#[doc(inline)]
+pub use self::cuMulticastBindMem_v13010 as cuMulticastBindMem_v2;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastCreate`: [`cuMulticastCreate_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastCreate: EntryPoint<PFN_cuMulticastCreate_v12010> = cuMulticastCreate_v12010;
+#[doc(inline)]
+pub use self::cuMulticastCreate_v12010 as cuMulticastCreate;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastGetGranularity`: [`cuMulticastGetGranularity_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastGetGranularity: EntryPoint<PFN_cuMulticastGetGranularity_v12010> = cuMulticastGetGranularity_v12010;
+#[doc(inline)]
+pub use self::cuMulticastGetGranularity_v12010 as cuMulticastGetGranularity;
 #[cfg(cuda_ge_12010)]
 /// The entry point of the C spelling `cuMulticastUnbind`: [`cuMulticastUnbind_v12010`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.1
-pub const cuMulticastUnbind: EntryPoint<PFN_cuMulticastUnbind_v12010> = cuMulticastUnbind_v12010;
+#[doc(inline)]
+pub use self::cuMulticastUnbind_v12010 as cuMulticastUnbind;
 /// The entry point of the C spelling `cuOccupancyAvailableDynamicSMemPerBlock`: [`cuOccupancyAvailableDynamicSMemPerBlock_v10020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuOccupancyAvailableDynamicSMemPerBlock: EntryPoint<
-    PFN_cuOccupancyAvailableDynamicSMemPerBlock_v10020,
-> = cuOccupancyAvailableDynamicSMemPerBlock_v10020;
+#[doc(inline)]
+pub use self::cuOccupancyAvailableDynamicSMemPerBlock_v10020 as cuOccupancyAvailableDynamicSMemPerBlock;
 /// The entry point of the C spelling `cuOccupancyMaxActiveBlocksPerMultiprocessor`: [`cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuOccupancyMaxActiveBlocksPerMultiprocessor: EntryPoint<
-    PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050,
-> = cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050;
+#[doc(inline)]
+pub use self::cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 as cuOccupancyMaxActiveBlocksPerMultiprocessor;
 /// The entry point of the C spelling `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`: [`cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: EntryPoint<
-    PFN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000,
-> = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000;
+#[doc(inline)]
+pub use self::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000 as cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags;
 #[cfg(cuda_ge_11080)]
 /// The entry point of the C spelling `cuOccupancyMaxActiveClusters`: [`cuOccupancyMaxActiveClusters_v11070`], the ABI of the function it binds.
-///
-/// - Since CUDA 11.8
-pub const cuOccupancyMaxActiveClusters: EntryPoint<
-    PFN_cuOccupancyMaxActiveClusters_v11070,
-> = cuOccupancyMaxActiveClusters_v11070;
+#[doc(inline)]
+pub use self::cuOccupancyMaxActiveClusters_v11070 as cuOccupancyMaxActiveClusters;
 /// The entry point of the C spelling `cuOccupancyMaxPotentialBlockSize`: [`cuOccupancyMaxPotentialBlockSize_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuOccupancyMaxPotentialBlockSize: EntryPoint<
-    PFN_cuOccupancyMaxPotentialBlockSize_v6050,
-> = cuOccupancyMaxPotentialBlockSize_v6050;
+#[doc(inline)]
+pub use self::cuOccupancyMaxPotentialBlockSize_v6050 as cuOccupancyMaxPotentialBlockSize;
 /// The entry point of the C spelling `cuOccupancyMaxPotentialBlockSizeWithFlags`: [`cuOccupancyMaxPotentialBlockSizeWithFlags_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuOccupancyMaxPotentialBlockSizeWithFlags: EntryPoint<
-    PFN_cuOccupancyMaxPotentialBlockSizeWithFlags_v7000,
-> = cuOccupancyMaxPotentialBlockSizeWithFlags_v7000;
+#[doc(inline)]
+pub use self::cuOccupancyMaxPotentialBlockSizeWithFlags_v7000 as cuOccupancyMaxPotentialBlockSizeWithFlags;
 #[cfg(cuda_ge_11080)]
 /// The entry point of the C spelling `cuOccupancyMaxPotentialClusterSize`: [`cuOccupancyMaxPotentialClusterSize_v11070`], the ABI of the function it binds.
-///
-/// - Since CUDA 11.8
-pub const cuOccupancyMaxPotentialClusterSize: EntryPoint<
-    PFN_cuOccupancyMaxPotentialClusterSize_v11070,
-> = cuOccupancyMaxPotentialClusterSize_v11070;
+#[doc(inline)]
+pub use self::cuOccupancyMaxPotentialClusterSize_v11070 as cuOccupancyMaxPotentialClusterSize;
 /// The entry point of the C spelling `cuParamSetSize`: [`cuParamSetSize_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuParamSetSize: EntryPoint<PFN_cuParamSetSize_v2000> = cuParamSetSize_v2000;
+#[doc(inline)]
+pub use self::cuParamSetSize_v2000 as cuParamSetSize;
 /// The entry point of the C spelling `cuParamSetTexRef`: [`cuParamSetTexRef_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuParamSetTexRef: EntryPoint<PFN_cuParamSetTexRef_v2000> = cuParamSetTexRef_v2000;
+#[doc(inline)]
+pub use self::cuParamSetTexRef_v2000 as cuParamSetTexRef;
 /// The entry point of the C spelling `cuParamSetf`: [`cuParamSetf_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuParamSetf: EntryPoint<PFN_cuParamSetf_v2000> = cuParamSetf_v2000;
+#[doc(inline)]
+pub use self::cuParamSetf_v2000 as cuParamSetf;
 /// The entry point of the C spelling `cuParamSeti`: [`cuParamSeti_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuParamSeti: EntryPoint<PFN_cuParamSeti_v2000> = cuParamSeti_v2000;
+#[doc(inline)]
+pub use self::cuParamSeti_v2000 as cuParamSeti;
 /// The entry point of the C spelling `cuParamSetv`: [`cuParamSetv_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuParamSetv: EntryPoint<PFN_cuParamSetv_v2000> = cuParamSetv_v2000;
+#[doc(inline)]
+pub use self::cuParamSetv_v2000 as cuParamSetv;
 /// The entry point of the C spelling `cuPointerGetAttribute`: [`cuPointerGetAttribute_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuPointerGetAttribute: EntryPoint<PFN_cuPointerGetAttribute_v4000> = cuPointerGetAttribute_v4000;
+#[doc(inline)]
+pub use self::cuPointerGetAttribute_v4000 as cuPointerGetAttribute;
 /// The entry point of the C spelling `cuPointerGetAttributes`: [`cuPointerGetAttributes_v7000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuPointerGetAttributes: EntryPoint<PFN_cuPointerGetAttributes_v7000> = cuPointerGetAttributes_v7000;
+#[doc(inline)]
+pub use self::cuPointerGetAttributes_v7000 as cuPointerGetAttributes;
 /// The entry point of the C spelling `cuPointerSetAttribute`: [`cuPointerSetAttribute_v6000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuPointerSetAttribute: EntryPoint<PFN_cuPointerSetAttribute_v6000> = cuPointerSetAttribute_v6000;
+#[doc(inline)]
+pub use self::cuPointerSetAttribute_v6000 as cuPointerSetAttribute;
 /// The entry point of the C spelling `cuSignalExternalSemaphoresAsync`: [`cuSignalExternalSemaphoresAsync_v10000`] by default, [`cuSignalExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuSignalExternalSemaphoresAsync: EntryPoint<
-    PFN_cuSignalExternalSemaphoresAsync_v10000,
-> = cuSignalExternalSemaphoresAsync_v10000;
+#[doc(inline)]
+pub use self::cuSignalExternalSemaphoresAsync_v10000 as cuSignalExternalSemaphoresAsync;
 /// The entry point of the C spelling `cuSignalExternalSemaphoresAsync`: [`cuSignalExternalSemaphoresAsync_v10000`] by default, [`cuSignalExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuSignalExternalSemaphoresAsync: EntryPoint<
-    PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
-> = cuSignalExternalSemaphoresAsync_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuSignalExternalSemaphoresAsync_v10000_ptsz as cuSignalExternalSemaphoresAsync;
 /// The entry point of the C spelling `cuSignalExternalSemaphoresAsync_ptsz`: [`cuSignalExternalSemaphoresAsync_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSignalExternalSemaphoresAsync_ptsz: EntryPoint<
-    PFN_cuSignalExternalSemaphoresAsync_v10000_ptsz,
-> = cuSignalExternalSemaphoresAsync_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuSignalExternalSemaphoresAsync_v10000_ptsz as cuSignalExternalSemaphoresAsync_ptsz;
 /// The entry point of the C spelling `cuStreamAddCallback`: [`cuStreamAddCallback_v5000`] by default, [`cuStreamAddCallback_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v5000> = cuStreamAddCallback_v5000;
+#[doc(inline)]
+pub use self::cuStreamAddCallback_v5000 as cuStreamAddCallback;
 /// The entry point of the C spelling `cuStreamAddCallback`: [`cuStreamAddCallback_v5000`] by default, [`cuStreamAddCallback_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamAddCallback: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamAddCallback_v7000_ptsz as cuStreamAddCallback;
 /// The entry point of the C spelling `cuStreamAddCallback_ptsz`: [`cuStreamAddCallback_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamAddCallback_ptsz: EntryPoint<PFN_cuStreamAddCallback_v7000_ptsz> = cuStreamAddCallback_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamAddCallback_v7000_ptsz as cuStreamAddCallback_ptsz;
 /// The entry point of the C spelling `cuStreamAttachMemAsync`: [`cuStreamAttachMemAsync_v6000`] by default, [`cuStreamAttachMemAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v6000> = cuStreamAttachMemAsync_v6000;
+#[doc(inline)]
+pub use self::cuStreamAttachMemAsync_v6000 as cuStreamAttachMemAsync;
 /// The entry point of the C spelling `cuStreamAttachMemAsync`: [`cuStreamAttachMemAsync_v6000`] by default, [`cuStreamAttachMemAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamAttachMemAsync: EntryPoint<PFN_cuStreamAttachMemAsync_v7000_ptsz> = cuStreamAttachMemAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamAttachMemAsync_v7000_ptsz as cuStreamAttachMemAsync;
 /// The entry point of the C spelling `cuStreamAttachMemAsync_ptsz`: [`cuStreamAttachMemAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamAttachMemAsync_ptsz: EntryPoint<
-    PFN_cuStreamAttachMemAsync_v7000_ptsz,
-> = cuStreamAttachMemAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamAttachMemAsync_v7000_ptsz as cuStreamAttachMemAsync_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v8000`] by default, [`cuStreamBatchMemOp_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000> = cuStreamBatchMemOp_v8000;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v8000 as cuStreamBatchMemOp;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v8000`] by default, [`cuStreamBatchMemOp_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v8000_ptsz as cuStreamBatchMemOp;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamBatchMemOp_ptsz`: [`cuStreamBatchMemOp_v8000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamBatchMemOp_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v8000_ptsz> = cuStreamBatchMemOp_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v8000_ptsz as cuStreamBatchMemOp_ptsz;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070 as cuStreamBatchMemOp;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamBatchMemOp`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBatchMemOp: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070_ptsz as cuStreamBatchMemOp;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070 as cuStreamBatchMemOp_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`] by default, [`cuStreamBatchMemOp_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070_ptsz as cuStreamBatchMemOp_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamBatchMemOp_v2`: [`cuStreamBatchMemOp_v11070`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuStreamBatchMemOp_v2: EntryPoint<PFN_cuStreamBatchMemOp_v11070> = cuStreamBatchMemOp_v11070;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070 as cuStreamBatchMemOp_v2;
 /// The entry point of the C spelling `cuStreamBatchMemOp_v2_ptsz`: [`cuStreamBatchMemOp_v11070_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamBatchMemOp_v2_ptsz: EntryPoint<PFN_cuStreamBatchMemOp_v11070_ptsz> = cuStreamBatchMemOp_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBatchMemOp_v11070_ptsz as cuStreamBatchMemOp_v2_ptsz;
 /// The entry point of the C spelling `cuStreamBeginCapture`: [`cuStreamBeginCapture_v10010`] by default, [`cuStreamBeginCapture_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBeginCapture: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
+#[doc(inline)]
+pub use self::cuStreamBeginCapture_v10010 as cuStreamBeginCapture;
 /// The entry point of the C spelling `cuStreamBeginCapture`: [`cuStreamBeginCapture_v10010`] by default, [`cuStreamBeginCapture_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBeginCapture: EntryPoint<PFN_cuStreamBeginCapture_v10010_ptsz> = cuStreamBeginCapture_v10010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCapture_v10010_ptsz as cuStreamBeginCapture;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToCig`: [`cuStreamBeginCaptureToCig_v13010`] by default, [`cuStreamBeginCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBeginCaptureToCig: EntryPoint<PFN_cuStreamBeginCaptureToCig_v13010> = cuStreamBeginCaptureToCig_v13010;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToCig_v13010 as cuStreamBeginCaptureToCig;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToCig`: [`cuStreamBeginCaptureToCig_v13010`] by default, [`cuStreamBeginCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBeginCaptureToCig: EntryPoint<
-    PFN_cuStreamBeginCaptureToCig_v13010_ptsz,
-> = cuStreamBeginCaptureToCig_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToCig_v13010_ptsz as cuStreamBeginCaptureToCig;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToCig_ptsz`: [`cuStreamBeginCaptureToCig_v13010_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuStreamBeginCaptureToCig_ptsz: EntryPoint<
-    PFN_cuStreamBeginCaptureToCig_v13010_ptsz,
-> = cuStreamBeginCaptureToCig_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToCig_v13010_ptsz as cuStreamBeginCaptureToCig_ptsz;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToGraph`: [`cuStreamBeginCaptureToGraph_v12030`] by default, [`cuStreamBeginCaptureToGraph_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBeginCaptureToGraph: EntryPoint<
-    PFN_cuStreamBeginCaptureToGraph_v12030,
-> = cuStreamBeginCaptureToGraph_v12030;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToGraph_v12030 as cuStreamBeginCaptureToGraph;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToGraph`: [`cuStreamBeginCaptureToGraph_v12030`] by default, [`cuStreamBeginCaptureToGraph_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBeginCaptureToGraph: EntryPoint<
-    PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
-> = cuStreamBeginCaptureToGraph_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToGraph_v12030_ptsz as cuStreamBeginCaptureToGraph;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuStreamBeginCaptureToGraph_ptsz`: [`cuStreamBeginCaptureToGraph_v12030_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuStreamBeginCaptureToGraph_ptsz: EntryPoint<
-    PFN_cuStreamBeginCaptureToGraph_v12030_ptsz,
-> = cuStreamBeginCaptureToGraph_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCaptureToGraph_v12030_ptsz as cuStreamBeginCaptureToGraph_ptsz;
 /// The entry point of the C spelling `cuStreamBeginCapture_v2`: [`cuStreamBeginCapture_v10010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamBeginCapture_v2: EntryPoint<PFN_cuStreamBeginCapture_v10010> = cuStreamBeginCapture_v10010;
+#[doc(inline)]
+pub use self::cuStreamBeginCapture_v10010 as cuStreamBeginCapture_v2;
 /// The entry point of the C spelling `cuStreamBeginCapture_v2_ptsz`: [`cuStreamBeginCapture_v10010_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamBeginCapture_v2_ptsz: EntryPoint<
-    PFN_cuStreamBeginCapture_v10010_ptsz,
-> = cuStreamBeginCapture_v10010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginCapture_v10010_ptsz as cuStreamBeginCapture_v2_ptsz;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuStreamBeginRecaptureToGraph`: [`cuStreamBeginRecaptureToGraph_v13030`] by default, [`cuStreamBeginRecaptureToGraph_v13030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamBeginRecaptureToGraph: EntryPoint<
-    PFN_cuStreamBeginRecaptureToGraph_v13030,
-> = cuStreamBeginRecaptureToGraph_v13030;
+#[doc(inline)]
+pub use self::cuStreamBeginRecaptureToGraph_v13030 as cuStreamBeginRecaptureToGraph;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuStreamBeginRecaptureToGraph`: [`cuStreamBeginRecaptureToGraph_v13030`] by default, [`cuStreamBeginRecaptureToGraph_v13030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamBeginRecaptureToGraph: EntryPoint<
-    PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz,
-> = cuStreamBeginRecaptureToGraph_v13030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginRecaptureToGraph_v13030_ptsz as cuStreamBeginRecaptureToGraph;
 #[cfg(cuda_ge_13030)]
 /// The entry point of the C spelling `cuStreamBeginRecaptureToGraph_ptsz`: [`cuStreamBeginRecaptureToGraph_v13030_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.3
-pub const cuStreamBeginRecaptureToGraph_ptsz: EntryPoint<
-    PFN_cuStreamBeginRecaptureToGraph_v13030_ptsz,
-> = cuStreamBeginRecaptureToGraph_v13030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamBeginRecaptureToGraph_v13030_ptsz as cuStreamBeginRecaptureToGraph_ptsz;
 /// The entry point of the C spelling `cuStreamCopyAttributes`: [`cuStreamCopyAttributes_v11000`] by default, [`cuStreamCopyAttributes_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000> = cuStreamCopyAttributes_v11000;
+#[doc(inline)]
+pub use self::cuStreamCopyAttributes_v11000 as cuStreamCopyAttributes;
 /// The entry point of the C spelling `cuStreamCopyAttributes`: [`cuStreamCopyAttributes_v11000`] by default, [`cuStreamCopyAttributes_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamCopyAttributes: EntryPoint<PFN_cuStreamCopyAttributes_v11000_ptsz> = cuStreamCopyAttributes_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamCopyAttributes_v11000_ptsz as cuStreamCopyAttributes;
 /// The entry point of the C spelling `cuStreamCopyAttributes_ptsz`: [`cuStreamCopyAttributes_v11000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamCopyAttributes_ptsz: EntryPoint<
-    PFN_cuStreamCopyAttributes_v11000_ptsz,
-> = cuStreamCopyAttributes_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamCopyAttributes_v11000_ptsz as cuStreamCopyAttributes_ptsz;
 /// The entry point of the C spelling `cuStreamCreate`: [`cuStreamCreate_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamCreate: EntryPoint<PFN_cuStreamCreate_v2000> = cuStreamCreate_v2000;
+#[doc(inline)]
+pub use self::cuStreamCreate_v2000 as cuStreamCreate;
 /// The entry point of the C spelling `cuStreamCreateWithPriority`: [`cuStreamCreateWithPriority_v5050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamCreateWithPriority: EntryPoint<PFN_cuStreamCreateWithPriority_v5050> = cuStreamCreateWithPriority_v5050;
+#[doc(inline)]
+pub use self::cuStreamCreateWithPriority_v5050 as cuStreamCreateWithPriority;
 /// The entry point of the C spelling `cuStreamDestroy`: [`cuStreamDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamDestroy: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDestroy_v4000;
+#[doc(inline)]
+pub use self::cuStreamDestroy_v4000 as cuStreamDestroy;
 /// The entry point of the C spelling `cuStreamDestroy_v2`: [`cuStreamDestroy_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamDestroy_v2: EntryPoint<PFN_cuStreamDestroy_v4000> = cuStreamDestroy_v4000;
+#[doc(inline)]
+pub use self::cuStreamDestroy_v4000 as cuStreamDestroy_v2;
 /// The entry point of the C spelling `cuStreamEndCapture`: [`cuStreamEndCapture_v10000`] by default, [`cuStreamEndCapture_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000> = cuStreamEndCapture_v10000;
+#[doc(inline)]
+pub use self::cuStreamEndCapture_v10000 as cuStreamEndCapture;
 /// The entry point of the C spelling `cuStreamEndCapture`: [`cuStreamEndCapture_v10000`] by default, [`cuStreamEndCapture_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamEndCapture: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamEndCapture_v10000_ptsz as cuStreamEndCapture;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamEndCaptureToCig`: [`cuStreamEndCaptureToCig_v13010`] by default, [`cuStreamEndCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamEndCaptureToCig: EntryPoint<PFN_cuStreamEndCaptureToCig_v13010> = cuStreamEndCaptureToCig_v13010;
+#[doc(inline)]
+pub use self::cuStreamEndCaptureToCig_v13010 as cuStreamEndCaptureToCig;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamEndCaptureToCig`: [`cuStreamEndCaptureToCig_v13010`] by default, [`cuStreamEndCaptureToCig_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamEndCaptureToCig: EntryPoint<PFN_cuStreamEndCaptureToCig_v13010_ptsz> = cuStreamEndCaptureToCig_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamEndCaptureToCig_v13010_ptsz as cuStreamEndCaptureToCig;
 #[cfg(cuda_ge_13020)]
 /// The entry point of the C spelling `cuStreamEndCaptureToCig_ptsz`: [`cuStreamEndCaptureToCig_v13010_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.2
-pub const cuStreamEndCaptureToCig_ptsz: EntryPoint<
-    PFN_cuStreamEndCaptureToCig_v13010_ptsz,
-> = cuStreamEndCaptureToCig_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamEndCaptureToCig_v13010_ptsz as cuStreamEndCaptureToCig_ptsz;
 /// The entry point of the C spelling `cuStreamEndCapture_ptsz`: [`cuStreamEndCapture_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamEndCapture_ptsz: EntryPoint<PFN_cuStreamEndCapture_v10000_ptsz> = cuStreamEndCapture_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamEndCapture_v10000_ptsz as cuStreamEndCapture_ptsz;
 /// The entry point of the C spelling `cuStreamGetAttribute`: [`cuStreamGetAttribute_v11000`] by default, [`cuStreamGetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000> = cuStreamGetAttribute_v11000;
+#[doc(inline)]
+pub use self::cuStreamGetAttribute_v11000 as cuStreamGetAttribute;
 /// The entry point of the C spelling `cuStreamGetAttribute`: [`cuStreamGetAttribute_v11000`] by default, [`cuStreamGetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetAttribute: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetAttribute_v11000_ptsz as cuStreamGetAttribute;
 /// The entry point of the C spelling `cuStreamGetAttribute_ptsz`: [`cuStreamGetAttribute_v11000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamGetAttribute_ptsz: EntryPoint<PFN_cuStreamGetAttribute_v11000_ptsz> = cuStreamGetAttribute_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetAttribute_v11000_ptsz as cuStreamGetAttribute_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v10010`] by default, [`cuStreamGetCaptureInfo_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v10010> = cuStreamGetCaptureInfo_v10010;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v10010 as cuStreamGetCaptureInfo;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v10010`] by default, [`cuStreamGetCaptureInfo_v10010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v10010_ptsz> = cuStreamGetCaptureInfo_v10010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v10010_ptsz as cuStreamGetCaptureInfo;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_ptsz`: [`cuStreamGetCaptureInfo_v10010_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamGetCaptureInfo_ptsz: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v10010_ptsz,
-> = cuStreamGetCaptureInfo_v10010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v10010_ptsz as cuStreamGetCaptureInfo_ptsz;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030> = cuStreamGetCaptureInfo_v11030;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v11030 as cuStreamGetCaptureInfo;
 #[cfg(all(cuda_ge_12000, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030_ptsz> = cuStreamGetCaptureInfo_v11030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v11030_ptsz as cuStreamGetCaptureInfo;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v2`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCaptureInfo_v2: EntryPoint<PFN_cuStreamGetCaptureInfo_v11030> = cuStreamGetCaptureInfo_v11030;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v11030 as cuStreamGetCaptureInfo_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v2`: [`cuStreamGetCaptureInfo_v11030`] by default, [`cuStreamGetCaptureInfo_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCaptureInfo_v2: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v11030_ptsz,
-> = cuStreamGetCaptureInfo_v11030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v11030_ptsz as cuStreamGetCaptureInfo_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v2_ptsz`: [`cuStreamGetCaptureInfo_v11030_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
-pub const cuStreamGetCaptureInfo_v2_ptsz: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v11030_ptsz,
-> = cuStreamGetCaptureInfo_v11030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v11030_ptsz as cuStreamGetCaptureInfo_v2_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCaptureInfo_v3: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030 as cuStreamGetCaptureInfo_v3;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCaptureInfo_v3: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v12030_ptsz,
-> = cuStreamGetCaptureInfo_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030_ptsz as cuStreamGetCaptureInfo_v3;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030 as cuStreamGetCaptureInfo;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo`: [`cuStreamGetCaptureInfo_v12030`] by default, [`cuStreamGetCaptureInfo_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCaptureInfo: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030_ptsz> = cuStreamGetCaptureInfo_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030_ptsz as cuStreamGetCaptureInfo;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v3`: [`cuStreamGetCaptureInfo_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
-pub const cuStreamGetCaptureInfo_v3: EntryPoint<PFN_cuStreamGetCaptureInfo_v12030> = cuStreamGetCaptureInfo_v12030;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030 as cuStreamGetCaptureInfo_v3;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuStreamGetCaptureInfo_v3_ptsz`: [`cuStreamGetCaptureInfo_v12030_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuStreamGetCaptureInfo_v3_ptsz: EntryPoint<
-    PFN_cuStreamGetCaptureInfo_v12030_ptsz,
-> = cuStreamGetCaptureInfo_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCaptureInfo_v12030_ptsz as cuStreamGetCaptureInfo_v3_ptsz;
 /// The entry point of the C spelling `cuStreamGetCtx`: [`cuStreamGetCtx_v9020`] by default, [`cuStreamGetCtx_v9020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020> = cuStreamGetCtx_v9020;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v9020 as cuStreamGetCtx;
 /// The entry point of the C spelling `cuStreamGetCtx`: [`cuStreamGetCtx_v9020`] by default, [`cuStreamGetCtx_v9020_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCtx: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v9020_ptsz as cuStreamGetCtx;
 /// The entry point of the C spelling `cuStreamGetCtx_ptsz`: [`cuStreamGetCtx_v9020_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamGetCtx_ptsz: EntryPoint<PFN_cuStreamGetCtx_v9020_ptsz> = cuStreamGetCtx_v9020_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v9020_ptsz as cuStreamGetCtx_ptsz;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuStreamGetCtx_v2`: [`cuStreamGetCtx_v12050`] by default, [`cuStreamGetCtx_v12050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050> = cuStreamGetCtx_v12050;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v12050 as cuStreamGetCtx_v2;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuStreamGetCtx_v2`: [`cuStreamGetCtx_v12050`] by default, [`cuStreamGetCtx_v12050_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetCtx_v2: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v12050_ptsz as cuStreamGetCtx_v2;
 #[cfg(cuda_ge_12050)]
 /// The entry point of the C spelling `cuStreamGetCtx_v2_ptsz`: [`cuStreamGetCtx_v12050_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.5
-pub const cuStreamGetCtx_v2_ptsz: EntryPoint<PFN_cuStreamGetCtx_v12050_ptsz> = cuStreamGetCtx_v12050_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetCtx_v12050_ptsz as cuStreamGetCtx_v2_ptsz;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuStreamGetDevResource`: [`cuStreamGetDevResource_v13010`] by default, [`cuStreamGetDevResource_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetDevResource: EntryPoint<PFN_cuStreamGetDevResource_v13010> = cuStreamGetDevResource_v13010;
+#[doc(inline)]
+pub use self::cuStreamGetDevResource_v13010 as cuStreamGetDevResource;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuStreamGetDevResource`: [`cuStreamGetDevResource_v13010`] by default, [`cuStreamGetDevResource_v13010_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetDevResource: EntryPoint<PFN_cuStreamGetDevResource_v13010_ptsz> = cuStreamGetDevResource_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetDevResource_v13010_ptsz as cuStreamGetDevResource;
 #[cfg(cuda_ge_13010)]
 /// The entry point of the C spelling `cuStreamGetDevResource_ptsz`: [`cuStreamGetDevResource_v13010_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.1
-pub const cuStreamGetDevResource_ptsz: EntryPoint<
-    PFN_cuStreamGetDevResource_v13010_ptsz,
-> = cuStreamGetDevResource_v13010_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetDevResource_v13010_ptsz as cuStreamGetDevResource_ptsz;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuStreamGetDevice`: [`cuStreamGetDevice_v12080`] by default, [`cuStreamGetDevice_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080> = cuStreamGetDevice_v12080;
+#[doc(inline)]
+pub use self::cuStreamGetDevice_v12080 as cuStreamGetDevice;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuStreamGetDevice`: [`cuStreamGetDevice_v12080`] by default, [`cuStreamGetDevice_v12080_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetDevice: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetDevice_v12080_ptsz as cuStreamGetDevice;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuStreamGetDevice_ptsz`: [`cuStreamGetDevice_v12080_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuStreamGetDevice_ptsz: EntryPoint<PFN_cuStreamGetDevice_v12080_ptsz> = cuStreamGetDevice_v12080_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetDevice_v12080_ptsz as cuStreamGetDevice_ptsz;
 /// The entry point of the C spelling `cuStreamGetFlags`: [`cuStreamGetFlags_v5050`] by default, [`cuStreamGetFlags_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v5050> = cuStreamGetFlags_v5050;
+#[doc(inline)]
+pub use self::cuStreamGetFlags_v5050 as cuStreamGetFlags;
 /// The entry point of the C spelling `cuStreamGetFlags`: [`cuStreamGetFlags_v5050`] by default, [`cuStreamGetFlags_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetFlags: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetFlags_v7000_ptsz as cuStreamGetFlags;
 /// The entry point of the C spelling `cuStreamGetFlags_ptsz`: [`cuStreamGetFlags_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamGetFlags_ptsz: EntryPoint<PFN_cuStreamGetFlags_v7000_ptsz> = cuStreamGetFlags_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetFlags_v7000_ptsz as cuStreamGetFlags_ptsz;
 #[cfg(cuda_ge_12040)]
 /// The entry point of the C spelling `cuStreamGetGreenCtx`: [`cuStreamGetGreenCtx_v12040`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.4
-pub const cuStreamGetGreenCtx: EntryPoint<PFN_cuStreamGetGreenCtx_v12040> = cuStreamGetGreenCtx_v12040;
+#[doc(inline)]
+pub use self::cuStreamGetGreenCtx_v12040 as cuStreamGetGreenCtx;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamGetId`: [`cuStreamGetId_v12000`] by default, [`cuStreamGetId_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000> = cuStreamGetId_v12000;
+#[doc(inline)]
+pub use self::cuStreamGetId_v12000 as cuStreamGetId;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamGetId`: [`cuStreamGetId_v12000`] by default, [`cuStreamGetId_v12000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetId: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetId_v12000_ptsz as cuStreamGetId;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamGetId_ptsz`: [`cuStreamGetId_v12000_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuStreamGetId_ptsz: EntryPoint<PFN_cuStreamGetId_v12000_ptsz> = cuStreamGetId_v12000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetId_v12000_ptsz as cuStreamGetId_ptsz;
 /// The entry point of the C spelling `cuStreamGetPriority`: [`cuStreamGetPriority_v5050`] by default, [`cuStreamGetPriority_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v5050> = cuStreamGetPriority_v5050;
+#[doc(inline)]
+pub use self::cuStreamGetPriority_v5050 as cuStreamGetPriority;
 /// The entry point of the C spelling `cuStreamGetPriority`: [`cuStreamGetPriority_v5050`] by default, [`cuStreamGetPriority_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamGetPriority: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetPriority_v7000_ptsz as cuStreamGetPriority;
 /// The entry point of the C spelling `cuStreamGetPriority_ptsz`: [`cuStreamGetPriority_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamGetPriority_ptsz: EntryPoint<PFN_cuStreamGetPriority_v7000_ptsz> = cuStreamGetPriority_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamGetPriority_v7000_ptsz as cuStreamGetPriority_ptsz;
 /// The entry point of the C spelling `cuStreamIsCapturing`: [`cuStreamIsCapturing_v10000`] by default, [`cuStreamIsCapturing_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000> = cuStreamIsCapturing_v10000;
+#[doc(inline)]
+pub use self::cuStreamIsCapturing_v10000 as cuStreamIsCapturing;
 /// The entry point of the C spelling `cuStreamIsCapturing`: [`cuStreamIsCapturing_v10000`] by default, [`cuStreamIsCapturing_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamIsCapturing: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamIsCapturing_v10000_ptsz as cuStreamIsCapturing;
 /// The entry point of the C spelling `cuStreamIsCapturing_ptsz`: [`cuStreamIsCapturing_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamIsCapturing_ptsz: EntryPoint<PFN_cuStreamIsCapturing_v10000_ptsz> = cuStreamIsCapturing_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamIsCapturing_v10000_ptsz as cuStreamIsCapturing_ptsz;
 /// The entry point of the C spelling `cuStreamQuery`: [`cuStreamQuery_v2000`] by default, [`cuStreamQuery_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v2000> = cuStreamQuery_v2000;
+#[doc(inline)]
+pub use self::cuStreamQuery_v2000 as cuStreamQuery;
 /// The entry point of the C spelling `cuStreamQuery`: [`cuStreamQuery_v2000`] by default, [`cuStreamQuery_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamQuery: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamQuery_v7000_ptsz as cuStreamQuery;
 /// The entry point of the C spelling `cuStreamQuery_ptsz`: [`cuStreamQuery_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamQuery_ptsz: EntryPoint<PFN_cuStreamQuery_v7000_ptsz> = cuStreamQuery_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamQuery_v7000_ptsz as cuStreamQuery_ptsz;
 /// The entry point of the C spelling `cuStreamSetAttribute`: [`cuStreamSetAttribute_v11000`] by default, [`cuStreamSetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000> = cuStreamSetAttribute_v11000;
+#[doc(inline)]
+pub use self::cuStreamSetAttribute_v11000 as cuStreamSetAttribute;
 /// The entry point of the C spelling `cuStreamSetAttribute`: [`cuStreamSetAttribute_v11000`] by default, [`cuStreamSetAttribute_v11000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamSetAttribute: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamSetAttribute_v11000_ptsz as cuStreamSetAttribute;
 /// The entry point of the C spelling `cuStreamSetAttribute_ptsz`: [`cuStreamSetAttribute_v11000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamSetAttribute_ptsz: EntryPoint<PFN_cuStreamSetAttribute_v11000_ptsz> = cuStreamSetAttribute_v11000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamSetAttribute_v11000_ptsz as cuStreamSetAttribute_ptsz;
 /// The entry point of the C spelling `cuStreamSynchronize`: [`cuStreamSynchronize_v2000`] by default, [`cuStreamSynchronize_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v2000> = cuStreamSynchronize_v2000;
+#[doc(inline)]
+pub use self::cuStreamSynchronize_v2000 as cuStreamSynchronize;
 /// The entry point of the C spelling `cuStreamSynchronize`: [`cuStreamSynchronize_v2000`] by default, [`cuStreamSynchronize_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamSynchronize: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamSynchronize_v7000_ptsz as cuStreamSynchronize;
 /// The entry point of the C spelling `cuStreamSynchronize_ptsz`: [`cuStreamSynchronize_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamSynchronize_ptsz: EntryPoint<PFN_cuStreamSynchronize_v7000_ptsz> = cuStreamSynchronize_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamSynchronize_v7000_ptsz as cuStreamSynchronize_ptsz;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v11030`] by default, [`cuStreamUpdateCaptureDependencies_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamUpdateCaptureDependencies: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v11030,
-> = cuStreamUpdateCaptureDependencies_v11030;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v11030 as cuStreamUpdateCaptureDependencies;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v11030`] by default, [`cuStreamUpdateCaptureDependencies_v11030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamUpdateCaptureDependencies: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz,
-> = cuStreamUpdateCaptureDependencies_v11030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v11030_ptsz as cuStreamUpdateCaptureDependencies;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_ptsz`: [`cuStreamUpdateCaptureDependencies_v11030_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 12.9; removed in 13.0
-pub const cuStreamUpdateCaptureDependencies_ptsz: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v11030_ptsz,
-> = cuStreamUpdateCaptureDependencies_v11030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v11030_ptsz as cuStreamUpdateCaptureDependencies_ptsz;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030,
-> = cuStreamUpdateCaptureDependencies_v12030;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030 as cuStreamUpdateCaptureDependencies_v2;
 #[cfg(all(cuda_ge_12030, not(cuda_ge_13000)))]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.3; removed in 13.0; the name: since CUDA 12.3
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
-> = cuStreamUpdateCaptureDependencies_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030_ptsz as cuStreamUpdateCaptureDependencies_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamUpdateCaptureDependencies: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030,
-> = cuStreamUpdateCaptureDependencies_v12030;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030 as cuStreamUpdateCaptureDependencies;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies`: [`cuStreamUpdateCaptureDependencies_v12030`] by default, [`cuStreamUpdateCaptureDependencies_v12030_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamUpdateCaptureDependencies: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
-> = cuStreamUpdateCaptureDependencies_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030_ptsz as cuStreamUpdateCaptureDependencies;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2`: [`cuStreamUpdateCaptureDependencies_v12030`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: since CUDA 12.3
-pub const cuStreamUpdateCaptureDependencies_v2: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030,
-> = cuStreamUpdateCaptureDependencies_v12030;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030 as cuStreamUpdateCaptureDependencies_v2;
 #[cfg(cuda_ge_12030)]
 /// The entry point of the C spelling `cuStreamUpdateCaptureDependencies_v2_ptsz`: [`cuStreamUpdateCaptureDependencies_v12030_ptsz`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.3
-pub const cuStreamUpdateCaptureDependencies_v2_ptsz: EntryPoint<
-    PFN_cuStreamUpdateCaptureDependencies_v12030_ptsz,
-> = cuStreamUpdateCaptureDependencies_v12030_ptsz;
+#[doc(inline)]
+pub use self::cuStreamUpdateCaptureDependencies_v12030_ptsz as cuStreamUpdateCaptureDependencies_v2_ptsz;
 /// The entry point of the C spelling `cuStreamWaitEvent`: [`cuStreamWaitEvent_v3020`] by default, [`cuStreamWaitEvent_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v3020> = cuStreamWaitEvent_v3020;
+#[doc(inline)]
+pub use self::cuStreamWaitEvent_v3020 as cuStreamWaitEvent;
 /// The entry point of the C spelling `cuStreamWaitEvent`: [`cuStreamWaitEvent_v3020`] by default, [`cuStreamWaitEvent_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitEvent: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitEvent_v7000_ptsz as cuStreamWaitEvent;
 /// The entry point of the C spelling `cuStreamWaitEvent_ptsz`: [`cuStreamWaitEvent_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamWaitEvent_ptsz: EntryPoint<PFN_cuStreamWaitEvent_v7000_ptsz> = cuStreamWaitEvent_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitEvent_v7000_ptsz as cuStreamWaitEvent_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v8000`] by default, [`cuStreamWaitValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000> = cuStreamWaitValue32_v8000;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v8000 as cuStreamWaitValue32;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v8000`] by default, [`cuStreamWaitValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v8000_ptsz as cuStreamWaitValue32;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue32_ptsz`: [`cuStreamWaitValue32_v8000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamWaitValue32_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v8000_ptsz> = cuStreamWaitValue32_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v8000_ptsz as cuStreamWaitValue32_ptsz;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070 as cuStreamWaitValue32;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWaitValue32`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue32: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070_ptsz as cuStreamWaitValue32;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070 as cuStreamWaitValue32_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`] by default, [`cuStreamWaitValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070_ptsz as cuStreamWaitValue32_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamWaitValue32_v2`: [`cuStreamWaitValue32_v11070`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuStreamWaitValue32_v2: EntryPoint<PFN_cuStreamWaitValue32_v11070> = cuStreamWaitValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070 as cuStreamWaitValue32_v2;
 /// The entry point of the C spelling `cuStreamWaitValue32_v2_ptsz`: [`cuStreamWaitValue32_v11070_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamWaitValue32_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue32_v11070_ptsz> = cuStreamWaitValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue32_v11070_ptsz as cuStreamWaitValue32_v2_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v9000`] by default, [`cuStreamWaitValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000> = cuStreamWaitValue64_v9000;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v9000 as cuStreamWaitValue64;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v9000`] by default, [`cuStreamWaitValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v9000_ptsz as cuStreamWaitValue64;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWaitValue64_ptsz`: [`cuStreamWaitValue64_v9000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamWaitValue64_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v9000_ptsz> = cuStreamWaitValue64_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v9000_ptsz as cuStreamWaitValue64_ptsz;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070 as cuStreamWaitValue64;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWaitValue64`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue64: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070_ptsz as cuStreamWaitValue64;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070 as cuStreamWaitValue64_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`] by default, [`cuStreamWaitValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070_ptsz as cuStreamWaitValue64_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamWaitValue64_v2`: [`cuStreamWaitValue64_v11070`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuStreamWaitValue64_v2: EntryPoint<PFN_cuStreamWaitValue64_v11070> = cuStreamWaitValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070 as cuStreamWaitValue64_v2;
 /// The entry point of the C spelling `cuStreamWaitValue64_v2_ptsz`: [`cuStreamWaitValue64_v11070_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamWaitValue64_v2_ptsz: EntryPoint<PFN_cuStreamWaitValue64_v11070_ptsz> = cuStreamWaitValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWaitValue64_v11070_ptsz as cuStreamWaitValue64_v2_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v8000`] by default, [`cuStreamWriteValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000> = cuStreamWriteValue32_v8000;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v8000 as cuStreamWriteValue32;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v8000`] by default, [`cuStreamWriteValue32_v8000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v8000_ptsz as cuStreamWriteValue32;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue32_ptsz`: [`cuStreamWriteValue32_v8000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamWriteValue32_ptsz: EntryPoint<PFN_cuStreamWriteValue32_v8000_ptsz> = cuStreamWriteValue32_v8000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v8000_ptsz as cuStreamWriteValue32_ptsz;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070 as cuStreamWriteValue32;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWriteValue32`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue32: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070_ptsz as cuStreamWriteValue32;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070 as cuStreamWriteValue32_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`] by default, [`cuStreamWriteValue32_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070_ptsz> = cuStreamWriteValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070_ptsz as cuStreamWriteValue32_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamWriteValue32_v2`: [`cuStreamWriteValue32_v11070`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuStreamWriteValue32_v2: EntryPoint<PFN_cuStreamWriteValue32_v11070> = cuStreamWriteValue32_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070 as cuStreamWriteValue32_v2;
 /// The entry point of the C spelling `cuStreamWriteValue32_v2_ptsz`: [`cuStreamWriteValue32_v11070_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamWriteValue32_v2_ptsz: EntryPoint<
-    PFN_cuStreamWriteValue32_v11070_ptsz,
-> = cuStreamWriteValue32_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue32_v11070_ptsz as cuStreamWriteValue32_v2_ptsz;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v9000`] by default, [`cuStreamWriteValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000> = cuStreamWriteValue64_v9000;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v9000 as cuStreamWriteValue64;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v9000`] by default, [`cuStreamWriteValue64_v9000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 11.8; removed in 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v9000_ptsz as cuStreamWriteValue64;
 #[cfg(not(cuda_ge_12000))]
 /// The entry point of the C spelling `cuStreamWriteValue64_ptsz`: [`cuStreamWriteValue64_v9000_ptsz`], the ABI of the function it binds.
-///
-/// - In CUDA 11.7 to 11.8; removed in 12.0
-pub const cuStreamWriteValue64_ptsz: EntryPoint<PFN_cuStreamWriteValue64_v9000_ptsz> = cuStreamWriteValue64_v9000_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v9000_ptsz as cuStreamWriteValue64_ptsz;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070 as cuStreamWriteValue64;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuStreamWriteValue64`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 12.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue64: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070_ptsz as cuStreamWriteValue64;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070 as cuStreamWriteValue64_v2;
 #[cfg(not(cuda_ge_13000))]
 /// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`] by default, [`cuStreamWriteValue64_v11070_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
 ///
 /// - As written here: in CUDA 11.7 to 12.9; removed in 13.0; the name: in every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070_ptsz> = cuStreamWriteValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070_ptsz as cuStreamWriteValue64_v2;
 #[cfg(cuda_ge_13000)]
 /// The entry point of the C spelling `cuStreamWriteValue64_v2`: [`cuStreamWriteValue64_v11070`], the ABI of the function it binds.
 ///
 /// - As written here: since CUDA 13.0; the name: in every supported header
-pub const cuStreamWriteValue64_v2: EntryPoint<PFN_cuStreamWriteValue64_v11070> = cuStreamWriteValue64_v11070;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070 as cuStreamWriteValue64_v2;
 /// The entry point of the C spelling `cuStreamWriteValue64_v2_ptsz`: [`cuStreamWriteValue64_v11070_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuStreamWriteValue64_v2_ptsz: EntryPoint<
-    PFN_cuStreamWriteValue64_v11070_ptsz,
-> = cuStreamWriteValue64_v11070_ptsz;
+#[doc(inline)]
+pub use self::cuStreamWriteValue64_v11070_ptsz as cuStreamWriteValue64_v2_ptsz;
 /// The entry point of the C spelling `cuSurfObjectCreate`: [`cuSurfObjectCreate_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSurfObjectCreate: EntryPoint<PFN_cuSurfObjectCreate_v5000> = cuSurfObjectCreate_v5000;
+#[doc(inline)]
+pub use self::cuSurfObjectCreate_v5000 as cuSurfObjectCreate;
 /// The entry point of the C spelling `cuSurfObjectDestroy`: [`cuSurfObjectDestroy_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSurfObjectDestroy: EntryPoint<PFN_cuSurfObjectDestroy_v5000> = cuSurfObjectDestroy_v5000;
+#[doc(inline)]
+pub use self::cuSurfObjectDestroy_v5000 as cuSurfObjectDestroy;
 /// The entry point of the C spelling `cuSurfObjectGetResourceDesc`: [`cuSurfObjectGetResourceDesc_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSurfObjectGetResourceDesc: EntryPoint<
-    PFN_cuSurfObjectGetResourceDesc_v5000,
-> = cuSurfObjectGetResourceDesc_v5000;
+#[doc(inline)]
+pub use self::cuSurfObjectGetResourceDesc_v5000 as cuSurfObjectGetResourceDesc;
 /// The entry point of the C spelling `cuSurfRefGetArray`: [`cuSurfRefGetArray_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSurfRefGetArray: EntryPoint<PFN_cuSurfRefGetArray_v3000> = cuSurfRefGetArray_v3000;
+#[doc(inline)]
+pub use self::cuSurfRefGetArray_v3000 as cuSurfRefGetArray;
 /// The entry point of the C spelling `cuSurfRefSetArray`: [`cuSurfRefSetArray_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuSurfRefSetArray: EntryPoint<PFN_cuSurfRefSetArray_v3000> = cuSurfRefSetArray_v3000;
+#[doc(inline)]
+pub use self::cuSurfRefSetArray_v3000 as cuSurfRefSetArray;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuTensorMapEncodeIm2col`: [`cuTensorMapEncodeIm2col_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuTensorMapEncodeIm2col: EntryPoint<PFN_cuTensorMapEncodeIm2col_v12000> = cuTensorMapEncodeIm2col_v12000;
+#[doc(inline)]
+pub use self::cuTensorMapEncodeIm2col_v12000 as cuTensorMapEncodeIm2col;
 #[cfg(cuda_ge_12080)]
 /// The entry point of the C spelling `cuTensorMapEncodeIm2colWide`: [`cuTensorMapEncodeIm2colWide_v12080`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.8
-pub const cuTensorMapEncodeIm2colWide: EntryPoint<
-    PFN_cuTensorMapEncodeIm2colWide_v12080,
-> = cuTensorMapEncodeIm2colWide_v12080;
+#[doc(inline)]
+pub use self::cuTensorMapEncodeIm2colWide_v12080 as cuTensorMapEncodeIm2colWide;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuTensorMapEncodeTiled`: [`cuTensorMapEncodeTiled_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuTensorMapEncodeTiled: EntryPoint<PFN_cuTensorMapEncodeTiled_v12000> = cuTensorMapEncodeTiled_v12000;
+#[doc(inline)]
+pub use self::cuTensorMapEncodeTiled_v12000 as cuTensorMapEncodeTiled;
 #[cfg(cuda_ge_12000)]
 /// The entry point of the C spelling `cuTensorMapReplaceAddress`: [`cuTensorMapReplaceAddress_v12000`], the ABI of the function it binds.
-///
-/// - Since CUDA 12.0
-pub const cuTensorMapReplaceAddress: EntryPoint<PFN_cuTensorMapReplaceAddress_v12000> = cuTensorMapReplaceAddress_v12000;
+#[doc(inline)]
+pub use self::cuTensorMapReplaceAddress_v12000 as cuTensorMapReplaceAddress;
 #[cfg(cuda_ge_13050)]
 /// The entry point of the C spelling `cuTensorMapSetAllocationClass`: [`cuTensorMapSetAllocationClass_v13050`], the ABI of the function it binds.
-///
-/// - Since CUDA 13.5
-pub const cuTensorMapSetAllocationClass: EntryPoint<
-    PFN_cuTensorMapSetAllocationClass_v13050,
-> = cuTensorMapSetAllocationClass_v13050;
+#[doc(inline)]
+pub use self::cuTensorMapSetAllocationClass_v13050 as cuTensorMapSetAllocationClass;
 /// The entry point of the C spelling `cuTexObjectCreate`: [`cuTexObjectCreate_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexObjectCreate: EntryPoint<PFN_cuTexObjectCreate_v5000> = cuTexObjectCreate_v5000;
+#[doc(inline)]
+pub use self::cuTexObjectCreate_v5000 as cuTexObjectCreate;
 /// The entry point of the C spelling `cuTexObjectDestroy`: [`cuTexObjectDestroy_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexObjectDestroy: EntryPoint<PFN_cuTexObjectDestroy_v5000> = cuTexObjectDestroy_v5000;
+#[doc(inline)]
+pub use self::cuTexObjectDestroy_v5000 as cuTexObjectDestroy;
 /// The entry point of the C spelling `cuTexObjectGetResourceDesc`: [`cuTexObjectGetResourceDesc_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexObjectGetResourceDesc: EntryPoint<PFN_cuTexObjectGetResourceDesc_v5000> = cuTexObjectGetResourceDesc_v5000;
+#[doc(inline)]
+pub use self::cuTexObjectGetResourceDesc_v5000 as cuTexObjectGetResourceDesc;
 /// The entry point of the C spelling `cuTexObjectGetResourceViewDesc`: [`cuTexObjectGetResourceViewDesc_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexObjectGetResourceViewDesc: EntryPoint<
-    PFN_cuTexObjectGetResourceViewDesc_v5000,
-> = cuTexObjectGetResourceViewDesc_v5000;
+#[doc(inline)]
+pub use self::cuTexObjectGetResourceViewDesc_v5000 as cuTexObjectGetResourceViewDesc;
 /// The entry point of the C spelling `cuTexObjectGetTextureDesc`: [`cuTexObjectGetTextureDesc_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexObjectGetTextureDesc: EntryPoint<PFN_cuTexObjectGetTextureDesc_v5000> = cuTexObjectGetTextureDesc_v5000;
+#[doc(inline)]
+pub use self::cuTexObjectGetTextureDesc_v5000 as cuTexObjectGetTextureDesc;
 /// The entry point of the C spelling `cuTexRefCreate`: [`cuTexRefCreate_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefCreate: EntryPoint<PFN_cuTexRefCreate_v2000> = cuTexRefCreate_v2000;
+#[doc(inline)]
+pub use self::cuTexRefCreate_v2000 as cuTexRefCreate;
 /// The entry point of the C spelling `cuTexRefDestroy`: [`cuTexRefDestroy_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefDestroy: EntryPoint<PFN_cuTexRefDestroy_v2000> = cuTexRefDestroy_v2000;
+#[doc(inline)]
+pub use self::cuTexRefDestroy_v2000 as cuTexRefDestroy;
 /// The entry point of the C spelling `cuTexRefGetAddress`: [`cuTexRefGetAddress_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetAddress: EntryPoint<PFN_cuTexRefGetAddress_v3020> = cuTexRefGetAddress_v3020;
+#[doc(inline)]
+pub use self::cuTexRefGetAddress_v3020 as cuTexRefGetAddress;
 /// The entry point of the C spelling `cuTexRefGetAddressMode`: [`cuTexRefGetAddressMode_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetAddressMode: EntryPoint<PFN_cuTexRefGetAddressMode_v2000> = cuTexRefGetAddressMode_v2000;
+#[doc(inline)]
+pub use self::cuTexRefGetAddressMode_v2000 as cuTexRefGetAddressMode;
 /// The entry point of the C spelling `cuTexRefGetAddress_v2`: [`cuTexRefGetAddress_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetAddress_v2: EntryPoint<PFN_cuTexRefGetAddress_v3020> = cuTexRefGetAddress_v3020;
+#[doc(inline)]
+pub use self::cuTexRefGetAddress_v3020 as cuTexRefGetAddress_v2;
 /// The entry point of the C spelling `cuTexRefGetArray`: [`cuTexRefGetArray_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetArray: EntryPoint<PFN_cuTexRefGetArray_v2000> = cuTexRefGetArray_v2000;
+#[doc(inline)]
+pub use self::cuTexRefGetArray_v2000 as cuTexRefGetArray;
 /// The entry point of the C spelling `cuTexRefGetBorderColor`: [`cuTexRefGetBorderColor_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetBorderColor: EntryPoint<PFN_cuTexRefGetBorderColor_v8000> = cuTexRefGetBorderColor_v8000;
+#[doc(inline)]
+pub use self::cuTexRefGetBorderColor_v8000 as cuTexRefGetBorderColor;
 /// The entry point of the C spelling `cuTexRefGetFilterMode`: [`cuTexRefGetFilterMode_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetFilterMode: EntryPoint<PFN_cuTexRefGetFilterMode_v2000> = cuTexRefGetFilterMode_v2000;
+#[doc(inline)]
+pub use self::cuTexRefGetFilterMode_v2000 as cuTexRefGetFilterMode;
 /// The entry point of the C spelling `cuTexRefGetFlags`: [`cuTexRefGetFlags_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetFlags: EntryPoint<PFN_cuTexRefGetFlags_v2000> = cuTexRefGetFlags_v2000;
+#[doc(inline)]
+pub use self::cuTexRefGetFlags_v2000 as cuTexRefGetFlags;
 /// The entry point of the C spelling `cuTexRefGetFormat`: [`cuTexRefGetFormat_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetFormat: EntryPoint<PFN_cuTexRefGetFormat_v2000> = cuTexRefGetFormat_v2000;
+#[doc(inline)]
+pub use self::cuTexRefGetFormat_v2000 as cuTexRefGetFormat;
 /// The entry point of the C spelling `cuTexRefGetMaxAnisotropy`: [`cuTexRefGetMaxAnisotropy_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetMaxAnisotropy: EntryPoint<PFN_cuTexRefGetMaxAnisotropy_v5000> = cuTexRefGetMaxAnisotropy_v5000;
+#[doc(inline)]
+pub use self::cuTexRefGetMaxAnisotropy_v5000 as cuTexRefGetMaxAnisotropy;
 /// The entry point of the C spelling `cuTexRefGetMipmapFilterMode`: [`cuTexRefGetMipmapFilterMode_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetMipmapFilterMode: EntryPoint<
-    PFN_cuTexRefGetMipmapFilterMode_v5000,
-> = cuTexRefGetMipmapFilterMode_v5000;
+#[doc(inline)]
+pub use self::cuTexRefGetMipmapFilterMode_v5000 as cuTexRefGetMipmapFilterMode;
 /// The entry point of the C spelling `cuTexRefGetMipmapLevelBias`: [`cuTexRefGetMipmapLevelBias_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetMipmapLevelBias: EntryPoint<PFN_cuTexRefGetMipmapLevelBias_v5000> = cuTexRefGetMipmapLevelBias_v5000;
+#[doc(inline)]
+pub use self::cuTexRefGetMipmapLevelBias_v5000 as cuTexRefGetMipmapLevelBias;
 /// The entry point of the C spelling `cuTexRefGetMipmapLevelClamp`: [`cuTexRefGetMipmapLevelClamp_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetMipmapLevelClamp: EntryPoint<
-    PFN_cuTexRefGetMipmapLevelClamp_v5000,
-> = cuTexRefGetMipmapLevelClamp_v5000;
+#[doc(inline)]
+pub use self::cuTexRefGetMipmapLevelClamp_v5000 as cuTexRefGetMipmapLevelClamp;
 /// The entry point of the C spelling `cuTexRefGetMipmappedArray`: [`cuTexRefGetMipmappedArray_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefGetMipmappedArray: EntryPoint<PFN_cuTexRefGetMipmappedArray_v5000> = cuTexRefGetMipmappedArray_v5000;
+#[doc(inline)]
+pub use self::cuTexRefGetMipmappedArray_v5000 as cuTexRefGetMipmappedArray;
 /// The entry point of the C spelling `cuTexRefSetAddress`: [`cuTexRefSetAddress_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetAddress: EntryPoint<PFN_cuTexRefSetAddress_v3020> = cuTexRefSetAddress_v3020;
+#[doc(inline)]
+pub use self::cuTexRefSetAddress_v3020 as cuTexRefSetAddress;
 /// The entry point of the C spelling `cuTexRefSetAddress2D`: [`cuTexRefSetAddress2D_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetAddress2D: EntryPoint<PFN_cuTexRefSetAddress2D_v4010> = cuTexRefSetAddress2D_v4010;
+#[doc(inline)]
+pub use self::cuTexRefSetAddress2D_v4010 as cuTexRefSetAddress2D;
 /// The entry point of the C spelling `cuTexRefSetAddress2D_v3`: [`cuTexRefSetAddress2D_v4010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetAddress2D_v3: EntryPoint<PFN_cuTexRefSetAddress2D_v4010> = cuTexRefSetAddress2D_v4010;
+#[doc(inline)]
+pub use self::cuTexRefSetAddress2D_v4010 as cuTexRefSetAddress2D_v3;
 /// The entry point of the C spelling `cuTexRefSetAddressMode`: [`cuTexRefSetAddressMode_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetAddressMode: EntryPoint<PFN_cuTexRefSetAddressMode_v2000> = cuTexRefSetAddressMode_v2000;
+#[doc(inline)]
+pub use self::cuTexRefSetAddressMode_v2000 as cuTexRefSetAddressMode;
 /// The entry point of the C spelling `cuTexRefSetAddress_v2`: [`cuTexRefSetAddress_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetAddress_v2: EntryPoint<PFN_cuTexRefSetAddress_v3020> = cuTexRefSetAddress_v3020;
+#[doc(inline)]
+pub use self::cuTexRefSetAddress_v3020 as cuTexRefSetAddress_v2;
 /// The entry point of the C spelling `cuTexRefSetArray`: [`cuTexRefSetArray_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetArray: EntryPoint<PFN_cuTexRefSetArray_v2000> = cuTexRefSetArray_v2000;
+#[doc(inline)]
+pub use self::cuTexRefSetArray_v2000 as cuTexRefSetArray;
 /// The entry point of the C spelling `cuTexRefSetBorderColor`: [`cuTexRefSetBorderColor_v8000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetBorderColor: EntryPoint<PFN_cuTexRefSetBorderColor_v8000> = cuTexRefSetBorderColor_v8000;
+#[doc(inline)]
+pub use self::cuTexRefSetBorderColor_v8000 as cuTexRefSetBorderColor;
 /// The entry point of the C spelling `cuTexRefSetFilterMode`: [`cuTexRefSetFilterMode_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetFilterMode: EntryPoint<PFN_cuTexRefSetFilterMode_v2000> = cuTexRefSetFilterMode_v2000;
+#[doc(inline)]
+pub use self::cuTexRefSetFilterMode_v2000 as cuTexRefSetFilterMode;
 /// The entry point of the C spelling `cuTexRefSetFlags`: [`cuTexRefSetFlags_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetFlags: EntryPoint<PFN_cuTexRefSetFlags_v2000> = cuTexRefSetFlags_v2000;
+#[doc(inline)]
+pub use self::cuTexRefSetFlags_v2000 as cuTexRefSetFlags;
 /// The entry point of the C spelling `cuTexRefSetFormat`: [`cuTexRefSetFormat_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetFormat: EntryPoint<PFN_cuTexRefSetFormat_v2000> = cuTexRefSetFormat_v2000;
+#[doc(inline)]
+pub use self::cuTexRefSetFormat_v2000 as cuTexRefSetFormat;
 /// The entry point of the C spelling `cuTexRefSetMaxAnisotropy`: [`cuTexRefSetMaxAnisotropy_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetMaxAnisotropy: EntryPoint<PFN_cuTexRefSetMaxAnisotropy_v5000> = cuTexRefSetMaxAnisotropy_v5000;
+#[doc(inline)]
+pub use self::cuTexRefSetMaxAnisotropy_v5000 as cuTexRefSetMaxAnisotropy;
 /// The entry point of the C spelling `cuTexRefSetMipmapFilterMode`: [`cuTexRefSetMipmapFilterMode_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetMipmapFilterMode: EntryPoint<
-    PFN_cuTexRefSetMipmapFilterMode_v5000,
-> = cuTexRefSetMipmapFilterMode_v5000;
+#[doc(inline)]
+pub use self::cuTexRefSetMipmapFilterMode_v5000 as cuTexRefSetMipmapFilterMode;
 /// The entry point of the C spelling `cuTexRefSetMipmapLevelBias`: [`cuTexRefSetMipmapLevelBias_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetMipmapLevelBias: EntryPoint<PFN_cuTexRefSetMipmapLevelBias_v5000> = cuTexRefSetMipmapLevelBias_v5000;
+#[doc(inline)]
+pub use self::cuTexRefSetMipmapLevelBias_v5000 as cuTexRefSetMipmapLevelBias;
 /// The entry point of the C spelling `cuTexRefSetMipmapLevelClamp`: [`cuTexRefSetMipmapLevelClamp_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetMipmapLevelClamp: EntryPoint<
-    PFN_cuTexRefSetMipmapLevelClamp_v5000,
-> = cuTexRefSetMipmapLevelClamp_v5000;
+#[doc(inline)]
+pub use self::cuTexRefSetMipmapLevelClamp_v5000 as cuTexRefSetMipmapLevelClamp;
 /// The entry point of the C spelling `cuTexRefSetMipmappedArray`: [`cuTexRefSetMipmappedArray_v5000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuTexRefSetMipmappedArray: EntryPoint<PFN_cuTexRefSetMipmappedArray_v5000> = cuTexRefSetMipmappedArray_v5000;
+#[doc(inline)]
+pub use self::cuTexRefSetMipmappedArray_v5000 as cuTexRefSetMipmappedArray;
 /// The entry point of the C spelling `cuThreadExchangeStreamCaptureMode`: [`cuThreadExchangeStreamCaptureMode_v10010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuThreadExchangeStreamCaptureMode: EntryPoint<
-    PFN_cuThreadExchangeStreamCaptureMode_v10010,
-> = cuThreadExchangeStreamCaptureMode_v10010;
+#[doc(inline)]
+pub use self::cuThreadExchangeStreamCaptureMode_v10010 as cuThreadExchangeStreamCaptureMode;
 /// The entry point of the C spelling `cuUserObjectCreate`: [`cuUserObjectCreate_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuUserObjectCreate: EntryPoint<PFN_cuUserObjectCreate_v11030> = cuUserObjectCreate_v11030;
+#[doc(inline)]
+pub use self::cuUserObjectCreate_v11030 as cuUserObjectCreate;
 /// The entry point of the C spelling `cuUserObjectRelease`: [`cuUserObjectRelease_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuUserObjectRelease: EntryPoint<PFN_cuUserObjectRelease_v11030> = cuUserObjectRelease_v11030;
+#[doc(inline)]
+pub use self::cuUserObjectRelease_v11030 as cuUserObjectRelease;
 /// The entry point of the C spelling `cuUserObjectRetain`: [`cuUserObjectRetain_v11030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuUserObjectRetain: EntryPoint<PFN_cuUserObjectRetain_v11030> = cuUserObjectRetain_v11030;
+#[doc(inline)]
+pub use self::cuUserObjectRetain_v11030 as cuUserObjectRetain;
 /// The entry point of the C spelling `cuWaitExternalSemaphoresAsync`: [`cuWaitExternalSemaphoresAsync_v10000`] by default, [`cuWaitExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuWaitExternalSemaphoresAsync: EntryPoint<
-    PFN_cuWaitExternalSemaphoresAsync_v10000,
-> = cuWaitExternalSemaphoresAsync_v10000;
+#[doc(inline)]
+pub use self::cuWaitExternalSemaphoresAsync_v10000 as cuWaitExternalSemaphoresAsync;
 /// The entry point of the C spelling `cuWaitExternalSemaphoresAsync`: [`cuWaitExternalSemaphoresAsync_v10000`] by default, [`cuWaitExternalSemaphoresAsync_v10000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuWaitExternalSemaphoresAsync: EntryPoint<
-    PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
-> = cuWaitExternalSemaphoresAsync_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuWaitExternalSemaphoresAsync_v10000_ptsz as cuWaitExternalSemaphoresAsync;
 /// The entry point of the C spelling `cuWaitExternalSemaphoresAsync_ptsz`: [`cuWaitExternalSemaphoresAsync_v10000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuWaitExternalSemaphoresAsync_ptsz: EntryPoint<
-    PFN_cuWaitExternalSemaphoresAsync_v10000_ptsz,
-> = cuWaitExternalSemaphoresAsync_v10000_ptsz;
+#[doc(inline)]
+pub use self::cuWaitExternalSemaphoresAsync_v10000_ptsz as cuWaitExternalSemaphoresAsync_ptsz;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
@@ -8660,870 +7660,3610 @@ pub const ALL_LEN: usize = 682;
 pub const ALL_LEN: usize = 685;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [
-    cuArray3DCreate_v2000.info(),
-    cuArray3DCreate_v3020.info(),
-    cuArray3DGetDescriptor_v2000.info(),
-    cuArray3DGetDescriptor_v3020.info(),
-    cuArrayCreate_v2000.info(),
-    cuArrayCreate_v3020.info(),
-    cuArrayDestroy_v2000.info(),
-    cuArrayGetDescriptor_v2000.info(),
-    cuArrayGetDescriptor_v3020.info(),
-    cuArrayGetMemoryRequirements_v11060.info(),
-    cuArrayGetPlane_v11020.info(),
-    cuArrayGetSparseProperties_v11010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuArray3DCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArray3DCreate",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArray3DGetDescriptor",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArray3DGetDescriptor",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayCreate",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayDestroy",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayGetDescriptor",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayGetDescriptor",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayGetMemoryRequirements",
+        version: 11060,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayGetPlane",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuArrayGetSparseProperties",
+        version: 11010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuCheckpointOperationComplete_v13040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointOperationComplete",
+        version: 13040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessCheckpoint_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessCheckpoint",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessGetRestoreThreadId_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessGetRestoreThreadId",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessGetState_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessGetState",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessLock_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessLock",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessRestore_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessRestore",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuCheckpointProcessUnlock_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCheckpointProcessUnlock",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuCoredumpDeregisterCompleteCallback_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpDeregisterCompleteCallback",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuCoredumpDeregisterStartCallback_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpDeregisterStartCallback",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuCoredumpGetAttributeGlobal_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpGetAttributeGlobal",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuCoredumpGetAttribute_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpGetAttribute",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuCoredumpRegisterCompleteCallback_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpRegisterCompleteCallback",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuCoredumpRegisterStartCallback_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpRegisterStartCallback",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuCoredumpSetAttributeGlobal_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpSetAttributeGlobal",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuCoredumpSetAttribute_v12010.info(),
-    cuCtxAttach_v2000.info(),
-    cuCtxCreate_v11040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCoredumpSetAttribute",
+        version: 12010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxAttach",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxCreate",
+        version: 11040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuCtxCreate_v12050.info(),
-    cuCtxCreate_v2000.info(),
-    cuCtxCreate_v3020.info(),
-    cuCtxDestroy_v2000.info(),
-    cuCtxDestroy_v4000.info(),
-    cuCtxDetach_v2000.info(),
-    cuCtxDisablePeerAccess_v4000.info(),
-    cuCtxEnablePeerAccess_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxCreate",
+        version: 12050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxCreate",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxDestroy",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxDestroy",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxDetach",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxDisablePeerAccess",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxEnablePeerAccess",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuCtxFromGreenCtx_v12040.info(),
-    cuCtxGetApiVersion_v3020.info(),
-    cuCtxGetCacheConfig_v3020.info(),
-    cuCtxGetCurrent_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxFromGreenCtx",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetApiVersion",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetCacheConfig",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetCurrent",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuCtxGetDevResource_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetDevResource",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuCtxGetDevice_v13000.info(),
-    cuCtxGetDevice_v2000.info(),
-    cuCtxGetExecAffinity_v11040.info(),
-    cuCtxGetFlags_v7000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetDevice",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetDevice",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetExecAffinity",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetFlags",
+        version: 7000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuCtxGetId_v12000.info(),
-    cuCtxGetLimit_v3010.info(),
-    cuCtxGetSharedMemConfig_v4020.info(),
-    cuCtxGetStreamPriorityRange_v5050.info(),
-    cuCtxPopCurrent_v2000.info(),
-    cuCtxPopCurrent_v4000.info(),
-    cuCtxPushCurrent_v2000.info(),
-    cuCtxPushCurrent_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetId",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetLimit",
+        version: 3010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetSharedMemConfig",
+        version: 4020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxGetStreamPriorityRange",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxPopCurrent",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxPopCurrent",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxPushCurrent",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxPushCurrent",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuCtxRecordEvent_v12050.info(),
-    cuCtxResetPersistingL2Cache_v11000.info(),
-    cuCtxSetCacheConfig_v3020.info(),
-    cuCtxSetCurrent_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxRecordEvent",
+        version: 12050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxResetPersistingL2Cache",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSetCacheConfig",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSetCurrent",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuCtxSetFlags_v12010.info(),
-    cuCtxSetLimit_v3010.info(),
-    cuCtxSetSharedMemConfig_v4020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSetFlags",
+        version: 12010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSetLimit",
+        version: 3010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSetSharedMemConfig",
+        version: 4020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuCtxSynchronize_v13000.info(),
-    cuCtxSynchronize_v2000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSynchronize",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuCtxSynchronize",
+        version: 2000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuCtxWaitEvent_v12050.info(),
-    cuDestroyExternalMemory_v10000.info(),
-    cuDestroyExternalSemaphore_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuCtxWaitEvent",
+        version: 12050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDestroyExternalMemory",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDestroyExternalSemaphore",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuDevResourceGenerateDesc_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDevResourceGenerateDesc",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuDevSmResourceSplitByCount_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDevSmResourceSplitByCount",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuDevSmResourceSplit_v13010.info(),
-    cuDeviceCanAccessPeer_v4000.info(),
-    cuDeviceComputeCapability_v2000.info(),
-    cuDeviceGetAttribute_v2000.info(),
-    cuDeviceGetByPCIBusId_v4010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDevSmResourceSplit",
+        version: 13010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceCanAccessPeer",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceComputeCapability",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetAttribute",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetByPCIBusId",
+        version: 4010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuDeviceGetCliqueCount_v13040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetCliqueCount",
+        version: 13040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuDeviceGetCliqueInfo_v13040.info(),
-    cuDeviceGetCount_v2000.info(),
-    cuDeviceGetDefaultMemPool_v11020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetCliqueInfo",
+        version: 13040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetCount",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetDefaultMemPool",
+        version: 11020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuDeviceGetDevResource_v12040.info(),
-    cuDeviceGetExecAffinitySupport_v11040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetDevResource",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetExecAffinitySupport",
+        version: 11040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuDeviceGetFabricClusterUuid_v13040.info(),
-    cuDeviceGetGraphMemAttribute_v11040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetFabricClusterUuid",
+        version: 13040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetGraphMemAttribute",
+        version: 11040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuDeviceGetHostAtomicCapabilities_v13000.info(),
-    cuDeviceGetLuid_v10000.info(),
-    cuDeviceGetMemPool_v11020.info(),
-    cuDeviceGetName_v2000.info(),
-    cuDeviceGetNvSciSyncAttributes_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetHostAtomicCapabilities",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetLuid",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetMemPool",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetName",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetNvSciSyncAttributes",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuDeviceGetP2PAtomicCapabilities_v13000.info(),
-    cuDeviceGetP2PAttribute_v8000.info(),
-    cuDeviceGetPCIBusId_v4010.info(),
-    cuDeviceGetProperties_v2000.info(),
-    cuDeviceGetTexture1DLinearMaxWidth_v11010.info(),
-    cuDeviceGetUuid_v11040.info(),
-    cuDeviceGetUuid_v9020.info(),
-    cuDeviceGet_v2000.info(),
-    cuDeviceGraphMemTrim_v11040.info(),
-    cuDevicePrimaryCtxGetState_v7000.info(),
-    cuDevicePrimaryCtxRelease_v11000.info(),
-    cuDevicePrimaryCtxRelease_v7000.info(),
-    cuDevicePrimaryCtxReset_v11000.info(),
-    cuDevicePrimaryCtxReset_v7000.info(),
-    cuDevicePrimaryCtxRetain_v7000.info(),
-    cuDevicePrimaryCtxSetFlags_v11000.info(),
-    cuDevicePrimaryCtxSetFlags_v7000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetP2PAtomicCapabilities",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetP2PAttribute",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetPCIBusId",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetProperties",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetTexture1DLinearMaxWidth",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetUuid",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGetUuid",
+        version: 9020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGet",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceGraphMemTrim",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxGetState",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxRelease",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxRelease",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxReset",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxReset",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxRetain",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxSetFlags",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDevicePrimaryCtxSetFlags",
+        version: 7000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuDeviceRegisterAsyncNotification_v12040.info(),
-    cuDeviceSetGraphMemAttribute_v11040.info(),
-    cuDeviceSetMemPool_v11020.info(),
-    cuDeviceTotalMem_v2000.info(),
-    cuDeviceTotalMem_v3020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceRegisterAsyncNotification",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceSetGraphMemAttribute",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceSetMemPool",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceTotalMem",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceTotalMem",
+        version: 3020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuDeviceUnregisterAsyncNotification_v12040.info(),
-    cuDriverGetVersion_v2020.info(),
-    cuEventCreate_v2000.info(),
-    cuEventDestroy_v2000.info(),
-    cuEventDestroy_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuDeviceUnregisterAsyncNotification",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuDriverGetVersion",
+        version: 2020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventDestroy",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventDestroy",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuEventElapsedTime_v12080.info(),
-    cuEventElapsedTime_v2000.info(),
-    cuEventQuery_v2000.info(),
-    cuEventRecordWithFlags_v11010.info(),
-    cuEventRecordWithFlags_v11010_ptsz.info(),
-    cuEventRecord_v2000.info(),
-    cuEventRecord_v7000_ptsz.info(),
-    cuEventSynchronize_v2000.info(),
-    cuExternalMemoryGetMappedBuffer_v10000.info(),
-    cuExternalMemoryGetMappedMipmappedArray_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuEventElapsedTime",
+        version: 12080,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventElapsedTime",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventQuery",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventRecordWithFlags",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventRecordWithFlags",
+        version: 11010,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventRecord",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventRecord",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuEventSynchronize",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuExternalMemoryGetMappedBuffer",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuExternalMemoryGetMappedMipmappedArray",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13050)]
-    cuFabricCpyBatchAsync_v13050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFabricCpyBatchAsync",
+        version: 13050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13050)]
-    cuFabricCpyBatchAsync_v13050_ptsz.info(),
-    cuFlushGPUDirectRDMAWrites_v11030.info(),
-    cuFuncGetAttribute_v2020.info(),
-    cuFuncGetModule_v11000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFabricCpyBatchAsync",
+        version: 13050,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFlushGPUDirectRDMAWrites",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncGetAttribute",
+        version: 2020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncGetModule",
+        version: 11000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuFuncGetName_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFuncGetName",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuFuncGetParamCount_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFuncGetParamCount",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuFuncGetParamInfo_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFuncGetParamInfo",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuFuncIsLoaded_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFuncIsLoaded",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuFuncLoad_v12040.info(),
-    cuFuncSetAttribute_v9000.info(),
-    cuFuncSetBlockShape_v2000.info(),
-    cuFuncSetCacheConfig_v3000.info(),
-    cuFuncSetSharedMemConfig_v4020.info(),
-    cuFuncSetSharedSize_v2000.info(),
-    cuGetErrorName_v6000.info(),
-    cuGetErrorString_v6000.info(),
-    cuGetExportTable_v3000.info(),
-    cuGetProcAddress_v11030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuFuncLoad",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncSetAttribute",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncSetBlockShape",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncSetCacheConfig",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncSetSharedMemConfig",
+        version: 4020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuFuncSetSharedSize",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGetErrorName",
+        version: 6000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGetErrorString",
+        version: 6000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGetExportTable",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGetProcAddress",
+        version: 11030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGetProcAddress_v12000.info(),
-    cuGraphAddBatchMemOpNode_v11070.info(),
-    cuGraphAddChildGraphNode_v10000.info(),
-    cuGraphAddDependencies_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGetProcAddress",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddBatchMemOpNode",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddChildGraphNode",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddDependencies",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphAddDependencies_v12030.info(),
-    cuGraphAddEmptyNode_v10000.info(),
-    cuGraphAddEventRecordNode_v11010.info(),
-    cuGraphAddEventWaitNode_v11010.info(),
-    cuGraphAddExternalSemaphoresSignalNode_v11020.info(),
-    cuGraphAddExternalSemaphoresWaitNode_v11020.info(),
-    cuGraphAddHostNode_v10000.info(),
-    cuGraphAddKernelNode_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddDependencies",
+        version: 12030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddEmptyNode",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddEventRecordNode",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddEventWaitNode",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddExternalSemaphoresSignalNode",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddExternalSemaphoresWaitNode",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddHostNode",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddKernelNode",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphAddKernelNode_v12000.info(),
-    cuGraphAddMemAllocNode_v11040.info(),
-    cuGraphAddMemFreeNode_v11040.info(),
-    cuGraphAddMemcpyNode_v10000.info(),
-    cuGraphAddMemsetNode_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddKernelNode",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddMemAllocNode",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddMemFreeNode",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddMemcpyNode",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddMemsetNode",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuGraphAddNode_v12020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddNode",
+        version: 12020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphAddNode_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddNode",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuGraphAddNode_v13040.info(),
-    cuGraphBatchMemOpNodeGetParams_v11070.info(),
-    cuGraphBatchMemOpNodeSetParams_v11070.info(),
-    cuGraphChildGraphNodeGetGraph_v10000.info(),
-    cuGraphClone_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphAddNode",
+        version: 13040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphBatchMemOpNodeGetParams",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphBatchMemOpNodeSetParams",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphChildGraphNodeGetGraph",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphClone",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphConditionalHandleCreate_v12030.info(),
-    cuGraphCreate_v10000.info(),
-    cuGraphDebugDotPrint_v11030.info(),
-    cuGraphDestroyNode_v10000.info(),
-    cuGraphDestroy_v10000.info(),
-    cuGraphEventRecordNodeGetEvent_v11010.info(),
-    cuGraphEventRecordNodeSetEvent_v11010.info(),
-    cuGraphEventWaitNodeGetEvent_v11010.info(),
-    cuGraphEventWaitNodeSetEvent_v11010.info(),
-    cuGraphExecBatchMemOpNodeSetParams_v11070.info(),
-    cuGraphExecChildGraphNodeSetParams_v11010.info(),
-    cuGraphExecDestroy_v10000.info(),
-    cuGraphExecEventRecordNodeSetEvent_v11010.info(),
-    cuGraphExecEventWaitNodeSetEvent_v11010.info(),
-    cuGraphExecExternalSemaphoresSignalNodeSetParams_v11020.info(),
-    cuGraphExecExternalSemaphoresWaitNodeSetParams_v11020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphConditionalHandleCreate",
+        version: 12030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphCreate",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphDebugDotPrint",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphDestroyNode",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphDestroy",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphEventRecordNodeGetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphEventRecordNodeSetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphEventWaitNodeGetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphEventWaitNodeSetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecBatchMemOpNodeSetParams",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecChildGraphNodeSetParams",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecDestroy",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecEventRecordNodeSetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecEventWaitNodeSetEvent",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecExternalSemaphoresSignalNodeSetParams",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecExternalSemaphoresWaitNodeSetParams",
+        version: 11020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphExecGetFlags_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecGetFlags",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuGraphExecGetId_v13010.info(),
-    cuGraphExecHostNodeSetParams_v10020.info(),
-    cuGraphExecKernelNodeSetParams_v10010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecGetId",
+        version: 13010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecHostNodeSetParams",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecKernelNodeSetParams",
+        version: 10010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphExecKernelNodeSetParams_v12000.info(),
-    cuGraphExecMemcpyNodeSetParams_v10020.info(),
-    cuGraphExecMemsetNodeSetParams_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecKernelNodeSetParams",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecMemcpyNodeSetParams",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecMemsetNodeSetParams",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuGraphExecNodeSetParams_v12020.info(),
-    cuGraphExecUpdate_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecNodeSetParams",
+        version: 12020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecUpdate",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphExecUpdate_v12000.info(),
-    cuGraphExternalSemaphoresSignalNodeGetParams_v11020.info(),
-    cuGraphExternalSemaphoresSignalNodeSetParams_v11020.info(),
-    cuGraphExternalSemaphoresWaitNodeGetParams_v11020.info(),
-    cuGraphExternalSemaphoresWaitNodeSetParams_v11020.info(),
-    cuGraphGetEdges_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExecUpdate",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExternalSemaphoresSignalNodeGetParams",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExternalSemaphoresSignalNodeSetParams",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExternalSemaphoresWaitNodeGetParams",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphExternalSemaphoresWaitNodeSetParams",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphGetEdges",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphGetEdges_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphGetEdges",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuGraphGetId_v13010.info(),
-    cuGraphGetNodes_v10000.info(),
-    cuGraphGetRootNodes_v10000.info(),
-    cuGraphHostNodeGetParams_v10000.info(),
-    cuGraphHostNodeSetParams_v10000.info(),
-    cuGraphInstantiateWithFlags_v11040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphGetId",
+        version: 13010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphGetNodes",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphGetRootNodes",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphHostNodeGetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphHostNodeSetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphInstantiateWithFlags",
+        version: 11040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphInstantiateWithParams_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphInstantiateWithParams",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphInstantiateWithParams_v12000_ptsz.info(),
-    cuGraphInstantiate_v10000.info(),
-    cuGraphInstantiate_v11000.info(),
-    cuGraphKernelNodeCopyAttributes_v11000.info(),
-    cuGraphKernelNodeGetAttribute_v11000.info(),
-    cuGraphKernelNodeGetParams_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphInstantiateWithParams",
+        version: 12000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphInstantiate",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphInstantiate",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeCopyAttributes",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeGetAttribute",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeGetParams",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphKernelNodeGetParams_v12000.info(),
-    cuGraphKernelNodeSetAttribute_v11000.info(),
-    cuGraphKernelNodeSetParams_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeGetParams",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeSetAttribute",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeSetParams",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuGraphKernelNodeSetParams_v12000.info(),
-    cuGraphLaunch_v10000.info(),
-    cuGraphLaunch_v10000_ptsz.info(),
-    cuGraphMemAllocNodeGetParams_v11040.info(),
-    cuGraphMemFreeNodeGetParams_v11040.info(),
-    cuGraphMemcpyNodeGetParams_v10000.info(),
-    cuGraphMemcpyNodeSetParams_v10000.info(),
-    cuGraphMemsetNodeGetParams_v10000.info(),
-    cuGraphMemsetNodeSetParams_v10000.info(),
-    cuGraphNodeFindInClone_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphKernelNodeSetParams",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphLaunch",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphLaunch",
+        version: 10000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemAllocNodeGetParams",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemFreeNodeGetParams",
+        version: 11040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemcpyNodeGetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemcpyNodeSetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemsetNodeGetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphMemsetNodeSetParams",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeFindInClone",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuGraphNodeGetContainingGraph_v13010.info(),
-    cuGraphNodeGetDependencies_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetContainingGraph",
+        version: 13010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetDependencies",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphNodeGetDependencies_v12030.info(),
-    cuGraphNodeGetDependentNodes_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetDependencies",
+        version: 12030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetDependentNodes",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphNodeGetDependentNodes_v12030.info(),
-    cuGraphNodeGetEnabled_v11060.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetDependentNodes",
+        version: 12030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetEnabled",
+        version: 11060,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuGraphNodeGetLocalId_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetLocalId",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuGraphNodeGetParams_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetParams",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuGraphNodeGetToolsId_v13010.info(),
-    cuGraphNodeGetType_v10000.info(),
-    cuGraphNodeSetEnabled_v11060.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetToolsId",
+        version: 13010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeGetType",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeSetEnabled",
+        version: 11060,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuGraphNodeSetParams_v12020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeSetParams",
+        version: 12020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuGraphNodeSetParams_v13040.info(),
-    cuGraphReleaseUserObject_v11030.info(),
-    cuGraphRemoveDependencies_v10000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphNodeSetParams",
+        version: 13040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphReleaseUserObject",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphRemoveDependencies",
+        version: 10000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuGraphRemoveDependencies_v12030.info(),
-    cuGraphRetainUserObject_v11030.info(),
-    cuGraphUpload_v11010.info(),
-    cuGraphUpload_v11010_ptsz.info(),
-    cuGraphicsMapResources_v3000.info(),
-    cuGraphicsMapResources_v7000_ptsz.info(),
-    cuGraphicsResourceGetMappedMipmappedArray_v5000.info(),
-    cuGraphicsResourceGetMappedPointer_v3000.info(),
-    cuGraphicsResourceGetMappedPointer_v3020.info(),
-    cuGraphicsResourceSetMapFlags_v3000.info(),
-    cuGraphicsResourceSetMapFlags_v6050.info(),
-    cuGraphicsSubResourceGetMappedArray_v3000.info(),
-    cuGraphicsUnmapResources_v3000.info(),
-    cuGraphicsUnmapResources_v7000_ptsz.info(),
-    cuGraphicsUnregisterResource_v3000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphRemoveDependencies",
+        version: 12030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphRetainUserObject",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphUpload",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphUpload",
+        version: 11010,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsMapResources",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsMapResources",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceGetMappedMipmappedArray",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceGetMappedPointer",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceGetMappedPointer",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceSetMapFlags",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsResourceSetMapFlags",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsSubResourceGetMappedArray",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsUnmapResources",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsUnmapResources",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsUnregisterResource",
+        version: 3000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuGreenCtxCreate_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxCreate",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuGreenCtxDestroy_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxDestroy",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuGreenCtxGetDevResource_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxGetDevResource",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuGreenCtxGetId_v12090.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxGetId",
+        version: 12090,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuGreenCtxRecordEvent_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxRecordEvent",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuGreenCtxStreamCreate_v12050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxStreamCreate",
+        version: 12050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuGreenCtxWaitEvent_v12040.info(),
-    cuImportExternalMemory_v10000.info(),
-    cuImportExternalSemaphore_v10000.info(),
-    cuInit_v2000.info(),
-    cuIpcCloseMemHandle_v4010.info(),
-    cuIpcGetEventHandle_v4010.info(),
-    cuIpcGetMemHandle_v4010.info(),
-    cuIpcOpenEventHandle_v4010.info(),
-    cuIpcOpenMemHandle_v11000.info(),
-    cuIpcOpenMemHandle_v4010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGreenCtxWaitEvent",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuImportExternalMemory",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuImportExternalSemaphore",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuInit",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcCloseMemHandle",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcGetEventHandle",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcGetMemHandle",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcOpenEventHandle",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcOpenMemHandle",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuIpcOpenMemHandle",
+        version: 4010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuKernelGetAttribute_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetAttribute",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuKernelGetFunction_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetFunction",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuKernelGetLibrary_v12050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetLibrary",
+        version: 12050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuKernelGetName_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetName",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuKernelGetParamCount_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetParamCount",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuKernelGetParamInfo_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelGetParamInfo",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuKernelSetAttribute_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelSetAttribute",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuKernelSetCacheConfig_v12000.info(),
-    cuLaunchCooperativeKernelMultiDevice_v9000.info(),
-    cuLaunchCooperativeKernel_v9000.info(),
-    cuLaunchCooperativeKernel_v9000_ptsz.info(),
-    cuLaunchGridAsync_v2000.info(),
-    cuLaunchGrid_v2000.info(),
-    cuLaunchHostFunc_v10000.info(),
-    cuLaunchHostFunc_v10000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuKernelSetCacheConfig",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchCooperativeKernelMultiDevice",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchCooperativeKernel",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchCooperativeKernel",
+        version: 9000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchGridAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchGrid",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchHostFunc",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchHostFunc",
+        version: 10000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13020)]
-    cuLaunchHostFunc_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchHostFunc",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuLaunchHostFunc_v13010_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchHostFunc",
+        version: 13010,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_11080)]
-    cuLaunchKernelEx_v11060.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchKernelEx",
+        version: 11060,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_11080)]
-    cuLaunchKernelEx_v11060_ptsz.info(),
-    cuLaunchKernel_v4000.info(),
-    cuLaunchKernel_v7000_ptsz.info(),
-    cuLaunch_v2000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchKernelEx",
+        version: 11060,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchKernel",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunchKernel",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLaunch",
+        version: 2000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuLibraryEnumerateKernels_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryEnumerateKernels",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryGetGlobal_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetGlobal",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuLibraryGetKernelCount_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetKernelCount",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryGetKernel_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetKernel",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryGetManaged_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetManaged",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryGetModule_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetModule",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryGetUnifiedFunction_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryGetUnifiedFunction",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryLoadData_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryLoadData",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryLoadFromFile_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryLoadFromFile",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuLibraryUnload_v12000.info(),
-    cuLinkAddData_v5050.info(),
-    cuLinkAddData_v6050.info(),
-    cuLinkAddFile_v5050.info(),
-    cuLinkAddFile_v6050.info(),
-    cuLinkComplete_v5050.info(),
-    cuLinkCreate_v5050.info(),
-    cuLinkCreate_v6050.info(),
-    cuLinkDestroy_v5050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLibraryUnload",
+        version: 12000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkAddData",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkAddData",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkAddFile",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkAddFile",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkComplete",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkCreate",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkCreate",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuLinkDestroy",
+        version: 5050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointAddDevice_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointAddDevice",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointBindAddr_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointBindAddr",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointBindMem_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointBindMem",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointCreate_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointCreate",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointDestroy_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointDestroy",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointExport_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointExport",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointGetLimits_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointGetLimits",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointIdRelease_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointIdRelease",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointIdReserve_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointIdReserve",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointImport_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointImport",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointQuery_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointQuery",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuLogicalEndpointUnbind_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogicalEndpointUnbind",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12090)]
-    cuLogsCurrent_v12090.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogsCurrent",
+        version: 12090,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12090)]
-    cuLogsDumpToFile_v12090.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogsDumpToFile",
+        version: 12090,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12090)]
-    cuLogsDumpToMemory_v12090.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogsDumpToMemory",
+        version: 12090,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12090)]
-    cuLogsRegisterCallback_v12090.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogsRegisterCallback",
+        version: 12090,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12090)]
-    cuLogsUnregisterCallback_v12090.info(),
-    cuMemAddressFree_v10020.info(),
-    cuMemAddressReserve_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuLogsUnregisterCallback",
+        version: 12090,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAddressFree",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAddressReserve",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuMemAdvise_v12020.info(),
-    cuMemAdvise_v8000.info(),
-    cuMemAllocAsync_v11020.info(),
-    cuMemAllocAsync_v11020_ptsz.info(),
-    cuMemAllocFromPoolAsync_v11020.info(),
-    cuMemAllocFromPoolAsync_v11020_ptsz.info(),
-    cuMemAllocHost_v2000.info(),
-    cuMemAllocHost_v3020.info(),
-    cuMemAllocManaged_v6000.info(),
-    cuMemAllocPitch_v2000.info(),
-    cuMemAllocPitch_v3020.info(),
-    cuMemAlloc_v2000.info(),
-    cuMemAlloc_v3020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemAdvise",
+        version: 12020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAdvise",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocAsync",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocAsync",
+        version: 11020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocFromPoolAsync",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocFromPoolAsync",
+        version: 11020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocHost",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocHost",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocManaged",
+        version: 6000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocPitch",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAllocPitch",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAlloc",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemAlloc",
+        version: 3020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemBatchDecompressAsync_v12060.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemBatchDecompressAsync",
+        version: 12060,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemBatchDecompressAsync_v12060_ptsz.info(),
-    cuMemCreate_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemBatchDecompressAsync",
+        version: 12060,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemCreate",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemDiscardAndPrefetchBatchAsync_v13000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemDiscardAndPrefetchBatchAsync",
+        version: 13000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemDiscardAndPrefetchBatchAsync_v13000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemDiscardAndPrefetchBatchAsync",
+        version: 13000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemDiscardBatchAsync_v13000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemDiscardBatchAsync",
+        version: 13000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemDiscardBatchAsync_v13000_ptsz.info(),
-    cuMemExportToShareableHandle_v10020.info(),
-    cuMemFreeAsync_v11020.info(),
-    cuMemFreeAsync_v11020_ptsz.info(),
-    cuMemFreeHost_v2000.info(),
-    cuMemFree_v2000.info(),
-    cuMemFree_v3020.info(),
-    cuMemGetAccess_v10020.info(),
-    cuMemGetAddressRange_v2000.info(),
-    cuMemGetAddressRange_v3020.info(),
-    cuMemGetAllocationGranularity_v10020.info(),
-    cuMemGetAllocationPropertiesFromHandle_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemDiscardBatchAsync",
+        version: 13000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemExportToShareableHandle",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemFreeAsync",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemFreeAsync",
+        version: 11020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemFreeHost",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemFree",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemFree",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetAccess",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetAddressRange",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetAddressRange",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetAllocationGranularity",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetAllocationPropertiesFromHandle",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemGetDefaultMemPool_v13000.info(),
-    cuMemGetHandleForAddressRange_v11070.info(),
-    cuMemGetInfo_v2000.info(),
-    cuMemGetInfo_v3020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetDefaultMemPool",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetHandleForAddressRange",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetInfo",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetInfo",
+        version: 3020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13040)]
-    cuMemGetLocationInfo_v13040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetLocationInfo",
+        version: 13040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemGetMemPool_v13000.info(),
-    cuMemHostAlloc_v2020.info(),
-    cuMemHostGetDevicePointer_v2020.info(),
-    cuMemHostGetDevicePointer_v3020.info(),
-    cuMemHostGetFlags_v2030.info(),
-    cuMemHostRegister_v4000.info(),
-    cuMemHostRegister_v6050.info(),
-    cuMemHostUnregister_v4000.info(),
-    cuMemImportFromShareableHandle_v10020.info(),
-    cuMemMapArrayAsync_v11010.info(),
-    cuMemMapArrayAsync_v11010_ptsz.info(),
-    cuMemMap_v10020.info(),
-    cuMemPoolCreate_v11020.info(),
-    cuMemPoolDestroy_v11020.info(),
-    cuMemPoolExportPointer_v11020.info(),
-    cuMemPoolExportToShareableHandle_v11020.info(),
-    cuMemPoolGetAccess_v11020.info(),
-    cuMemPoolGetAttribute_v11020.info(),
-    cuMemPoolImportFromShareableHandle_v11020.info(),
-    cuMemPoolImportPointer_v11020.info(),
-    cuMemPoolSetAccess_v11020.info(),
-    cuMemPoolSetAttribute_v11020.info(),
-    cuMemPoolTrimTo_v11020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemGetMemPool",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostAlloc",
+        version: 2020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostGetDevicePointer",
+        version: 2020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostGetDevicePointer",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostGetFlags",
+        version: 2030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostRegister",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostRegister",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemHostUnregister",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemImportFromShareableHandle",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemMapArrayAsync",
+        version: 11010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemMapArrayAsync",
+        version: 11010,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemMap",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolCreate",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolDestroy",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolExportPointer",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolExportToShareableHandle",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolGetAccess",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolGetAttribute",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolImportFromShareableHandle",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolImportPointer",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolSetAccess",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolSetAttribute",
+        version: 11020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPoolTrimTo",
+        version: 11020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuMemPrefetchAsync_v12020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchAsync",
+        version: 12020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12020)]
-    cuMemPrefetchAsync_v12020_ptsz.info(),
-    cuMemPrefetchAsync_v8000.info(),
-    cuMemPrefetchAsync_v8000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchAsync",
+        version: 12020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchAsync",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchAsync",
+        version: 8000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemPrefetchBatchAsync_v13000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchBatchAsync",
+        version: 13000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemPrefetchBatchAsync_v13000_ptsz.info(),
-    cuMemRangeGetAttribute_v8000.info(),
-    cuMemRangeGetAttributes_v8000.info(),
-    cuMemRelease_v10020.info(),
-    cuMemRetainAllocationHandle_v11000.info(),
-    cuMemSetAccess_v10020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemPrefetchBatchAsync",
+        version: 13000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemRangeGetAttribute",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemRangeGetAttributes",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemRelease",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemRetainAllocationHandle",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemSetAccess",
+        version: 10020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemSetMemPool_v13000.info(),
-    cuMemUnmap_v10020.info(),
-    cuMemcpy2DAsync_v2000.info(),
-    cuMemcpy2DAsync_v3020.info(),
-    cuMemcpy2DAsync_v7000_ptsz.info(),
-    cuMemcpy2DUnaligned_v2000.info(),
-    cuMemcpy2DUnaligned_v3020.info(),
-    cuMemcpy2DUnaligned_v7000_ptds.info(),
-    cuMemcpy2D_v2000.info(),
-    cuMemcpy2D_v3020.info(),
-    cuMemcpy2D_v7000_ptds.info(),
-    cuMemcpy3DAsync_v2000.info(),
-    cuMemcpy3DAsync_v3020.info(),
-    cuMemcpy3DAsync_v7000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemSetMemPool",
+        version: 13000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemUnmap",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DUnaligned",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DUnaligned",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2DUnaligned",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2D",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2D",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy2D",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DAsync",
+        version: 7000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemcpy3DBatchAsync_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DBatchAsync",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemcpy3DBatchAsync_v12080_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DBatchAsync",
+        version: 12080,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemcpy3DBatchAsync_v13000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DBatchAsync",
+        version: 13000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemcpy3DBatchAsync_v13000_ptsz.info(),
-    cuMemcpy3DPeerAsync_v4000.info(),
-    cuMemcpy3DPeerAsync_v7000_ptsz.info(),
-    cuMemcpy3DPeer_v4000.info(),
-    cuMemcpy3DPeer_v7000_ptds.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DBatchAsync",
+        version: 13000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DPeerAsync",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DPeerAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DPeer",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DPeer",
+        version: 7000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13020)]
-    cuMemcpy3DWithAttributesAsync_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DWithAttributesAsync",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuMemcpy3DWithAttributesAsync_v13020_ptsz.info(),
-    cuMemcpy3D_v2000.info(),
-    cuMemcpy3D_v3020.info(),
-    cuMemcpy3D_v7000_ptds.info(),
-    cuMemcpyAsync_v4000.info(),
-    cuMemcpyAsync_v7000_ptsz.info(),
-    cuMemcpyAtoA_v2000.info(),
-    cuMemcpyAtoA_v3020.info(),
-    cuMemcpyAtoA_v7000_ptds.info(),
-    cuMemcpyAtoD_v2000.info(),
-    cuMemcpyAtoD_v3020.info(),
-    cuMemcpyAtoD_v7000_ptds.info(),
-    cuMemcpyAtoHAsync_v2000.info(),
-    cuMemcpyAtoHAsync_v3020.info(),
-    cuMemcpyAtoHAsync_v7000_ptsz.info(),
-    cuMemcpyAtoH_v2000.info(),
-    cuMemcpyAtoH_v3020.info(),
-    cuMemcpyAtoH_v7000_ptds.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3DWithAttributesAsync",
+        version: 13020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3D",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3D",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy3D",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAsync",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoA",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoA",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoA",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoD",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoD",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoD",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoHAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoHAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoHAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoH",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoH",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyAtoH",
+        version: 7000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemcpyBatchAsync_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyBatchAsync",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuMemcpyBatchAsync_v12080_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyBatchAsync",
+        version: 12080,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemcpyBatchAsync_v13000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyBatchAsync",
+        version: 13000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13000)]
-    cuMemcpyBatchAsync_v13000_ptsz.info(),
-    cuMemcpyDtoA_v2000.info(),
-    cuMemcpyDtoA_v3020.info(),
-    cuMemcpyDtoA_v7000_ptds.info(),
-    cuMemcpyDtoDAsync_v3000.info(),
-    cuMemcpyDtoDAsync_v3020.info(),
-    cuMemcpyDtoDAsync_v7000_ptsz.info(),
-    cuMemcpyDtoD_v2000.info(),
-    cuMemcpyDtoD_v3020.info(),
-    cuMemcpyDtoD_v7000_ptds.info(),
-    cuMemcpyDtoHAsync_v2000.info(),
-    cuMemcpyDtoHAsync_v3020.info(),
-    cuMemcpyDtoHAsync_v7000_ptsz.info(),
-    cuMemcpyDtoH_v2000.info(),
-    cuMemcpyDtoH_v3020.info(),
-    cuMemcpyDtoH_v7000_ptds.info(),
-    cuMemcpyHtoAAsync_v2000.info(),
-    cuMemcpyHtoAAsync_v3020.info(),
-    cuMemcpyHtoAAsync_v7000_ptsz.info(),
-    cuMemcpyHtoA_v2000.info(),
-    cuMemcpyHtoA_v3020.info(),
-    cuMemcpyHtoA_v7000_ptds.info(),
-    cuMemcpyHtoDAsync_v2000.info(),
-    cuMemcpyHtoDAsync_v3020.info(),
-    cuMemcpyHtoDAsync_v7000_ptsz.info(),
-    cuMemcpyHtoD_v2000.info(),
-    cuMemcpyHtoD_v3020.info(),
-    cuMemcpyHtoD_v7000_ptds.info(),
-    cuMemcpyPeerAsync_v4000.info(),
-    cuMemcpyPeerAsync_v7000_ptsz.info(),
-    cuMemcpyPeer_v4000.info(),
-    cuMemcpyPeer_v7000_ptds.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyBatchAsync",
+        version: 13000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoA",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoA",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoA",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoDAsync",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoDAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoDAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoD",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoD",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoD",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoHAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoHAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoHAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoH",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoH",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyDtoH",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoAAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoAAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoAAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoA",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoA",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoA",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoDAsync",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoDAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoDAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoD",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoD",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyHtoD",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyPeerAsync",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyPeerAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyPeer",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyPeer",
+        version: 7000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13020)]
-    cuMemcpyWithAttributesAsync_v13020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyWithAttributesAsync",
+        version: 13020,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuMemcpyWithAttributesAsync_v13020_ptsz.info(),
-    cuMemcpy_v4000.info(),
-    cuMemcpy_v7000_ptds.info(),
-    cuMemsetD16Async_v3020.info(),
-    cuMemsetD16Async_v7000_ptsz.info(),
-    cuMemsetD16_v2000.info(),
-    cuMemsetD16_v3020.info(),
-    cuMemsetD16_v7000_ptds.info(),
-    cuMemsetD2D16Async_v3020.info(),
-    cuMemsetD2D16Async_v7000_ptsz.info(),
-    cuMemsetD2D16_v2000.info(),
-    cuMemsetD2D16_v3020.info(),
-    cuMemsetD2D16_v7000_ptds.info(),
-    cuMemsetD2D32Async_v3020.info(),
-    cuMemsetD2D32Async_v7000_ptsz.info(),
-    cuMemsetD2D32_v2000.info(),
-    cuMemsetD2D32_v3020.info(),
-    cuMemsetD2D32_v7000_ptds.info(),
-    cuMemsetD2D8Async_v3020.info(),
-    cuMemsetD2D8Async_v7000_ptsz.info(),
-    cuMemsetD2D8_v2000.info(),
-    cuMemsetD2D8_v3020.info(),
-    cuMemsetD2D8_v7000_ptds.info(),
-    cuMemsetD32Async_v3020.info(),
-    cuMemsetD32Async_v7000_ptsz.info(),
-    cuMemsetD32_v2000.info(),
-    cuMemsetD32_v3020.info(),
-    cuMemsetD32_v7000_ptds.info(),
-    cuMemsetD8Async_v3020.info(),
-    cuMemsetD8Async_v7000_ptsz.info(),
-    cuMemsetD8_v2000.info(),
-    cuMemsetD8_v3020.info(),
-    cuMemsetD8_v7000_ptds.info(),
-    cuMipmappedArrayCreate_v5000.info(),
-    cuMipmappedArrayDestroy_v5000.info(),
-    cuMipmappedArrayGetLevel_v5000.info(),
-    cuMipmappedArrayGetMemoryRequirements_v11060.info(),
-    cuMipmappedArrayGetSparseProperties_v11010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpyWithAttributesAsync",
+        version: 13020,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemcpy",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD16Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD16Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD16",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD16",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD16",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D16Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D16Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D16",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D16",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D16",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D32Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D32Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D32",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D32",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D32",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D8Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D8Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D8",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D8",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD2D8",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD32Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD32Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD32",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD32",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD32",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD8Async",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD8Async",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD8",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD8",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMemsetD8",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMipmappedArrayCreate",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMipmappedArrayDestroy",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMipmappedArrayGetLevel",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMipmappedArrayGetMemoryRequirements",
+        version: 11060,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuMipmappedArrayGetSparseProperties",
+        version: 11010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuModuleEnumerateFunctions_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuModuleEnumerateFunctions",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12040)]
-    cuModuleGetFunctionCount_v12040.info(),
-    cuModuleGetFunction_v2000.info(),
-    cuModuleGetGlobal_v2000.info(),
-    cuModuleGetGlobal_v3020.info(),
-    cuModuleGetLoadingMode_v11070.info(),
-    cuModuleGetSurfRef_v3000.info(),
-    cuModuleGetTexRef_v2000.info(),
-    cuModuleLoadDataEx_v2010.info(),
-    cuModuleLoadData_v2000.info(),
-    cuModuleLoadFatBinary_v2000.info(),
-    cuModuleLoad_v2000.info(),
-    cuModuleUnload_v2000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetFunctionCount",
+        version: 12040,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetFunction",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetGlobal",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetGlobal",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetLoadingMode",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetSurfRef",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleGetTexRef",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleLoadDataEx",
+        version: 2010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleLoadData",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleLoadFatBinary",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleLoad",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuModuleUnload",
+        version: 2000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastAddDevice_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastAddDevice",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastBindAddr_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastBindAddr",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuMulticastBindAddr_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastBindAddr",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastBindMem_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastBindMem",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuMulticastBindMem_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastBindMem",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastCreate_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastCreate",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastGetGranularity_v12010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastGetGranularity",
+        version: 12010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12010)]
-    cuMulticastUnbind_v12010.info(),
-    cuOccupancyAvailableDynamicSMemPerBlock_v10020.info(),
-    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_v7000.info(),
-    cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuMulticastUnbind",
+        version: 12010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyAvailableDynamicSMemPerBlock",
+        version: 10020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        version: 6050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_11080)]
-    cuOccupancyMaxActiveClusters_v11070.info(),
-    cuOccupancyMaxPotentialBlockSizeWithFlags_v7000.info(),
-    cuOccupancyMaxPotentialBlockSize_v6050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxActiveClusters",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxPotentialBlockSizeWithFlags",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxPotentialBlockSize",
+        version: 6050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_11080)]
-    cuOccupancyMaxPotentialClusterSize_v11070.info(),
-    cuParamSetSize_v2000.info(),
-    cuParamSetTexRef_v2000.info(),
-    cuParamSetf_v2000.info(),
-    cuParamSeti_v2000.info(),
-    cuParamSetv_v2000.info(),
-    cuPointerGetAttribute_v4000.info(),
-    cuPointerGetAttributes_v7000.info(),
-    cuPointerSetAttribute_v6000.info(),
-    cuSignalExternalSemaphoresAsync_v10000.info(),
-    cuSignalExternalSemaphoresAsync_v10000_ptsz.info(),
-    cuStreamAddCallback_v5000.info(),
-    cuStreamAddCallback_v7000_ptsz.info(),
-    cuStreamAttachMemAsync_v6000.info(),
-    cuStreamAttachMemAsync_v7000_ptsz.info(),
-    cuStreamBatchMemOp_v11070.info(),
-    cuStreamBatchMemOp_v11070_ptsz.info(),
-    cuStreamBatchMemOp_v8000.info(),
-    cuStreamBatchMemOp_v8000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuOccupancyMaxPotentialClusterSize",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuParamSetSize",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuParamSetTexRef",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuParamSetf",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuParamSeti",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuParamSetv",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuPointerGetAttribute",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuPointerGetAttributes",
+        version: 7000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuPointerSetAttribute",
+        version: 6000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSignalExternalSemaphoresAsync",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSignalExternalSemaphoresAsync",
+        version: 10000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamAddCallback",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamAddCallback",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamAttachMemAsync",
+        version: 6000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamAttachMemAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBatchMemOp",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBatchMemOp",
+        version: 11070,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBatchMemOp",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBatchMemOp",
+        version: 8000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13020)]
-    cuStreamBeginCaptureToCig_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCaptureToCig",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuStreamBeginCaptureToCig_v13010_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCaptureToCig",
+        version: 13010,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamBeginCaptureToGraph_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCaptureToGraph",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamBeginCaptureToGraph_v12030_ptsz.info(),
-    cuStreamBeginCapture_v10000.info(),
-    cuStreamBeginCapture_v10000_ptsz.info(),
-    cuStreamBeginCapture_v10010.info(),
-    cuStreamBeginCapture_v10010_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCaptureToGraph",
+        version: 12030,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCapture",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCapture",
+        version: 10000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCapture",
+        version: 10010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginCapture",
+        version: 10010,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13030)]
-    cuStreamBeginRecaptureToGraph_v13030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginRecaptureToGraph",
+        version: 13030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13030)]
-    cuStreamBeginRecaptureToGraph_v13030_ptsz.info(),
-    cuStreamCopyAttributes_v11000.info(),
-    cuStreamCopyAttributes_v11000_ptsz.info(),
-    cuStreamCreateWithPriority_v5050.info(),
-    cuStreamCreate_v2000.info(),
-    cuStreamDestroy_v2000.info(),
-    cuStreamDestroy_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamBeginRecaptureToGraph",
+        version: 13030,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamCopyAttributes",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamCopyAttributes",
+        version: 11000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamCreateWithPriority",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamDestroy",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamDestroy",
+        version: 4000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuStreamEndCaptureToCig_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamEndCaptureToCig",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13020)]
-    cuStreamEndCaptureToCig_v13010_ptsz.info(),
-    cuStreamEndCapture_v10000.info(),
-    cuStreamEndCapture_v10000_ptsz.info(),
-    cuStreamGetAttribute_v11000.info(),
-    cuStreamGetAttribute_v11000_ptsz.info(),
-    cuStreamGetCaptureInfo_v10010.info(),
-    cuStreamGetCaptureInfo_v10010_ptsz.info(),
-    cuStreamGetCaptureInfo_v11030.info(),
-    cuStreamGetCaptureInfo_v11030_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamEndCaptureToCig",
+        version: 13010,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamEndCapture",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamEndCapture",
+        version: 10000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetAttribute",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetAttribute",
+        version: 11000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 10010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 10010,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 11030,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamGetCaptureInfo_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamGetCaptureInfo_v12030_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCaptureInfo",
+        version: 12030,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12050)]
-    cuStreamGetCtx_v12050.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCtx",
+        version: 12050,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12050)]
-    cuStreamGetCtx_v12050_ptsz.info(),
-    cuStreamGetCtx_v9020.info(),
-    cuStreamGetCtx_v9020_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCtx",
+        version: 12050,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCtx",
+        version: 9020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetCtx",
+        version: 9020,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_13010)]
-    cuStreamGetDevResource_v13010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetDevResource",
+        version: 13010,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13010)]
-    cuStreamGetDevResource_v13010_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetDevResource",
+        version: 13010,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12080)]
-    cuStreamGetDevice_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetDevice",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuStreamGetDevice_v12080_ptsz.info(),
-    cuStreamGetFlags_v5050.info(),
-    cuStreamGetFlags_v7000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetDevice",
+        version: 12080,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetFlags",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetFlags",
+        version: 7000,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12040)]
-    cuStreamGetGreenCtx_v12040.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetGreenCtx",
+        version: 12040,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuStreamGetId_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetId",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuStreamGetId_v12000_ptsz.info(),
-    cuStreamGetPriority_v5050.info(),
-    cuStreamGetPriority_v7000_ptsz.info(),
-    cuStreamIsCapturing_v10000.info(),
-    cuStreamIsCapturing_v10000_ptsz.info(),
-    cuStreamQuery_v2000.info(),
-    cuStreamQuery_v7000_ptsz.info(),
-    cuStreamSetAttribute_v11000.info(),
-    cuStreamSetAttribute_v11000_ptsz.info(),
-    cuStreamSynchronize_v2000.info(),
-    cuStreamSynchronize_v7000_ptsz.info(),
-    cuStreamUpdateCaptureDependencies_v11030.info(),
-    cuStreamUpdateCaptureDependencies_v11030_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetId",
+        version: 12000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetPriority",
+        version: 5050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamGetPriority",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamIsCapturing",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamIsCapturing",
+        version: 10000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamQuery",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamQuery",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamSetAttribute",
+        version: 11000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamSetAttribute",
+        version: 11000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamSynchronize",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamSynchronize",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamUpdateCaptureDependencies",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamUpdateCaptureDependencies",
+        version: 11030,
+        per_thread: true,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamUpdateCaptureDependencies_v12030.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamUpdateCaptureDependencies",
+        version: 12030,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12030)]
-    cuStreamUpdateCaptureDependencies_v12030_ptsz.info(),
-    cuStreamWaitEvent_v3020.info(),
-    cuStreamWaitEvent_v7000_ptsz.info(),
-    cuStreamWaitValue32_v11070.info(),
-    cuStreamWaitValue32_v11070_ptsz.info(),
-    cuStreamWaitValue32_v8000.info(),
-    cuStreamWaitValue32_v8000_ptsz.info(),
-    cuStreamWaitValue64_v11070.info(),
-    cuStreamWaitValue64_v11070_ptsz.info(),
-    cuStreamWaitValue64_v9000.info(),
-    cuStreamWaitValue64_v9000_ptsz.info(),
-    cuStreamWriteValue32_v11070.info(),
-    cuStreamWriteValue32_v11070_ptsz.info(),
-    cuStreamWriteValue32_v8000.info(),
-    cuStreamWriteValue32_v8000_ptsz.info(),
-    cuStreamWriteValue64_v11070.info(),
-    cuStreamWriteValue64_v11070_ptsz.info(),
-    cuStreamWriteValue64_v9000.info(),
-    cuStreamWriteValue64_v9000_ptsz.info(),
-    cuSurfObjectCreate_v5000.info(),
-    cuSurfObjectDestroy_v5000.info(),
-    cuSurfObjectGetResourceDesc_v5000.info(),
-    cuSurfRefGetArray_v3000.info(),
-    cuSurfRefSetArray_v3000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuStreamUpdateCaptureDependencies",
+        version: 12030,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitEvent",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitEvent",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue32",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue32",
+        version: 11070,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue32",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue32",
+        version: 8000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue64",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue64",
+        version: 11070,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue64",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWaitValue64",
+        version: 9000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue32",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue32",
+        version: 11070,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue32",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue32",
+        version: 8000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue64",
+        version: 11070,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue64",
+        version: 11070,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue64",
+        version: 9000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuStreamWriteValue64",
+        version: 9000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSurfObjectCreate",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSurfObjectDestroy",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSurfObjectGetResourceDesc",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSurfRefGetArray",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuSurfRefSetArray",
+        version: 3000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12080)]
-    cuTensorMapEncodeIm2colWide_v12080.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuTensorMapEncodeIm2colWide",
+        version: 12080,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuTensorMapEncodeIm2col_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuTensorMapEncodeIm2col",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuTensorMapEncodeTiled_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuTensorMapEncodeTiled",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_12000)]
-    cuTensorMapReplaceAddress_v12000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuTensorMapReplaceAddress",
+        version: 12000,
+        per_thread: false,
+    },
     #[cfg(cuda_ge_13050)]
-    cuTensorMapSetAllocationClass_v13050.info(),
-    cuTexObjectCreate_v5000.info(),
-    cuTexObjectDestroy_v5000.info(),
-    cuTexObjectGetResourceDesc_v5000.info(),
-    cuTexObjectGetResourceViewDesc_v5000.info(),
-    cuTexObjectGetTextureDesc_v5000.info(),
-    cuTexRefCreate_v2000.info(),
-    cuTexRefDestroy_v2000.info(),
-    cuTexRefGetAddressMode_v2000.info(),
-    cuTexRefGetAddress_v2000.info(),
-    cuTexRefGetAddress_v3020.info(),
-    cuTexRefGetArray_v2000.info(),
-    cuTexRefGetBorderColor_v8000.info(),
-    cuTexRefGetFilterMode_v2000.info(),
-    cuTexRefGetFlags_v2000.info(),
-    cuTexRefGetFormat_v2000.info(),
-    cuTexRefGetMaxAnisotropy_v5000.info(),
-    cuTexRefGetMipmapFilterMode_v5000.info(),
-    cuTexRefGetMipmapLevelBias_v5000.info(),
-    cuTexRefGetMipmapLevelClamp_v5000.info(),
-    cuTexRefGetMipmappedArray_v5000.info(),
-    cuTexRefSetAddress2D_v2020.info(),
-    cuTexRefSetAddress2D_v3020.info(),
-    cuTexRefSetAddress2D_v4010.info(),
-    cuTexRefSetAddressMode_v2000.info(),
-    cuTexRefSetAddress_v2000.info(),
-    cuTexRefSetAddress_v3020.info(),
-    cuTexRefSetArray_v2000.info(),
-    cuTexRefSetBorderColor_v8000.info(),
-    cuTexRefSetFilterMode_v2000.info(),
-    cuTexRefSetFlags_v2000.info(),
-    cuTexRefSetFormat_v2000.info(),
-    cuTexRefSetMaxAnisotropy_v5000.info(),
-    cuTexRefSetMipmapFilterMode_v5000.info(),
-    cuTexRefSetMipmapLevelBias_v5000.info(),
-    cuTexRefSetMipmapLevelClamp_v5000.info(),
-    cuTexRefSetMipmappedArray_v5000.info(),
-    cuThreadExchangeStreamCaptureMode_v10010.info(),
-    cuUserObjectCreate_v11030.info(),
-    cuUserObjectRelease_v11030.info(),
-    cuUserObjectRetain_v11030.info(),
-    cuWaitExternalSemaphoresAsync_v10000.info(),
-    cuWaitExternalSemaphoresAsync_v10000_ptsz.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuTensorMapSetAllocationClass",
+        version: 13050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexObjectCreate",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexObjectDestroy",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexObjectGetResourceDesc",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexObjectGetResourceViewDesc",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexObjectGetTextureDesc",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefDestroy",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetAddressMode",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetAddress",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetAddress",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetArray",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetBorderColor",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetFilterMode",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetFlags",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetFormat",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetMaxAnisotropy",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetMipmapFilterMode",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetMipmapLevelBias",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetMipmapLevelClamp",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefGetMipmappedArray",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddress2D",
+        version: 2020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddress2D",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddress2D",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddressMode",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddress",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetAddress",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetArray",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetBorderColor",
+        version: 8000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetFilterMode",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetFlags",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetFormat",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetMaxAnisotropy",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetMipmapFilterMode",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetMipmapLevelBias",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetMipmapLevelClamp",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuTexRefSetMipmappedArray",
+        version: 5000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuThreadExchangeStreamCaptureMode",
+        version: 10010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuUserObjectCreate",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuUserObjectRelease",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuUserObjectRetain",
+        version: 11030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuWaitExternalSemaphoresAsync",
+        version: 10000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuWaitExternalSemaphoresAsync",
+        version: 10000,
+        per_thread: true,
+    },
 ];

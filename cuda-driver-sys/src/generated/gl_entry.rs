@@ -122,100 +122,73 @@ pub const cuWGLGetDevice_v2020: EntryPoint<PFN_cuWGLGetDevice_v2020> = unsafe {
     EntryPoint::new(c"cuWGLGetDevice", 2020)
 };
 /// The entry point of the C spelling `cuGLCtxCreate`: [`cuGLCtxCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLCtxCreate: EntryPoint<PFN_cuGLCtxCreate_v3020> = cuGLCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuGLCtxCreate_v3020 as cuGLCtxCreate;
 /// The entry point of the C spelling `cuGLCtxCreate_v2`: [`cuGLCtxCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLCtxCreate_v2: EntryPoint<PFN_cuGLCtxCreate_v3020> = cuGLCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuGLCtxCreate_v3020 as cuGLCtxCreate_v2;
 /// The entry point of the C spelling `cuGLGetDevices`: [`cuGLGetDevices_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLGetDevices: EntryPoint<PFN_cuGLGetDevices_v6050> = cuGLGetDevices_v6050;
+#[doc(inline)]
+pub use self::cuGLGetDevices_v6050 as cuGLGetDevices;
 /// The entry point of the C spelling `cuGLGetDevices_v2`: [`cuGLGetDevices_v6050`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLGetDevices_v2: EntryPoint<PFN_cuGLGetDevices_v6050> = cuGLGetDevices_v6050;
+#[doc(inline)]
+pub use self::cuGLGetDevices_v6050 as cuGLGetDevices_v2;
 /// The entry point of the C spelling `cuGLInit`: [`cuGLInit_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLInit: EntryPoint<PFN_cuGLInit_v2000> = cuGLInit_v2000;
+#[doc(inline)]
+pub use self::cuGLInit_v2000 as cuGLInit;
 /// The entry point of the C spelling `cuGLMapBufferObject`: [`cuGLMapBufferObject_v3020`] by default, [`cuGLMapBufferObject_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGLMapBufferObject: EntryPoint<PFN_cuGLMapBufferObject_v3020> = cuGLMapBufferObject_v3020;
+#[doc(inline)]
+pub use self::cuGLMapBufferObject_v3020 as cuGLMapBufferObject;
 /// The entry point of the C spelling `cuGLMapBufferObject`: [`cuGLMapBufferObject_v3020`] by default, [`cuGLMapBufferObject_v7000_ptds`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGLMapBufferObject: EntryPoint<PFN_cuGLMapBufferObject_v7000_ptds> = cuGLMapBufferObject_v7000_ptds;
+#[doc(inline)]
+pub use self::cuGLMapBufferObject_v7000_ptds as cuGLMapBufferObject;
 /// The entry point of the C spelling `cuGLMapBufferObjectAsync`: [`cuGLMapBufferObjectAsync_v3020`] by default, [`cuGLMapBufferObjectAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(not(feature = "per-thread-default-stream"))]
-pub const cuGLMapBufferObjectAsync: EntryPoint<PFN_cuGLMapBufferObjectAsync_v3020> = cuGLMapBufferObjectAsync_v3020;
+#[doc(inline)]
+pub use self::cuGLMapBufferObjectAsync_v3020 as cuGLMapBufferObjectAsync;
 /// The entry point of the C spelling `cuGLMapBufferObjectAsync`: [`cuGLMapBufferObjectAsync_v3020`] by default, [`cuGLMapBufferObjectAsync_v7000_ptsz`] under `per-thread-default-stream`, the ABI of the function it binds.
-///
-/// - In every supported header
 #[cfg(feature = "per-thread-default-stream")]
-pub const cuGLMapBufferObjectAsync: EntryPoint<
-    PFN_cuGLMapBufferObjectAsync_v7000_ptsz,
-> = cuGLMapBufferObjectAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGLMapBufferObjectAsync_v7000_ptsz as cuGLMapBufferObjectAsync;
 /// The entry point of the C spelling `cuGLMapBufferObjectAsync_v2`: [`cuGLMapBufferObjectAsync_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLMapBufferObjectAsync_v2: EntryPoint<PFN_cuGLMapBufferObjectAsync_v3020> = cuGLMapBufferObjectAsync_v3020;
+#[doc(inline)]
+pub use self::cuGLMapBufferObjectAsync_v3020 as cuGLMapBufferObjectAsync_v2;
 /// The entry point of the C spelling `cuGLMapBufferObjectAsync_v2_ptsz`: [`cuGLMapBufferObjectAsync_v7000_ptsz`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLMapBufferObjectAsync_v2_ptsz: EntryPoint<
-    PFN_cuGLMapBufferObjectAsync_v7000_ptsz,
-> = cuGLMapBufferObjectAsync_v7000_ptsz;
+#[doc(inline)]
+pub use self::cuGLMapBufferObjectAsync_v7000_ptsz as cuGLMapBufferObjectAsync_v2_ptsz;
 /// The entry point of the C spelling `cuGLMapBufferObject_v2`: [`cuGLMapBufferObject_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLMapBufferObject_v2: EntryPoint<PFN_cuGLMapBufferObject_v3020> = cuGLMapBufferObject_v3020;
+#[doc(inline)]
+pub use self::cuGLMapBufferObject_v3020 as cuGLMapBufferObject_v2;
 /// The entry point of the C spelling `cuGLMapBufferObject_v2_ptds`: [`cuGLMapBufferObject_v7000_ptds`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLMapBufferObject_v2_ptds: EntryPoint<PFN_cuGLMapBufferObject_v7000_ptds> = cuGLMapBufferObject_v7000_ptds;
+#[doc(inline)]
+pub use self::cuGLMapBufferObject_v7000_ptds as cuGLMapBufferObject_v2_ptds;
 /// The entry point of the C spelling `cuGLRegisterBufferObject`: [`cuGLRegisterBufferObject_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLRegisterBufferObject: EntryPoint<PFN_cuGLRegisterBufferObject_v2000> = cuGLRegisterBufferObject_v2000;
+#[doc(inline)]
+pub use self::cuGLRegisterBufferObject_v2000 as cuGLRegisterBufferObject;
 /// The entry point of the C spelling `cuGLSetBufferObjectMapFlags`: [`cuGLSetBufferObjectMapFlags_v2030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLSetBufferObjectMapFlags: EntryPoint<
-    PFN_cuGLSetBufferObjectMapFlags_v2030,
-> = cuGLSetBufferObjectMapFlags_v2030;
+#[doc(inline)]
+pub use self::cuGLSetBufferObjectMapFlags_v2030 as cuGLSetBufferObjectMapFlags;
 /// The entry point of the C spelling `cuGLUnmapBufferObject`: [`cuGLUnmapBufferObject_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLUnmapBufferObject: EntryPoint<PFN_cuGLUnmapBufferObject_v2000> = cuGLUnmapBufferObject_v2000;
+#[doc(inline)]
+pub use self::cuGLUnmapBufferObject_v2000 as cuGLUnmapBufferObject;
 /// The entry point of the C spelling `cuGLUnmapBufferObjectAsync`: [`cuGLUnmapBufferObjectAsync_v2030`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLUnmapBufferObjectAsync: EntryPoint<PFN_cuGLUnmapBufferObjectAsync_v2030> = cuGLUnmapBufferObjectAsync_v2030;
+#[doc(inline)]
+pub use self::cuGLUnmapBufferObjectAsync_v2030 as cuGLUnmapBufferObjectAsync;
 /// The entry point of the C spelling `cuGLUnregisterBufferObject`: [`cuGLUnregisterBufferObject_v2000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGLUnregisterBufferObject: EntryPoint<PFN_cuGLUnregisterBufferObject_v2000> = cuGLUnregisterBufferObject_v2000;
+#[doc(inline)]
+pub use self::cuGLUnregisterBufferObject_v2000 as cuGLUnregisterBufferObject;
 /// The entry point of the C spelling `cuGraphicsGLRegisterBuffer`: [`cuGraphicsGLRegisterBuffer_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsGLRegisterBuffer: EntryPoint<PFN_cuGraphicsGLRegisterBuffer_v3000> = cuGraphicsGLRegisterBuffer_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsGLRegisterBuffer_v3000 as cuGraphicsGLRegisterBuffer;
 /// The entry point of the C spelling `cuGraphicsGLRegisterImage`: [`cuGraphicsGLRegisterImage_v3000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsGLRegisterImage: EntryPoint<PFN_cuGraphicsGLRegisterImage_v3000> = cuGraphicsGLRegisterImage_v3000;
+#[doc(inline)]
+pub use self::cuGraphicsGLRegisterImage_v3000 as cuGraphicsGLRegisterImage;
 #[cfg(windows)]
 /// The entry point of the C spelling `cuWGLGetDevice`: [`cuWGLGetDevice_v2020`], the ABI of the function it binds.
-///
-/// - In every supported header; Windows only (`cfg(windows)`)
-pub const cuWGLGetDevice: EntryPoint<PFN_cuWGLGetDevice_v2020> = cuWGLGetDevice_v2020;
+#[doc(inline)]
+pub use self::cuWGLGetDevice_v2020 as cuWGLGetDevice;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
@@ -235,24 +208,100 @@ pub const ALL_LEN: usize = 18;
 pub const ALL_LEN: usize = 19;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [
-    cuGLCtxCreate_v2000.info(),
-    cuGLCtxCreate_v3020.info(),
-    cuGLGetDevices_v4010.info(),
-    cuGLGetDevices_v6050.info(),
-    cuGLInit_v2000.info(),
-    cuGLMapBufferObjectAsync_v2030.info(),
-    cuGLMapBufferObjectAsync_v3020.info(),
-    cuGLMapBufferObjectAsync_v7000_ptsz.info(),
-    cuGLMapBufferObject_v2000.info(),
-    cuGLMapBufferObject_v3020.info(),
-    cuGLMapBufferObject_v7000_ptds.info(),
-    cuGLRegisterBufferObject_v2000.info(),
-    cuGLSetBufferObjectMapFlags_v2030.info(),
-    cuGLUnmapBufferObjectAsync_v2030.info(),
-    cuGLUnmapBufferObject_v2000.info(),
-    cuGLUnregisterBufferObject_v2000.info(),
-    cuGraphicsGLRegisterBuffer_v3000.info(),
-    cuGraphicsGLRegisterImage_v3000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGLCtxCreate",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLCtxCreate",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLGetDevices",
+        version: 4010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLGetDevices",
+        version: 6050,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLInit",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObjectAsync",
+        version: 2030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObjectAsync",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObjectAsync",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObject",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObject",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLMapBufferObject",
+        version: 7000,
+        per_thread: true,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLRegisterBufferObject",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLSetBufferObjectMapFlags",
+        version: 2030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLUnmapBufferObjectAsync",
+        version: 2030,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLUnmapBufferObject",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGLUnregisterBufferObject",
+        version: 2000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsGLRegisterBuffer",
+        version: 3000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsGLRegisterImage",
+        version: 3000,
+        per_thread: false,
+    },
     #[cfg(windows)]
-    cuWGLGetDevice_v2020.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuWGLGetDevice",
+        version: 2020,
+        per_thread: false,
+    },
 ];

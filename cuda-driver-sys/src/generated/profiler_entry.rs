@@ -24,17 +24,14 @@ pub const cuProfilerStop_v4000: EntryPoint<PFN_cuProfilerStop_v4000> = unsafe {
     EntryPoint::new(c"cuProfilerStop", 4000)
 };
 /// The entry point of the C spelling `cuProfilerInitialize`: [`cuProfilerInitialize_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuProfilerInitialize: EntryPoint<PFN_cuProfilerInitialize_v4000> = cuProfilerInitialize_v4000;
+#[doc(inline)]
+pub use self::cuProfilerInitialize_v4000 as cuProfilerInitialize;
 /// The entry point of the C spelling `cuProfilerStart`: [`cuProfilerStart_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuProfilerStart: EntryPoint<PFN_cuProfilerStart_v4000> = cuProfilerStart_v4000;
+#[doc(inline)]
+pub use self::cuProfilerStart_v4000 as cuProfilerStart;
 /// The entry point of the C spelling `cuProfilerStop`: [`cuProfilerStop_v4000`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuProfilerStop: EntryPoint<PFN_cuProfilerStop_v4000> = cuProfilerStop_v4000;
+#[doc(inline)]
+pub use self::cuProfilerStop_v4000 as cuProfilerStop;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
@@ -45,7 +42,19 @@ pub const HEADER_NOTES: &[&str] = &[];
 pub const ALL_LEN: usize = 3;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [
-    cuProfilerInitialize_v4000.info(),
-    cuProfilerStart_v4000.info(),
-    cuProfilerStop_v4000.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuProfilerInitialize",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuProfilerStart",
+        version: 4000,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuProfilerStop",
+        version: 4000,
+        per_thread: false,
+    },
 ];

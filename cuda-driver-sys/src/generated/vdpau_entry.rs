@@ -36,29 +36,20 @@ pub const cuVDPAUGetDevice_v3010: EntryPoint<PFN_cuVDPAUGetDevice_v3010> = unsaf
     EntryPoint::new(c"cuVDPAUGetDevice", 3010)
 };
 /// The entry point of the C spelling `cuGraphicsVDPAURegisterOutputSurface`: [`cuGraphicsVDPAURegisterOutputSurface_v3010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsVDPAURegisterOutputSurface: EntryPoint<
-    PFN_cuGraphicsVDPAURegisterOutputSurface_v3010,
-> = cuGraphicsVDPAURegisterOutputSurface_v3010;
+#[doc(inline)]
+pub use self::cuGraphicsVDPAURegisterOutputSurface_v3010 as cuGraphicsVDPAURegisterOutputSurface;
 /// The entry point of the C spelling `cuGraphicsVDPAURegisterVideoSurface`: [`cuGraphicsVDPAURegisterVideoSurface_v3010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuGraphicsVDPAURegisterVideoSurface: EntryPoint<
-    PFN_cuGraphicsVDPAURegisterVideoSurface_v3010,
-> = cuGraphicsVDPAURegisterVideoSurface_v3010;
+#[doc(inline)]
+pub use self::cuGraphicsVDPAURegisterVideoSurface_v3010 as cuGraphicsVDPAURegisterVideoSurface;
 /// The entry point of the C spelling `cuVDPAUCtxCreate`: [`cuVDPAUCtxCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuVDPAUCtxCreate: EntryPoint<PFN_cuVDPAUCtxCreate_v3020> = cuVDPAUCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuVDPAUCtxCreate_v3020 as cuVDPAUCtxCreate;
 /// The entry point of the C spelling `cuVDPAUCtxCreate_v2`: [`cuVDPAUCtxCreate_v3020`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuVDPAUCtxCreate_v2: EntryPoint<PFN_cuVDPAUCtxCreate_v3020> = cuVDPAUCtxCreate_v3020;
+#[doc(inline)]
+pub use self::cuVDPAUCtxCreate_v3020 as cuVDPAUCtxCreate_v2;
 /// The entry point of the C spelling `cuVDPAUGetDevice`: [`cuVDPAUGetDevice_v3010`], the ABI of the function it binds.
-///
-/// - In every supported header
-pub const cuVDPAUGetDevice: EntryPoint<PFN_cuVDPAUGetDevice_v3010> = cuVDPAUGetDevice_v3010;
+#[doc(inline)]
+pub use self::cuVDPAUGetDevice_v3010 as cuVDPAUGetDevice;
 /// Defects of this header that the bindings work around: `PFN_*` macros that name no type
 /// (not bound), and `PFN_cuX` macros that name another ABI than the function `cuX` links
 /// (the entry point [`cuX`](self) follows the linked function).
@@ -69,9 +60,29 @@ pub const HEADER_NOTES: &[&str] = &[];
 pub const ALL_LEN: usize = 5;
 /// Every versioned entry point of `cudaTypedefs.h`: symbol, version and stream mode.
 pub const ALL: [crate::EntryPointInfo; ALL_LEN] = [
-    cuGraphicsVDPAURegisterOutputSurface_v3010.info(),
-    cuGraphicsVDPAURegisterVideoSurface_v3010.info(),
-    cuVDPAUCtxCreate_v3010.info(),
-    cuVDPAUCtxCreate_v3020.info(),
-    cuVDPAUGetDevice_v3010.info(),
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsVDPAURegisterOutputSurface",
+        version: 3010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuGraphicsVDPAURegisterVideoSurface",
+        version: 3010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuVDPAUCtxCreate",
+        version: 3010,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuVDPAUCtxCreate",
+        version: 3020,
+        per_thread: false,
+    },
+    crate::EntryPointInfo {
+        symbol: c"cuVDPAUGetDevice",
+        version: 3010,
+        per_thread: false,
+    },
 ];

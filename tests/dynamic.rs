@@ -6,12 +6,13 @@
 //!   (and of the interop modules with the `interop` feature), under its real symbol, calls exactly the library's symbol of that name (`dlsym`), or returns
 //!   `CUDA_ERROR_NOT_FOUND` where the driver lacks it.
 //! - `dynamic-loading` with no driver library reachable: the `#[ignore]`d tests, which
-//!   `ci/dynamic-check.sh` runs (`--ignored`) with an empty `LD_LIBRARY_PATH` on a machine whose
-//!   `ldconfig` knows no `libcuda`. Every call returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, the
-//!   loader's error is a value naming what was tried, and `check_driver!` reports it.
+//!   `cargo xtask dynamic-check` runs (`--ignored`) with an empty `LD_LIBRARY_PATH` on a machine
+//!   whose `ldconfig` knows no `libcuda`. Every call returns
+//!   `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`, the loader's error is a value naming what was tried,
+//!   and `check_driver!` reports it.
 //!
 //! This binary references no C helper, so under `dynamic-loading` it links no driver library:
-//! `ci/dynamic-check.sh` checks that with `readelf -d` and `nm -D`.
+//! `cargo xtask dynamic-check` checks that with `readelf -d` and `nm -D`.
 
 use cuda_driver_sys::loader::{self, LoadFromError};
 #[cfg(feature = "dynamic-loading")]
@@ -203,7 +204,7 @@ mod with_library {
     }
 }
 
-/// Run by `ci/dynamic-check.sh` with `--ignored`, where no driver library is reachable.
+/// Run by `cargo xtask dynamic-check` with `--ignored`, where no driver library is reachable.
 #[cfg(feature = "dynamic-loading")]
 mod without_library {
     use super::*;
@@ -216,7 +217,7 @@ mod without_library {
     }
 
     #[test]
-    #[ignore = "needs a machine where no driver library is reachable: ci/dynamic-check.sh runs it"]
+    #[ignore = "needs no driver library reachable: cargo xtask dynamic-check runs it"]
     fn the_load_failure_is_a_value_naming_what_was_tried() {
         let e = load_error();
         println!("{e}");
@@ -246,7 +247,7 @@ mod without_library {
     }
 
     #[test]
-    #[ignore = "needs a machine where no driver library is reachable: ci/dynamic-check.sh runs it"]
+    #[ignore = "needs no driver library reachable: cargo xtask dynamic-check runs it"]
     fn every_call_returns_the_documented_code_and_writes_nothing() {
         assert_eq!(unsafe { cuInit(0) }, NO_LIBRARY);
         let mut v = -7;
@@ -290,7 +291,7 @@ mod without_library {
     }
 
     #[test]
-    #[ignore = "needs a machine where no driver library is reachable: ci/dynamic-check.sh runs it"]
+    #[ignore = "needs no driver library reachable: cargo xtask dynamic-check runs it"]
     fn check_driver_says_the_library_could_not_be_loaded() {
         let err = try_driver!(unsafe { cuInit(0) }).unwrap_err();
         assert_eq!(err.code(), NO_LIBRARY);

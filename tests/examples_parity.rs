@@ -37,7 +37,7 @@
 //! programs through an emulator (`tests/common`'s `target_command`).
 //!
 //! `CUDA_EXAMPLES_OUTPUT_DIR` compares outputs already captured instead of running the examples:
-//! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `ci/first-run.sh` records of
+//! `<name>.stdout`, `<name>.stderr`, `<name>.code` (what `cargo xtask first-run` records of
 //! `cargo run --example <name>` in a fresh clone).
 
 mod common;
@@ -50,7 +50,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`). The C
-/// twins `examples/*.cpp` are the list `ci/first-run.sh` and `ci/twins-smoke.sh` use;
+/// twins `examples/*.cpp` are the list `cargo xtask first-run` and `cargo xtask twins-smoke` use;
 /// `every_twin_has_a_parity_test` fails, naming both lists, where this one differs from them.
 const EXAMPLES: &[(&str, bool)] = &[
     ("driver_init", false),
@@ -131,11 +131,11 @@ const NO_LIBRARY_REPORT: &str = "  code = <CUresult 303, not named: no driver li
 
 /// Under `dynamic-loading` with no driver library reachable, every example starts (no loader
 /// error before `main`), reports that the library could not be loaded (see [`WITHOUT_DRIVER`])
-/// and ends with an exit code, not a signal. `ci/dynamic-check.sh` runs it (`--ignored`) with an
-/// empty `LD_LIBRARY_PATH` on a machine where `ldconfig` knows no `libcuda`.
+/// and ends with an exit code, not a signal. `cargo xtask dynamic-check` runs it (`--ignored`) with
+/// an empty `LD_LIBRARY_PATH` on a machine where `ldconfig` knows no `libcuda`.
 #[cfg(feature = "dynamic-loading")]
 #[test]
-#[ignore = "needs a machine where no driver library is reachable: ci/dynamic-check.sh runs it"]
+#[ignore = "needs no driver library reachable: cargo xtask dynamic-check runs it"]
 fn examples_start_without_the_driver_library() {
     let dir = examples_dir().unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
@@ -180,9 +180,9 @@ const TAKE_A_KERNELS_FOLDER: &[&str] = &[
 /// code, and an exit code, never a signal: no argument, an empty one, a folder that does not
 /// exist, one whose PTX files are cut in half, one where each PTX name is a directory, a 5,000-byte
 /// path (longer than the system takes: both print it whole) and a folder whose name is not UTF-8.
-/// The same code under every version: run once, by `ci/bad-input.sh` (`--ignored`).
+/// The same code under every version: run once, by `cargo xtask bad-input` (`--ignored`).
 #[test]
-#[ignore = "98 runs of the examples and twins: ci/bad-input.sh runs it once"]
+#[ignore = "98 runs of the examples and twins: cargo xtask bad-input runs it once"]
 fn bad_kernels_folders_behave_as_in_c() {
     use std::os::unix::ffi::OsStrExt;
     let kernels = kernels_dir();
@@ -481,7 +481,7 @@ fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String>
     })
 }
 
-/// What `cargo run --example <name>` printed, captured by `ci/first-run.sh` into `dir`:
+/// What `cargo run --example <name>` printed, captured by `cargo xtask first-run` into `dir`:
 /// `<name>.stdout`, `<name>.stderr` and `<name>.code` (the exit code).
 fn read_captured(dir: &Path, name: &str) -> Result<Run, String> {
     use std::os::unix::process::ExitStatusExt;

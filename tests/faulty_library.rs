@@ -15,7 +15,7 @@
 //! - a working fake: `cuInit` reaches it (it returns 0).
 //!
 //! Built only with `dynamic-loading` and a 12.x header or newer (Cargo.toml's required-features);
-//! `ci/bad-input.sh` runs it.
+//! `cargo xtask bad-input` runs it.
 
 use cuda_driver_sys::loader::{self, FunctionError, LoadFromError};
 use cuda_driver_sys::*;

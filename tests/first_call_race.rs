@@ -5,7 +5,7 @@
 //! through the table (resolved by `cuGetProcAddress` on first use) `cuDriverGetVersion` and the
 //! pointer of `cuInit` (not called: the driver's own initialisation takes seconds without a GPU). Every thread must see the same results, the driver's own; the child must exit 0 (no
 //! crash, no hang: each child has `TIMEOUT`). Run in every mode: linked, `table-only`,
-//! `dynamic-loading` (ci/bad-input.sh).
+//! `dynamic-loading` (cargo xtask bad-input).
 
 use cuda_driver_sys::*;
 use std::ffi::CStr;

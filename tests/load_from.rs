@@ -3,7 +3,7 @@
 //!
 //! - a path given before any driver call is what is loaded (the driver library found on
 //!   `LD_LIBRARY_PATH` (`PATH` on Windows), by its full path; where none is reachable, this case says so and is not
-//!   counted, and `ci/dynamic-check.sh` runs the program both ways);
+//!   counted, and `cargo xtask dynamic-check` runs the program both ways);
 //! - a path that does not exist: the error names it, with the loader's message, and every call
 //!   returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`;
 //! - after a first driver call, `load_from` does not try its path: `AlreadyLoaded` or

@@ -105,7 +105,7 @@ fn build() -> Result<(), String> {
     // Under `dynamic-loading` cuda-driver-sys links nothing, but some C helpers call the driver
     // directly (the benchmark's C twin, the error-string probe): the library is linked for them.
     // rustc links with --as-needed, so a test binary that uses none of them (driver.rs, table.rs,
-    // dynamic.rs) does not load it: ci/dynamic-check.sh checks that with readelf and nm.
+    // dynamic.rs) does not load it: cargo xtask dynamic-check checks that with readelf and nm.
     if env::var_os("CARGO_FEATURE_DYNAMIC_LOADING").is_some() {
         if let Some(dir) = &lib_dir {
             println!("cargo:rustc-link-search=native={dir}");
@@ -121,9 +121,10 @@ fn build() -> Result<(), String> {
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are
     // their examples (see ../Cargo.toml).
     let cuda_12 = "context_independent_loading proc_address runtime_interop";
-    // Windows (mingw-w64's g++, ci/platforms/windows.sh): the twins link the import library
-    // cuda.lib of nvcuda.dll, with no run path (Windows finds DLLs on PATH); those using the CUDA
-    // runtime are left out, whose library the tests find for Linux only (libcudart.so.12).
+    // Windows (mingw-w64's g++, the Windows section of cargo xtask platforms): the twins link the
+    // import library cuda.lib of nvcuda.dll, with no run path (Windows finds DLLs on PATH); those
+    // using the CUDA runtime are left out, whose library the tests find for Linux only
+    // (libcudart.so.12).
     let windows = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "windows");
     let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
     for src in list(&root.join("examples"), "cpp") {

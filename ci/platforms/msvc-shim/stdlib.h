@@ -1,4 +1,4 @@
-/* ci/platforms.sh (x86_64-pc-windows-msvc) and ci/regenerate.sh (its Windows pass) generate
- * bindings without Windows headers (clang -ffreestanding): cuda.h includes <stdlib.h> for size_t
- * only. */
+/* cargo xtask platforms (x86_64-pc-windows-msvc) and cargo xtask regenerate (its Windows pass)
+ * generate bindings without Windows headers (clang -ffreestanding): cuda.h includes <stdlib.h>
+ * for size_t only. */
 #include <stddef.h>

@@ -16,8 +16,8 @@
  *   where asked for and the function has per-thread variants; a known name with no variant that
  *   old is "version not sufficient", an unknown one "symbol not found"; a function's first ABI,
  *   superseded by a _v2, is its base name (cuMemAlloc at 2000).
- * The real-driver tests stay on Linux (ci/test.sh); this DLL only lets the Windows builds reach
- * their no-device paths. */
+ * The real-driver tests stay on Linux (cargo xtask test); this DLL only lets the Windows builds
+ * reach their no-device paths. */
 #include <stddef.h>
 #include <string.h>
 #include <windows.h>

@@ -1,9 +1,9 @@
 //! Generates the bindings of `cuda-driver-sys` from one CUDA toolkit's `cuda.h` and
 //! `cudaTypedefs.h`.
 //!
-//! Used in two places, with the same code: `ci/regenerate.sh` (through this crate's binary) writes
-//! one set of files per header version, which its `merge` stage ([`merge`]) combines into the
-//! committed files under `cuda-driver-sys/src/generated/`, and `cuda-driver-sys`'s
+//! Used in two places, with the same code: `cargo xtask regenerate` (through this crate's binary)
+//! writes one set of files per header version, which its `merge` stage ([`merge`]) combines into
+//! the committed files under `cuda-driver-sys/src/generated/`, and `cuda-driver-sys`'s
 //! build script writes them into `OUT_DIR` under its `bindgen` feature.
 //!
 //! What it writes, per header version, each file by one module of this crate (its emitter, named
@@ -33,9 +33,10 @@
 //! same files, prefixed with the module's name (`gl_table.rs`), and a module root (`gl.rs`,
 //! `module_root`) that the merge stage writes once, as it writes `driver_table.rs`
 //! (`driver_table`): the driver-entry table's type, one field of slots per header.
-//! `ci/regenerate.sh` also generates the OpenGL module for Windows ([`Options::only_module`]):
-//! the merge puts what `cudaGL.h` declares only under `_WIN32` (`cuWGLGetDevice`) under
-//! `cfg(windows)`. [`rust_syntax`] holds the `syn` helpers the merge and the tests share.
+//! `cargo xtask regenerate` also generates the OpenGL module for Windows
+//! ([`Options::only_module`]): the merge puts what `cudaGL.h` declares only under `_WIN32`
+//! (`cuWGLGetDevice`) under `cfg(windows)`. [`rust_syntax`] holds the `syn` helpers the merge and
+//! the tests share.
 //!
 //! [`generate`] (`pipeline`) runs one version's generation: bindgen and the preprocessor over
 //! each header set, the C-spelling analysis, then each emitter. `generated_file` writes each
@@ -89,7 +90,7 @@ pub struct Options {
     /// How to regenerate, written at the top of every generated file.
     pub regenerate_hint: String,
     /// Where set, only the files of this module of [`MODULES`] are written (`gl`: the Windows
-    /// pass of `ci/regenerate.sh`, whose other files are those of x86-64 Linux), and the
+    /// pass of `cargo xtask regenerate`, whose other files are those of x86-64 Linux), and the
     /// [`Summary`] is the module's; `cuda.h` is still parsed, as the module's items use its types.
     pub only_module: Option<String>,
 }

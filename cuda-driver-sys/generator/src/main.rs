@@ -11,8 +11,8 @@
 //! `cuda-driver-sys-generator project --version V [--windows] FILE...`: rewrites each merged file
 //! as what version `V` compiles of it (on Windows with `--windows`), without those cfgs.
 //!
-//! `ci/regenerate.sh` runs the first for every pinned version (and `--only gl` for Windows), then
-//! the second; `ci/platforms.sh` the third, to type-check the Windows items on Linux.
+//! `cargo xtask regenerate` runs the first for every pinned version (and `--only gl` for Windows),
+//! then the second; `cargo xtask platforms` the third, to type-check the Windows items on Linux.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         out_dir,
         c_compiler: cc,
         only_module,
-        regenerate_hint: "ci/regenerate.sh".into(),
+        regenerate_hint: "cargo xtask regenerate".into(),
     };
     match cuda_driver_sys_generator::generate(&opts) {
         Ok(summary) => {
@@ -98,7 +98,7 @@ fn merge(args: &[String]) -> ExitCode {
             }
         }
     }
-    match cuda_driver_sys_generator::merge::merge(&inputs, out.as_ref(), "ci/regenerate.sh") {
+    match cuda_driver_sys_generator::merge::merge(&inputs, out.as_ref(), "cargo xtask regenerate") {
         Ok(summary) => {
             for (file, items, with_cfg) in summary.files {
                 println!("{out}/{file}: {items} items, {with_cfg} under a cfg");

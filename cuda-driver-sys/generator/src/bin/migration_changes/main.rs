@@ -1,6 +1,6 @@
 //! `migration-changes --bindings-0-3 CUDA_RS [--check]`: compares cuda-driver-sys 0.3.0's
-//! bindings (`src/cuda.rs` of its `.crate`, which `ci/migration-changes.sh` fetches pinned by
-//! checksum) with this crate's generated bindings at every bound header version, and writes
+//! bindings (`src/cuda.rs` of its `.crate`, which `cargo xtask migration-changes` fetches pinned
+//! by checksum) with this crate's generated bindings at every bound header version, and writes
 //! `docs/MIGRATING-CHANGES.md` (the change list, one table per kind) and
 //! `cuda-driver-sys/generator/src/renumbered_since_0_3.txt` (the enumerators whose value changed,
 //! which the generator marks deprecated under the `compat-0-3` feature). With `--check` it writes
@@ -86,7 +86,8 @@ fn run(old_path: &Path, check: bool) -> Result<(), String> {
                     .unwrap_or((0, ("", "")));
                 return Err(format!(
                     "{path} is not what the 0.3.0 bindings and the committed ones give (line {}: \
-                     `{have}`, expected `{want}`): run ci/migration-changes.sh and commit the result",
+                     `{have}`, expected `{want}`): run cargo xtask migration-changes and commit \
+                     the result",
                     line + 1
                 ));
             }

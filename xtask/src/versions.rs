@@ -238,3 +238,117 @@ mod tests {
         }
     }
 }
+
+/// No task source and nothing under `ci/` spells out a version of the list: each takes its
+/// versions from the list by tag. The exceptions name something else that holds the digits.
+#[cfg(test)]
+mod no_literal_versions {
+    use super::{all, root};
+    use std::path::Path;
+
+    /// (file, the text around the digits, why it is no use of the list).
+    const EXCEPTIONS: &[(&str, &str, &str)] = &[
+        (
+            "xtask/src/versions.rs",
+            "",
+            "the list's parser and its test data",
+        ),
+        (
+            "xtask/src/doc_check/mod.rs",
+            "PFN_cuCtxCreate_v12050",
+            "a typedef's name, an ABI",
+        ),
+        (
+            "xtask/src/build_cost.rs",
+            "\"cuda-12090\"",
+            "cudarc's own feature name",
+        ),
+        (
+            "ci/rustacuda/migration.patch",
+            ">= 13000",
+            "rustacuda's code, patched",
+        ),
+    ];
+
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.file_name().is_some_and(|n| n != "Cargo.lock") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
+    fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
+        let mut found = Vec::new();
+        for line in text.lines() {
+            let bytes = line.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i - start == 5 {
+                    let n: u32 = line[start..i].parse().unwrap();
+                    if versions.contains(&n) {
+                        found.push((n, line));
+                    }
+                }
+                i = i.max(start + 1);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn spelled_finds_versions_only() {
+        let found = spelled("a 12090 b\nx120900 12345 v13000_\n", &[12090, 13000]);
+        assert_eq!(
+            found,
+            [(12090, "a 12090 b"), (13000, "x120900 12345 v13000_")]
+        );
+    }
+
+    #[test]
+    fn no_task_source_spells_a_listed_version() {
+        let versions: Vec<u32> = all().unwrap().iter().map(|v| v.number).collect();
+        let root = root();
+        let mut paths = Vec::new();
+        for dir in ["xtask/src", "ci", ".ci", ".cargo"] {
+            files(&root.join(dir), &mut paths);
+        }
+        assert!(
+            paths.len() > 50,
+            "the walk found only {} files",
+            paths.len()
+        );
+        let mut bad = Vec::new();
+        for path in &paths {
+            let name = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue; // not text (none of these names a version)
+            };
+            for (v, line) in spelled(&text, &versions) {
+                let excepted = EXCEPTIONS
+                    .iter()
+                    .any(|(file, around, _)| *file == name && line.contains(around));
+                if !excepted {
+                    bad.push(format!("{name}: {v} in `{}`", line.trim()));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "versions spelled out instead of taken from cuda-driver-sys/versions.txt by tag \
+             (versions::tagged): {bad:#?}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 // cfg of the header versions it exists in (`cuda_ge_<V>`, set by cuda-driver-sys's build script for every version <= the selected one),
 // and of the target where x86_64-pc-windows-gnu's output differs (`windows`: what the header declares under _WIN32).
 // Emitter: cuda_driver_sys_generator::linked (cuda-driver-sys/generator/src/linked.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
-// Do not edit by hand. To regenerate: ci/regenerate.sh
+// Do not edit by hand. To regenerate: cargo xtask regenerate
 
 // For tests: every C spelling as `(name, linked symbol, function, entry point)`, the entry
 // point of the typedef whose signature the function has (None: cudaTypedefs.h has none).

@@ -2,7 +2,7 @@
 // cfg of the header versions it exists in (`cuda_ge_<V>`, set by cuda-driver-sys's build script for every version <= the selected one),
 // and of the target where x86_64-pc-windows-gnu's output differs (`windows`: what the header declares under _WIN32).
 // Emitter: cuda_driver_sys_generator::names (cuda-driver-sys/generator/src/names.rs). Merged by cuda_driver_sys_generator::merge (cuda-driver-sys/generator/src/merge/).
-// Do not edit by hand. To regenerate: ci/regenerate.sh
+// Do not edit by hand. To regenerate: cargo xtask regenerate
 
 #[cfg(not(cuda_ge_13000))]
 /// `#define PFN_cuGLCtxCreate PFN_cuGLCtxCreate_v3020`

@@ -17,7 +17,7 @@
 //! ci/fetch-deps.sh.
 //!
 //! Needs, from fetch-deps: CUDA_LIBRARY_PATH (the driver library's folder), the `toolkit`
-//! version's CUDA_HEADERS_<V>, CUDART_LIBRARY_PATH and CUDART_INCLUDE_PATH (the CUDA 12 runtime);
+//! version's `CUDA_HEADERS_<V>`, CUDART_LIBRARY_PATH and CUDART_INCLUDE_PATH (the CUDA 12 runtime);
 //! and CUDA_STUB_LIBRARY_PATH (stub-libcuda) to link the builds of the headers that bind
 //! cuCtxCreate_v4 (from the version tagged `ctx-create-v4` on), which the CI machine's driver
 //! (535) lacks. Run by the

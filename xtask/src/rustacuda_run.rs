@@ -4,7 +4,7 @@
 //! `KIND NAME ok|FAILED`, and one line of counts. No cargo needed.
 //!
 //! DIR holds tests/ (the libtest binaries: unit, test_derive, test_stream), examples/launch,
-//! doctests/ (one binary per doctest, named <file>-<rank>: the doctest's rank by line in its
+//! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
 //! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
 //! to rustdoc's names), lib/ (the Rust standard library the doctests link dynamically) and
 //! resources/ (rustacuda's add.ptx, which tests load from ./resources). With --all-pass-except, it

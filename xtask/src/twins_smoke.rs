@@ -1,7 +1,7 @@
 //! `cargo xtask twins-smoke [OUTPUT_DIR]`: smoke check of the examples' C twins
-//! (examples/<name>.cpp), with g++ and no Rust:
+//! (`examples/<name>.cpp`), with g++ and no Rust:
 //!   - builds each twin against the pinned headers of the default version and links it with the
-//!     driver library that fetch-deps fetched (Debian's libcuda.so.1), into target/twins/<name>;
+//!     driver library that fetch-deps fetched (Debian's libcuda.so.1), into `target/twins/<name>`;
 //!   - compiles each against the headers of the other `dependents` versions too (the twins port
 //!     the posts to CUDA 13 under an `#if CUDA_VERSION` test), and fails if one does not compile;
 //!   - runs each from the repository root (so that the default PTX folder examples/kernels is
@@ -9,7 +9,7 @@
 //!     every twin takes its error path; with one, each prints "Result = PASS" where it checks
 //!     results.
 //!
-//! Outputs go to target/twins/out/<name>.txt (stdout only; the exit code in <name>.rc), or to the
+//! Outputs go to `target/twins/out/<name>.txt` (stdout only; the exit code in `<name>.rc`), or to the
 //! folder given as OUTPUT_DIR.
 
 use crate::capture::exit_code;

@@ -123,7 +123,7 @@ fn clone(command: &Command) -> Command {
     copy
 }
 
-/// Pointers differ between processes: each 0x<hex> is 0xPTR (tests/examples_parity.rs's rule).
+/// Pointers differ between processes: each `0x<hex>` is `0xPTR` (tests/examples_parity.rs's rule).
 fn pointers(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

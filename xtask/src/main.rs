@@ -215,14 +215,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the task `name` with `args`, as `cargo xtask <name> <args>` would (a task calling another).
+/// Runs the task `name` with `args` as `cargo xtask <name> <args>` would: in a process of its own
+/// (this program again), so that the environment a task sets for its builds (a target folder,
+/// RUSTFLAGS, the fetched dependencies) ends with it, as a script's did.
 pub fn run_task(name: &str, args: &[&str]) -> Result {
-    let task = TASKS
-        .iter()
-        .find(|t| t.name == name)
-        .ok_or_else(|| format!("no task `{name}`"))?;
-    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    (task.run)(&args)
+    if !TASKS.iter().any(|t| t.name == name) {
+        return Err(format!("no task `{name}`").into());
+    }
+    let xtask = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
+    process::run(process::command(xtask).arg(name).args(args))
 }
 
 fn print_tasks() {

@@ -160,13 +160,7 @@ impl Job {
 /// single-threaded); the first failure stops the task.
 fn generator(jobs: &[Job]) -> Result {
     deps::use_fetched(&[])?;
-    process::run(process::command("cargo").args([
-        "build",
-        "--quiet",
-        "--release",
-        "-p",
-        "cuda-driver-sys-generator",
-    ]))?;
+    build_generator()?;
     let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut running: std::collections::VecDeque<(Child, &Job)> = Default::default();
     for job in jobs {
@@ -194,6 +188,18 @@ fn wait(mut child: Child, job: &Job) -> Result {
         );
         Err(format!("{what} failed ({status})").into())
     }
+}
+
+/// Builds the generator (release) and returns its path.
+pub fn build_generator() -> Result<PathBuf> {
+    process::run(process::command("cargo").args([
+        "build",
+        "--quiet",
+        "--release",
+        "-p",
+        "cuda-driver-sys-generator",
+    ]))?;
+    Ok(generator_path())
 }
 
 fn generator_path() -> PathBuf {

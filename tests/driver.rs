@@ -103,7 +103,7 @@ macro_rules! linked_functions {
 fn linked() -> Vec<Linked> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cuda-driver-sys/src/generated/linked.rs"
+        "/../cuda-driver-sys-items/src/generated/linked.rs"
     ))
 }
 

@@ -1,7 +1,8 @@
 //! Every place that must name each interop module of the generator's table of header sets
-//! (`cuda-driver-sys/generator/src/header_set.rs`, `MODULES`) and cannot read it: the module's
-//! feature in cuda-driver-sys's manifest, the tests' `interop` feature, the docs.rs feature list,
-//! the module's declaration and the Features line of `cuda-driver-sys/src/lib.rs`, the README's
+//! (`cuda-driver-sys-items/generator/src/header_set.rs`, `MODULES`) and cannot read it: the module's
+//! feature in the manifests of cuda-driver-sys-items and cuda-driver-sys and their docs.rs feature
+//! lists, the tests' `interop` feature, the module's declaration
+//! (`cuda-driver-sys-items/src/items.rs`), the Features line of `cuda-driver-sys/src/lib.rs`, the README's
 //! line of the module features, the tests that take each module by its path (`interop.rs`,
 //! `prototypes.rs`), and its regenerated files. A failure names each file and what it lacks (or
 //! has that the table does not).
@@ -9,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 #[allow(dead_code)]
-#[path = "../cuda-driver-sys/generator/src/header_set.rs"]
+#[path = "../cuda-driver-sys-items/generator/src/header_set.rs"]
 mod header_set;
 use header_set::MODULES;
 
@@ -63,7 +64,7 @@ fn compare(
     errors
 }
 
-/// The lines `cuda-driver-sys/src/lib.rs` declares the module `m` with.
+/// The lines `cuda-driver-sys-items/src/items.rs` declares the module `m` with.
 fn declaration(m: &str) -> String {
     format!(
         "#[cfg(feature = \"{m}\")]\n#[path = \"generated/{m}.rs\"]\npub mod {m};\n\
@@ -76,21 +77,31 @@ fn every_place_names_each_interop_module() {
     let modules: Vec<String> = MODULES.iter().map(|s| s.module.to_string()).collect();
     let mut errors = Vec::new();
 
-    let sys = read("cuda-driver-sys/Cargo.toml");
-    let file = "cuda-driver-sys/Cargo.toml";
-    for m in &modules {
-        if !sys.lines().any(|l| l.trim() == format!("{m} = []")) {
-            errors.push(format!("{file}: [features] lacks `{m} = []`"));
+    // The items crate's feature, and cuda-driver-sys's of the same name turning it on; each
+    // crate's docs.rs list.
+    for (file, form) in [
+        ("cuda-driver-sys-items/Cargo.toml", "{m} = []"),
+        (
+            "cuda-driver-sys/Cargo.toml",
+            "{m} = [\"cuda-driver-sys-items/{m}\"]",
+        ),
+    ] {
+        let manifest = read(file);
+        for m in &modules {
+            let want = form.replace("{m}", m);
+            if !manifest.lines().any(|l| l.trim() == want) {
+                errors.push(format!("{file}: [features] lacks `{want}`"));
+            }
         }
+        let docs_rs = list(&manifest, "[package.metadata.docs.rs]", "features").unwrap_or_default();
+        errors.extend(compare(
+            file,
+            "the docs.rs features",
+            &modules,
+            &docs_rs,
+            |_| false,
+        ));
     }
-    let docs_rs = list(&sys, "[package.metadata.docs.rs]", "features").unwrap_or_default();
-    errors.extend(compare(
-        file,
-        "the docs.rs features",
-        &modules,
-        &docs_rs,
-        |_| false,
-    ));
 
     // The tests' `interop` turns on every module; the root package's (the profiler example's)
     // only modules.
@@ -114,8 +125,8 @@ fn every_place_names_each_interop_module() {
         ));
     }
 
-    let lib = read("cuda-driver-sys/src/lib.rs");
-    let file = "cuda-driver-sys/src/lib.rs";
+    let lib = read("cuda-driver-sys-items/src/items.rs");
+    let file = "cuda-driver-sys-items/src/items.rs";
     for m in &modules {
         if !lib.contains(&declaration(m)) {
             errors.push(format!(
@@ -136,6 +147,8 @@ fn every_place_names_each_interop_module() {
             ));
         }
     }
+    let lib = read("cuda-driver-sys/src/lib.rs");
+    let file = "cuda-driver-sys/src/lib.rs";
     let features = modules.iter().map(|m| format!("`{m}`"));
     let bullet = format!(
         "//! - {}: the other driver-API headers",
@@ -186,14 +199,14 @@ fn every_place_names_each_interop_module() {
         ));
     }
 
-    let generated = workspace().join("cuda-driver-sys/src/generated");
+    let generated = workspace().join("cuda-driver-sys-items/src/generated");
     let driver_table = std::fs::read_to_string(generated.join("driver_table.rs"));
     for m in &modules {
         let root = generated.join(format!("{m}.rs"));
         let field = format!("pub(crate) {m}: Slots<");
         if !root.is_file() || !driver_table.as_ref().is_ok_and(|t| t.contains(&field)) {
             errors.push(format!(
-                "cuda-driver-sys/src/generated: no files of the module {m} (its root {m}.rs, its \
+                "cuda-driver-sys-items/src/generated: no files of the module {m} (its root {m}.rs, its \
                  field in driver_table.rs); run `cargo xtask regenerate`"
             ));
         }

@@ -62,7 +62,7 @@ macro_rules! module {
             $header,
             include!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/../cuda-driver-sys/src/generated/",
+                "/../cuda-driver-sys-items/src/generated/",
                 stringify!($module),
                 "_linked.rs"
             )),

@@ -27,7 +27,7 @@ mod prototypes;
 // The generator's syn helpers over generated Rust, shared rather than repeated; the prototype
 // probe uses `option_inner`, the `Option<fn>` matcher of `PFN_*` typedefs.
 #[allow(dead_code)]
-#[path = "../cuda-driver-sys/generator/src/rust_syntax.rs"]
+#[path = "../cuda-driver-sys-items/generator/src/rust_syntax.rs"]
 mod rust_syntax;
 
 use std::path::Path;

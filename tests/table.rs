@@ -26,7 +26,7 @@ macro_rules! linked_functions {
 fn linked_symbols() -> Vec<(&'static CStr, &'static CStr)> {
     include!(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../cuda-driver-sys/src/generated/linked.rs"
+        "/../cuda-driver-sys-items/src/generated/linked.rs"
     ))
 }
 

@@ -1,4 +1,4 @@
-//! The `cuda-<V>` features of the three manifests against `cuda-driver-sys/versions.txt`, the one
+//! The `cuda-<V>` features of the four manifests against `cuda-driver-sys-items/versions.txt`, the one
 //! list of CUDA versions (Cargo features cannot be generated, so they are checked): each version
 //! has its feature in each manifest, with the form that manifest gives it, and no manifest has a
 //! version feature the list does not have; and the `cuda_ge_<V>` cfgs that
@@ -23,7 +23,7 @@ fn read(rel: &str) -> String {
 
 /// The versions of `versions.txt`: the first field of every line not blank and not a comment.
 fn versions() -> Vec<String> {
-    read("cuda-driver-sys/versions.txt")
+    read("cuda-driver-sys-items/versions.txt")
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -53,7 +53,7 @@ fn check(file: &str, expected: impl Fn(&str, Option<&str>) -> String) -> Vec<Str
         let want = expected(v, i.checked_sub(1).map(|p| list[p].as_str()));
         match found.iter().find(|(f, _)| f == v) {
             None => errors.push(format!(
-                "{file}: feature cuda-{v} is missing (cuda-driver-sys/versions.txt lists {v}); \
+                "{file}: feature cuda-{v} is missing (cuda-driver-sys-items/versions.txt lists {v}); \
                  add `{want}`"
             )),
             Some((_, line)) if *line != want => errors.push(format!(
@@ -65,7 +65,7 @@ fn check(file: &str, expected: impl Fn(&str, Option<&str>) -> String) -> Vec<Str
     for (v, _) in &found {
         if !list.contains(v) {
             errors.push(format!(
-                "{file}: feature cuda-{v} is not in cuda-driver-sys/versions.txt; add the version \
+                "{file}: feature cuda-{v} is not in cuda-driver-sys-items/versions.txt; add the version \
                  there (and run cargo xtask regenerate) or remove the feature"
             ));
         }
@@ -78,11 +78,14 @@ fn version_features_match_versions_txt() {
     let list = versions();
     assert!(
         !list.is_empty(),
-        "cuda-driver-sys/versions.txt lists no version"
+        "cuda-driver-sys-items/versions.txt lists no version"
     );
-    let mut errors = check("cuda-driver-sys/Cargo.toml", |v, _| {
+    let mut errors = check("cuda-driver-sys-items/Cargo.toml", |v, _| {
         format!("cuda-{v} = []")
     });
+    errors.extend(check("cuda-driver-sys/Cargo.toml", |v, _| {
+        format!("cuda-{v} = [\"cuda-driver-sys-items/cuda-{v}\"]")
+    }));
     // The root package and the tests package: each version turns on the one before it.
     for file in ["Cargo.toml", "tests/Cargo.toml"] {
         errors.extend(check(file, |v, previous| match previous {
@@ -92,22 +95,29 @@ fn version_features_match_versions_txt() {
     }
     assert!(errors.is_empty(), "\n{}", errors.join("\n"));
     println!(
-        "versions: {} versions of cuda-driver-sys/versions.txt, each a feature of the 3 manifests",
+        "versions: {} versions of cuda-driver-sys-items/versions.txt, each a feature of the 4 manifests",
         list.len()
     );
 }
 
+/// The crate roots that hide the version cfgs from docs.rs's badges: cuda-driver-sys's docs compile
+/// the items' source under its own attributes, and the items crate is documented too.
+const CRATE_ROOTS: [&str; 2] = [
+    "cuda-driver-sys/src/lib.rs",
+    "cuda-driver-sys-items/src/lib.rs",
+];
+
 /// The `cuda_ge_<V>` names inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root
-/// (beside the features it hides, `feature = "table-only"`).
-fn hidden_version_cfgs() -> Vec<String> {
-    let lib = read("cuda-driver-sys/src/lib.rs");
+/// `file` (beside the features it hides, `feature = "table-only"`).
+fn hidden_version_cfgs(file: &str) -> Vec<String> {
+    let lib = read(file);
     let start = lib
         .find("auto_cfg(hide(")
-        .expect("cuda-driver-sys/src/lib.rs: no `doc(auto_cfg(hide(..)))` attribute");
+        .unwrap_or_else(|| panic!("{file}: no `doc(auto_cfg(hide(..)))` attribute"));
     let list = &lib[start + "auto_cfg(hide(".len()..];
     list[..list
         .find(')')
-        .expect("cuda-driver-sys/src/lib.rs: unclosed auto_cfg(hide(..))")]
+        .unwrap_or_else(|| panic!("{file}: unclosed auto_cfg(hide(..))"))]
         .split(',')
         .map(str::trim)
         .filter(|name| name.starts_with("cuda_ge_"))
@@ -118,23 +128,50 @@ fn hidden_version_cfgs() -> Vec<String> {
 #[test]
 fn docs_rs_hides_every_version_cfg() {
     let want: Vec<String> = versions().iter().map(|v| format!("cuda_ge_{v}")).collect();
-    let found = hidden_version_cfgs();
-    let missing: Vec<&String> = want.iter().filter(|c| !found.contains(c)).collect();
-    let extra: Vec<&String> = found.iter().filter(|c| !want.contains(c)).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "cuda-driver-sys/src/lib.rs: `doc(auto_cfg(hide(..)))` must name `cuda_ge_<V>` for each \
-         version of cuda-driver-sys/versions.txt; missing {missing:?}, not in the list {extra:?}"
+    for file in CRATE_ROOTS {
+        let found = hidden_version_cfgs(file);
+        let missing: Vec<&String> = want.iter().filter(|c| !found.contains(c)).collect();
+        let extra: Vec<&String> = found.iter().filter(|c| !want.contains(c)).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{file}: `doc(auto_cfg(hide(..)))` must name `cuda_ge_<V>` for each version of \
+             cuda-driver-sys-items/versions.txt; missing {missing:?}, not in the list {extra:?}"
+        );
+        println!(
+            "versions: the {} `cuda_ge_<V>` cfgs hidden from docs.rs's badges in {file}",
+            found.len()
+        );
+    }
+}
+
+/// The text of `pub const ROOT_VARS ... ];` in a build script's file.
+fn root_vars(file: &str) -> String {
+    let text = read(file);
+    let start = text
+        .find("pub const ROOT_VARS")
+        .unwrap_or_else(|| panic!("{file}: no `pub const ROOT_VARS`"));
+    let len = text[start..]
+        .find("];")
+        .unwrap_or_else(|| panic!("{file}: unclosed ROOT_VARS"));
+    text[start..start + len].split_whitespace().collect()
+}
+
+#[test]
+fn both_build_scripts_take_the_same_toolkit_roots() {
+    let (library, header) = (
+        "cuda-driver-sys/build/search.rs",
+        "cuda-driver-sys-items/build/header.rs",
     );
-    println!(
-        "versions: the {} `cuda_ge_<V>` cfgs hidden from docs.rs's badges in cuda-driver-sys/src/lib.rs",
-        found.len()
+    assert_eq!(
+        root_vars(library),
+        root_vars(header),
+        "{library} looks for the library and {header} for cuda.h under other toolkit roots"
     );
 }
 
 /// The versions of `versions.txt` tagged `tag` (a field after the two wheels).
 fn tagged(tag: &str) -> Vec<String> {
-    read("cuda-driver-sys/versions.txt")
+    read("cuda-driver-sys-items/versions.txt")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .filter(|l| l.split_whitespace().skip(3).any(|t| t == tag))
@@ -214,7 +251,7 @@ fn docs_state_the_versions_of_the_list() {
         .iter()
         .filter(|(file, phrase, _)| !prose(file).contains(phrase.as_str()))
         .map(|(file, phrase, what)| {
-            format!("{file}: does not state {what} of cuda-driver-sys/versions.txt: {phrase}")
+            format!("{file}: does not state {what} of cuda-driver-sys-items/versions.txt: {phrase}")
         })
         .collect();
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
@@ -230,12 +267,12 @@ fn the_default_version_is_the_tagged_one() {
     assert_eq!(
         default.len(),
         1,
-        "cuda-driver-sys/versions.txt: exactly one version must be tagged `default`, not {default:?}"
+        "cuda-driver-sys-items/versions.txt: exactly one version must be tagged `default`, not {default:?}"
     );
     let v = &default[0];
     let places = [
         (
-            "cuda-driver-sys/build/main.rs",
+            "cuda-driver-sys-items/build/main.rs",
             format!("const DEFAULT_VERSION: u32 = {v};"),
         ),
         (
@@ -255,7 +292,7 @@ fn the_default_version_is_the_tagged_one() {
         .iter()
         .filter(|(file, phrase)| !prose(file).contains(phrase.as_str()))
         .map(|(file, phrase)| {
-            format!("{file}: does not say the default version {v} (tagged `default` in cuda-driver-sys/versions.txt): {phrase}")
+            format!("{file}: does not say the default version {v} (tagged `default` in cuda-driver-sys-items/versions.txt): {phrase}")
         })
         .collect();
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));

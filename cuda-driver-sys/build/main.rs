@@ -1,7 +1,8 @@
-//! Finds `libcuda` and tells Cargo how to link it; with the `bindgen` feature, also generates
-//! the bindings from the local CUDA headers. With the `dynamic-loading` feature nothing is linked
-//! (the crate opens the library at run time); the search still runs, quietly, for
-//! `DEP_CUDA_LIB_DIR`.
+//! Finds `libcuda` and tells Cargo how to link it. With the `dynamic-loading` feature nothing is
+//! linked (the crate opens the library at run time); the search still runs, quietly, for
+//! `DEP_CUDA_LIB_DIR`. The items and their version are the `cuda-driver-sys-items` crate's, which
+//! compiles while this script is built; its version metadata is passed on as `DEP_CUDA_VERSION`,
+//! `DEP_CUDA_VERSIONS` and `DEP_CUDA_INCLUDE_DIR`.
 //!
 //! The search order, the places of the CUDA toolkit's layouts on Linux (x86-64, aarch64 SBSA and
 //! Jetson) and Windows, is `search.rs`'s (pure functions, unit-tested there): `CUDA_LIBRARY_PATH`;
@@ -88,161 +89,48 @@ fn main() {
             );
         }
     }
-    if let Some(include) = include_dir(&inputs.roots) {
-        println!("cargo:include_dir={}", include.display());
+    // The items crate chose the version (and found the cuda.h, where it looked for one); its
+    // metadata goes on to this crate's dependents.
+    for key in ["include_dir", "version", "versions"] {
+        if let Some(value) = items_metadata(key) {
+            println!("cargo:{key}={value}");
+        }
     }
-    let Some(version) = select_version(&inputs.roots) else {
-        return;
-    };
-    println!("cargo:version={version}");
-    let list: Vec<String> = VERSIONS.iter().map(u32::to_string).collect();
-    println!("cargo:versions={}", list.join(","));
-    // `cuda_ge_<V>` for every known version up to the selected one: the committed bindings carry
-    // each item under the cfg of the header versions it exists in (see src/generated/).
-    let names: Vec<String> = VERSIONS.iter().map(|v| format!("cuda_ge_{v}")).collect();
+    // What rustdoc needs to compile the items' source here (`cfg(doc)` in src/lib.rs): their
+    // version cfgs, the generated files and the sources.
+    let version: u32 = items_metadata("version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let names: Vec<String> = versions().iter().map(|v| format!("cuda_ge_{v}")).collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for (v, name) in VERSIONS.iter().zip(&names) {
+    for (v, name) in versions().iter().zip(&names) {
         if *v <= version {
             println!("cargo:rustc-cfg={name}");
         }
     }
-
-    #[cfg(feature = "bindgen")]
-    generate(&inputs.roots);
-}
-
-/// The header versions of the committed bindings, one feature `cuda-<V>` each, oldest first: the
-/// first column of `versions.txt`, the crate's one list of versions (read when the build script
-/// is compiled; a malformed list stops that compilation with a message).
-const VERSIONS: [u32; versions_in::<0>(VERSIONS_TXT).1] = versions_in(VERSIONS_TXT).0;
-
-const VERSIONS_TXT: &[u8] = include_bytes!("../versions.txt");
-
-/// The first field of every line of `text` that is not blank or a `#` comment, each a 5-digit
-/// `CUDA_VERSION` greater than the one before, in the first `N` slots; and how many there are.
-const fn versions_in<const N: usize>(text: &[u8]) -> ([u32; N], usize) {
-    let mut out = [0u32; N];
-    let (mut count, mut i, mut last) = (0, 0, 0);
-    while i < text.len() {
-        let (mut value, mut digits) = (0u32, 0);
-        while i < text.len() && text[i].is_ascii_digit() {
-            value = value * 10 + (text[i] - b'0') as u32;
-            digits += 1;
-            i += 1;
-        }
-        let blank_or_comment = digits == 0
-            && (i == text.len() || text[i] == b'\n' || text[i] == b'#' || text[i] == b'\r');
-        if !blank_or_comment {
-            if digits != 5 || (i < text.len() && text[i] != b' ' && text[i] != b'\n') {
-                panic!(
-                    "versions.txt: a line that is not blank, a # comment or `<CUDA_VERSION> ...`"
-                );
-            }
-            if value <= last {
-                panic!("versions.txt: the versions are not in increasing order");
-            }
-            if count < N {
-                out[count] = value;
-            }
-            count += 1;
-            last = value;
-        }
-        while i < text.len() && text[i] != b'\n' {
-            i += 1;
-        }
-        i += 1;
-    }
-    (out, count)
-}
-
-/// The version built for when no `cuda-<V>` feature is on: the one tagged `default` in
-/// `versions.txt` (`tests/versions.rs` checks it), CUDA 12.0, the default minimum driver.
-const DEFAULT_VERSION: u32 = 12000;
-
-/// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
-/// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature ([`DEFAULT_VERSION`]
-/// when none is on). `None` after a `cargo::error` saying what to do.
-fn select_version(roots: &[PathBuf]) -> Option<u32> {
-    let from_header = cfg!(feature = "bindgen") || cfg!(feature = "cuda-version-from-header");
-    if !from_header {
-        let selected = VERSIONS
-            .iter()
-            .rev()
-            .find(|v| env::var_os(format!("CARGO_FEATURE_CUDA_{v}")).is_some());
-        return Some(selected.copied().unwrap_or(DEFAULT_VERSION));
-    }
-    let Some(dir) = include_dir(roots) else {
+    for (key, var) in [
+        ("generated", "CUDA_DRIVER_SYS_GENERATED"),
+        ("src", "CUDA_DRIVER_SYS_ITEMS_SRC"),
+    ] {
         println!(
-            "cargo::error=cuda-driver-sys: {} needs a cuda.h: set CUDA_INCLUDE_PATH to the \
-             directory holding cuda.h (or CUDA_PATH to a toolkit root); none found in \
-             $CUDA_INCLUDE_PATH, {}, /usr/local/cuda/include",
-            if cfg!(feature = "bindgen") {
-                "feature bindgen"
-            } else {
-                "feature cuda-version-from-header"
-            },
-            ROOT_VARS.map(|v| format!("${v}/include")).join(", ")
+            "cargo:rustc-env={var}={}",
+            items_metadata(key).unwrap_or_default()
         );
-        return None;
-    };
-    let cuda_h = dir.join("cuda.h");
-    println!("cargo:rerun-if-changed={}", cuda_h.display());
-    let text = match std::fs::read(&cuda_h) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(e) => {
-            println!(
-                "cargo::error=cuda-driver-sys: cannot read {}: {e}",
-                cuda_h.display()
-            );
-            return None;
-        }
-    };
-    let header = match search::header_version(&text) {
-        Ok(Some(v)) => v,
-        Ok(None) => {
-            println!(
-                "cargo::error=cuda-driver-sys: {} defines no CUDA_VERSION: point \
-                 CUDA_INCLUDE_PATH at a CUDA toolkit's include directory",
-                cuda_h.display()
-            );
-            return None;
-        }
-        Err(e) => {
-            println!(
-                "cargo::error=cuda-driver-sys: {} {e}: point CUDA_INCLUDE_PATH at a CUDA \
-                 toolkit's include directory",
-                cuda_h.display()
-            );
-            return None;
-        }
-    };
-    if cfg!(feature = "bindgen") {
-        // Generated from this very header: every cfg up to its version.
-        return Some(header);
     }
-    match VERSIONS.iter().rev().find(|&&v| v <= header) {
-        Some(&v) => {
-            if v != header {
-                println!(
-                    "cargo:warning=cuda-driver-sys: {} is CUDA_VERSION {header}; using the \
-                     bindings of {v}, the newest known version not newer than it",
-                    cuda_h.display()
-                );
-            }
-            Some(v)
-        }
-        None => {
-            let oldest = VERSIONS[0];
-            println!(
-                "cargo::error=cuda-driver-sys: {} is CUDA_VERSION {header}, older than the oldest \
-                 supported ({oldest}); use a CUDA {}.{} or newer toolkit",
-                cuda_h.display(),
-                oldest / 1000,
-                oldest % 1000 / 10,
-            );
-            None
-        }
-    }
+}
+
+/// A value the items crate's build script gave its dependents (`DEP_CUDA_DRIVER_SYS_ITEMS_<KEY>`).
+fn items_metadata(key: &str) -> Option<String> {
+    env::var(format!("DEP_CUDA_DRIVER_SYS_ITEMS_{}", key.to_uppercase())).ok()
+}
+
+/// The header versions the items crate knows, oldest first.
+fn versions() -> Vec<u32> {
+    items_metadata("versions")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|v| v.parse().ok())
+        .collect()
 }
 
 struct Found {
@@ -299,7 +187,7 @@ fn try_dir(os: &str, dir: &Path, searched: &mut Vec<String>) -> Option<Found> {
 fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     let mut skipped = false;
-    for v in VERSIONS.iter().rev() {
+    for v in versions().iter().rev() {
         let name = format!("cuda-{}.{}", v / 1000, v % 1000 / 10);
         let probe = || {
             pkg_config::Config::new()
@@ -345,50 +233,4 @@ fn pkg_config_dirs(searched: &mut Vec<String>) -> Vec<PathBuf> {
         searched.push("pkg-config (no cuda-<major>.<minor> package)".into());
     }
     dirs
-}
-
-fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
-    var("CUDA_INCLUDE_PATH")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(roots.iter().map(|r| r.join("include")))
-        .chain([PathBuf::from("/usr/local/cuda/include")])
-        .find(|d| d.join("cuda.h").is_file())
-}
-
-#[cfg(feature = "bindgen")]
-fn generate(roots: &[PathBuf]) {
-    // select_version has found it (or stopped the build with a cargo::error).
-    let Some(include_dir) = include_dir(roots) else {
-        return;
-    };
-    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
-    for h in ["cuda.h", "cudaTypedefs.h"] {
-        println!("cargo:rerun-if-changed={}", include_dir.join(h).display());
-    }
-    let c_compiler = cc::Build::new().get_compiler().path().to_path_buf();
-    // The interop modules (the generator's table of header sets) need the other APIs' headers
-    // their CUDA headers include (each set's `foreign_headers`): CUDA_INTEROP_INCLUDE, else the
-    // system's.
-    let modules = cuda_driver_sys_generator::MODULES.iter().any(|set| {
-        let feature = format!("CARGO_FEATURE_{}", set.module.to_uppercase());
-        env::var_os(feature).is_some()
-    });
-    println!("cargo:rerun-if-env-changed=CUDA_INTEROP_INCLUDE");
-    let interop_include = modules.then(|| {
-        env::var_os("CUDA_INTEROP_INCLUDE")
-            .map_or_else(|| PathBuf::from("/usr/include"), PathBuf::from)
-    });
-    let opts = cuda_driver_sys_generator::Options {
-        include_dir,
-        interop_include,
-        out_dir,
-        c_compiler,
-        regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),
-        only_module: None,
-    };
-    if let Err(e) = cuda_driver_sys_generator::generate(&opts) {
-        let e = e.replace('\n', " ");
-        println!("cargo::error=cuda-driver-sys (feature bindgen): {e}");
-    }
 }

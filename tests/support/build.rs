@@ -17,15 +17,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 // The probes' modules (shared with tests/prototypes.rs, which uses the prototype probe's part), the
-// generator's syn helpers (the projection of a merged file onto one version) and cuda-driver-sys's
-// search of a toolkit and of a header's `#define`s: each user uses its part.
+// generator's syn helpers (the projection of a merged file onto one version), cuda-driver-sys's
+// search of a toolkit and the items crate's reading of a header's `#define`s: each user uses its
+// part.
 #[allow(dead_code)]
 mod c_header;
+#[allow(dead_code)]
+#[path = "../../cuda-driver-sys-items/build/header.rs"]
+mod header;
 mod layout;
 #[allow(dead_code)]
 mod model;
 #[allow(dead_code)]
-#[path = "../../cuda-driver-sys/generator/src/rust_syntax.rs"]
+#[path = "../../cuda-driver-sys-items/generator/src/rust_syntax.rs"]
 mod rust_syntax;
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys/build/search.rs"]
@@ -187,7 +191,7 @@ fn search(
             (None, Some((name, want))) => {
                 let first = dir.join(files.split(' ').next().unwrap());
                 let text = std::fs::read_to_string(first).unwrap_or_default();
-                let found = search::define_value(&text, name).unwrap_or("unreadable");
+                let found = header::define_value(&text, name).unwrap_or("unreadable");
                 let fits = |(f, w): (u8, u8)| f == w || w == b'x';
                 if found.len() == want.len() && found.bytes().zip(want.bytes()).all(fits) {
                     return Ok(dir);

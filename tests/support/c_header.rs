@@ -16,7 +16,7 @@ use lang_c::visit::Visit;
 
 // The generator's table of the header sets it binds (`cuda.h`, the interop modules), shared.
 #[allow(dead_code)]
-#[path = "../../cuda-driver-sys/generator/src/header_set.rs"]
+#[path = "../../cuda-driver-sys-items/generator/src/header_set.rs"]
 pub mod header_set;
 use header_set::{HeaderSet, CORE, MODULES};
 
@@ -47,7 +47,7 @@ pub fn includes() -> String {
     included().map(|h| format!("#include <{h}>\n")).collect()
 }
 
-/// The definitions the bindings were generated with (see cuda-driver-sys/generator): the legacy
+/// The definitions the bindings were generated with (see cuda-driver-sys-items/generator): the legacy
 /// `_v1` types and the `PFN_*` typedefs of older versions exist only with these.
 pub const INTERNAL_DEFINES: &str = "__CUDA_API_VERSION_INTERNAL __CUDA_API_VERSION_INTERNAL_ODR";
 

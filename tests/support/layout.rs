@@ -22,7 +22,7 @@ use crate::model::{path_ident, rust_text, Inputs, Member, Model};
 pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler) -> Result<(), String> {
     let selected: u32 = version.parse().expect("a numeric CUDA version");
     let per_thread = std::env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
-    // Each part of the inputs (a file of cuda-driver-sys/src/generated, cuda.h's and those of the
+    // Each part of the inputs (a file of cuda-driver-sys-items/src/generated, cuda.h's and those of the
     // interop modules, as one model: the modules are re-exported at the crate root, as their
     // headers are included in one C program; or src/inline.rs), projected onto this version, and
     // written for the prototype probe and the tests that read the bindings as text.
@@ -31,12 +31,12 @@ pub fn generate(root: &Path, out: &Path, version: &str, cc: &Compiler) -> Result
             "inline.rs" => name.to_string(),
             _ => format!("generated/{name}"),
         };
-        let path = root.join("cuda-driver-sys/src").join(&rel);
+        let path = root.join("cuda-driver-sys-items/src").join(&rel);
         println!("cargo:rerun-if-changed={}", path.display());
         let text = std::fs::read_to_string(&path).map_err(|e| {
             format!(
                 "the probes are made from the committed bindings, and {} cannot be read ({e}): \
-                 restore it (`git checkout -- cuda-driver-sys/src/{rel}`) or regenerate it with \
+                 restore it (`git checkout -- cuda-driver-sys-items/src/{rel}`) or regenerate it with \
                  `cargo xtask regenerate`.",
                 path.display()
             )

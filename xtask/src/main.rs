@@ -70,7 +70,7 @@ const TASKS: &[Task] = &[
     Task {
         name: "regenerate",
         usage: "[--check | --windows-pass DIR VERSION...]",
-        about: "regenerate cuda-driver-sys/src/generated from the pinned headers (--check: compare)",
+        about: "regenerate cuda-driver-sys-items/src/generated from the pinned headers (--check: compare)",
         run: regenerate::run,
     },
     Task {
@@ -190,7 +190,7 @@ const TASKS: &[Task] = &[
     Task {
         name: "versions",
         usage: "[--tag NAME]",
-        about: "the CUDA header versions of cuda-driver-sys/versions.txt (or those tagged NAME), one per line",
+        about: "the CUDA header versions of cuda-driver-sys-items/versions.txt (or those tagged NAME), one per line",
         run: versions::print,
     },
 ];

@@ -1,6 +1,6 @@
 //! `cargo xtask migration-changes [--check]`: the change list from cuda-driver-sys 0.3
 //! (`docs/MIGRATING-CHANGES.md`) and the generator's list of the enumerators whose value changed
-//! (`cuda-driver-sys/generator/src/renumbered_since_0_3.txt`), from 0.3.0's bindings (`src/cuda.rs`
+//! (`cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt`), from 0.3.0's bindings (`src/cuda.rs`
 //! of its .crate, pinned by checksum: [`crate::pinned_crate`]) and the committed ones, by the
 //! generator's `migration_changes` bin. `--check`: fail if either file differs from what it would
 //! write, instead of rewriting them.

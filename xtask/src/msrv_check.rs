@@ -1,11 +1,11 @@
-//! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-check,
-//! cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
+//! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
+//! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
 //! (docs/DESIGN.md, "Minimum Rust version"):
 //!   1. each declares `rust-version.workspace = true`;
 //!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
 //!      feature sets that between them compile every hand-written line (the newest version with
 //!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
-//!      forced on: cuda-driver-sys allows `clippy::all` for its generated code);
+//!      forced on: cuda-driver-sys-items allows `clippy::all` for its generated code);
 //!   3. they compile with the oldest Rust a package registry here offers at or above it: Debian
 //!      bookworm's rustc-web 1.85.0 (rustup cannot fetch toolchains here), unpacked into
 //!      target/ci-deps/rust-1.85, never installed; dependencies resolved for that Rust;
@@ -20,16 +20,24 @@ use crate::scratch::Scratch;
 use crate::{deps, versions, Result};
 use std::path::Path;
 
-const CRATES: [&str; 3] = ["cuda-driver-sys", "cuda-check", "cuda-driver-sys-generator"];
-const MANIFESTS: [&str; 3] = [
-    "cuda-driver-sys/Cargo.toml",
-    "cuda-check/Cargo.toml",
-    "cuda-driver-sys/generator/Cargo.toml",
+const CRATES: [&str; 4] = [
+    "cuda-driver-sys",
+    "cuda-driver-sys-items",
+    "cuda-check",
+    "cuda-driver-sys-generator",
 ];
-const SOURCES: [&str; 4] = [
+const MANIFESTS: [&str; 4] = [
+    "cuda-driver-sys/Cargo.toml",
+    "cuda-driver-sys-items/Cargo.toml",
+    "cuda-check/Cargo.toml",
+    "cuda-driver-sys-items/generator/Cargo.toml",
+];
+const SOURCES: [&str; 6] = [
     "cuda-driver-sys/src",
     "cuda-driver-sys/build",
-    "cuda-driver-sys/generator/src",
+    "cuda-driver-sys-items/src",
+    "cuda-driver-sys-items/build",
+    "cuda-driver-sys-items/generator/src",
     "cuda-check/src",
 ];
 /// What clippy says of an item newer than the MSRV.

@@ -1,15 +1,21 @@
 //! `cargo xtask package-check`: the publishable crates (cuda-driver-sys-generator,
-//! cuda-driver-sys, cuda-check) as the registry would get them. `cargo package` packs the three
-//! together (cuda-driver-sys's optional `bindgen` feature names the generator by version, and
-//! cuda-check depends on cuda-driver-sys) and builds each from its .crate alone. Then each .crate
-//! must carry what a user needs: the committed bindings of every module, the build script, a
-//! README and both license texts; and nothing of the tests, the examples or the CI.
+//! cuda-driver-sys-items, cuda-driver-sys, cuda-check) as the registry would get them. `cargo
+//! package` packs the four together (the items' optional `bindgen` feature names the generator by
+//! version, cuda-driver-sys the items, cuda-check cuda-driver-sys) and builds each from its .crate
+//! alone. Then each .crate must carry what a user needs: the committed bindings of every module,
+//! the build scripts, a README and both license texts; and nothing of the tests, the examples or
+//! the CI.
 
 use crate::process::{self, root};
 use crate::scratch::Scratch;
 use crate::{deps, Result};
 
-const CRATES: [&str; 3] = ["cuda-driver-sys-generator", "cuda-driver-sys", "cuda-check"];
+const CRATES: [&str; 4] = [
+    "cuda-driver-sys-generator",
+    "cuda-driver-sys-items",
+    "cuda-driver-sys",
+    "cuda-check",
+];
 /// The size a package may have, in KiB.
 const MAX_KIB: u64 = 1024;
 
@@ -31,7 +37,6 @@ pub fn run(args: &[String]) -> Result {
 
     let manifest = std::fs::read_to_string(root().join("Cargo.toml"))?;
     let version = workspace_version(&manifest).ok_or("no version = \"...\" in Cargo.toml")?;
-    let mut sys = Vec::new();
     for name in CRATES {
         let file = target
             .path()
@@ -46,12 +51,13 @@ pub fn run(args: &[String]) -> Result {
         let kib = bytes.div_ceil(1024);
         println!("  {name}-{version}.crate: {} files, {kib} KiB", files.len());
         check_package(name, &files, kib)?;
-        if name == "cuda-driver-sys" {
-            sys = files;
+        match name {
+            "cuda-driver-sys-items" => check_items(&files)?,
+            "cuda-driver-sys" => check_sys(&files)?,
+            _ => {}
         }
     }
-    check_sys(&sys)?;
-    println!("package-check: the three crates package and build from their .crate files");
+    println!("package-check: the four crates package and build from their .crate files");
     Ok(())
 }
 
@@ -88,11 +94,11 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
     Ok(())
 }
 
-/// cuda-driver-sys's package: every committed generated file (the modules' included) and the
-/// build script, not the generator (a crate of its own).
-fn check_sys(files: &[String]) -> Result {
-    let dir = root().join("cuda-driver-sys/src/generated");
-    let mut wanted = vec!["build/main.rs".to_string()];
+/// cuda-driver-sys-items's package: every committed generated file (the modules' included) and
+/// the build script, not the generator (a crate of its own).
+fn check_items(files: &[String]) -> Result {
+    let dir = root().join("cuda-driver-sys-items/src/generated");
+    let mut wanted = vec!["build/main.rs".to_string(), "build/header.rs".to_string()];
     for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let name = entry?.file_name().to_string_lossy().into_owned();
         if name.ends_with(".rs") {
@@ -101,10 +107,21 @@ fn check_sys(files: &[String]) -> Result {
     }
     wanted.sort();
     if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
-        return Err(format!("cuda-driver-sys's package lacks {f}").into());
+        return Err(format!("cuda-driver-sys-items's package lacks {f}").into());
     }
     if files.iter().any(|f| f.starts_with("generator/")) {
-        return Err("cuda-driver-sys's package holds the generator (a crate of its own)".into());
+        return Err(
+            "cuda-driver-sys-items's package holds the generator (a crate of its own)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// cuda-driver-sys's package: the build script that looks for the library.
+fn check_sys(files: &[String]) -> Result {
+    let wanted = ["build/main.rs", "build/search.rs", "src/lib.rs"];
+    if let Some(f) = wanted.iter().find(|f| !files.iter().any(|x| x == *f)) {
+        return Err(format!("cuda-driver-sys's package lacks {f}").into());
     }
     Ok(())
 }

@@ -1,9 +1,9 @@
-//! `cargo xtask regenerate [--check]`: every committed file of `cuda-driver-sys/src/generated/`
+//! `cargo xtask regenerate [--check]`: every committed file of `cuda-driver-sys-items/src/generated/`
 //! from the pinned headers. First one set of files per CUDA version (the generator, into a scratch
 //! folder), then the merge stage, which writes each item once under the cfg of the versions it
 //! exists in. `--check`: regenerate into a scratch folder and fail on any difference.
 //!
-//! The versions are those of `cuda-driver-sys/versions.txt`: adding a line there and running this
+//! The versions are those of `cuda-driver-sys-items/versions.txt`: adding a line there and running this
 //! task adds a version. Also the modules of the other driver-API headers (profiler, OpenGL, EGL,
 //! VDPAU; `--interop` names where the OpenGL, EGL and VDPAU headers are). The headers come from the
 //! pinned wheels and Debian packages, and libclang from Debian (`cargo xtask fetch-deps`), so the
@@ -54,7 +54,7 @@ pub fn run(args: &[String]) -> Result {
         }
     }
     generator(&jobs)?;
-    let committed = root().join("cuda-driver-sys/src/generated");
+    let committed = root().join("cuda-driver-sys-items/src/generated");
     let out = if check {
         scratch.path().join("merged")
     } else {

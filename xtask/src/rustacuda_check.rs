@@ -74,7 +74,7 @@ pub fn run(args: &[String]) -> Result {
         std::fs::create_dir_all(&bundle)?;
         // One build per end of the range the GPU run covers.
         let (Some(&oldest), Some(&newest)) = (dependents.first(), dependents.last()) else {
-            return Err("cuda-driver-sys/versions.txt tags no version `dependents`".into());
+            return Err("cuda-driver-sys-items/versions.txt tags no version `dependents`".into());
         };
         for v in [oldest, newest] {
             ours(v, &bundle.join(format!("ours-{v}")))?;

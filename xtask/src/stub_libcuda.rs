@@ -49,7 +49,7 @@ pub fn run(args: &[String]) -> Result {
 
 /// The functions the committed `*functions.rs` files declare, each once, sorted.
 fn committed_functions() -> Result<BTreeSet<String>> {
-    let generated = root().join("cuda-driver-sys/src/generated");
+    let generated = root().join("cuda-driver-sys-items/src/generated");
     let mut names = BTreeSet::new();
     let entries =
         std::fs::read_dir(&generated).map_err(|e| format!("{}: {e}", generated.display()))?;

@@ -1,4 +1,4 @@
-//! The CUDA header versions the crate binds: `cuda-driver-sys/versions.txt`, the one list every
+//! The CUDA header versions the crate binds: `cuda-driver-sys-items/versions.txt`, the one list every
 //! task reads. A line is `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`; a tag names
 //! a role of the version in the tasks ([`TAGS`]), so that no task spells a version out.
 
@@ -106,9 +106,9 @@ pub struct Version {
     pub tags: Vec<String>,
 }
 
-/// The versions of `cuda-driver-sys/versions.txt`, oldest first.
+/// The versions of `cuda-driver-sys-items/versions.txt`, oldest first.
 pub fn all() -> Result<Vec<Version>> {
-    let path = root().join("cuda-driver-sys/versions.txt");
+    let path = root().join("cuda-driver-sys-items/versions.txt");
     let text = crate::files::read(&path)?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
@@ -347,7 +347,7 @@ mod no_literal_versions {
         }
         assert!(
             bad.is_empty(),
-            "versions spelled out instead of taken from cuda-driver-sys/versions.txt by tag \
+            "versions spelled out instead of taken from cuda-driver-sys-items/versions.txt by tag \
              (versions::tagged): {bad:#?}"
         );
     }

@@ -125,7 +125,7 @@ fn runtime_wheel<'v>(versions: &'v [Version], tag: &str) -> Result<&'v str> {
     match (tagged.next(), tagged.next()) {
         (Some(v), None) => Ok(&v.runtime_wheel),
         _ => Err(format!(
-            "cuda-driver-sys/versions.txt: not exactly one version is tagged `{tag}`; tag one"
+            "cuda-driver-sys-items/versions.txt: not exactly one version is tagged `{tag}`; tag one"
         )
         .into()),
     }

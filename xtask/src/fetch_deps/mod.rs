@@ -3,7 +3,7 @@
 //! environment that points the builds and tests at it (`eval "$(cargo xtask fetch-deps)"`):
 //!
 //! - `headers/<V>/`: `cuda.h`, `cudaTypedefs.h`, the interop headers and `cudaProfiler.h` of each
-//!   version of `cuda-driver-sys/versions.txt`, from its pinned wheels ([`headers`]);
+//!   version of `cuda-driver-sys-items/versions.txt`, from its pinned wheels ([`headers`]);
 //! - `cudart/`: the CUDA runtime library and headers the C twins use; `cudart-arm64/lib/` its
 //!   aarch64 build, with `--arm64-driver` ([`cudart`]);
 //! - `driver/`, `driver-470/`: Debian's NVIDIA driver libraries 535 and 470; `driver-arm64/` the
@@ -28,7 +28,7 @@ pub mod files;
 // The header-set table of the generator, the one list of the driver-API headers: which wheel
 // gives each header, which Debian packages give the foreign headers the interop headers include.
 #[allow(dead_code)]
-#[path = "../../../cuda-driver-sys/generator/src/header_set.rs"]
+#[path = "../../../cuda-driver-sys-items/generator/src/header_set.rs"]
 mod header_set;
 mod headers;
 mod interop;

@@ -77,6 +77,8 @@ pub fn check() -> Result {
             &[
                 "-p",
                 "cuda-driver-sys",
+                "-p",
+                "cuda-driver-sys-items",
                 "--no-default-features",
                 "--features",
                 &sys,
@@ -116,6 +118,8 @@ pub fn check() -> Result {
         &[
             "-p",
             "cuda-driver-sys",
+            "-p",
+            "cuda-driver-sys-items",
             "--no-default-features",
             "--features",
             &dynamic,

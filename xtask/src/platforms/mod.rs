@@ -255,7 +255,11 @@ pub fn read(path: &Path) -> Result<String> {
 
 /// The generated bindings' files whose name ends with `suffix`, sorted.
 pub fn generated(suffix: &str) -> Result<Vec<PathBuf>> {
-    files(&root().join("cuda-driver-sys/src/generated"), "", suffix)
+    files(
+        &root().join("cuda-driver-sys-items/src/generated"),
+        "",
+        suffix,
+    )
 }
 
 /// The files of `dir` named `<prefix>*<suffix>`, sorted.

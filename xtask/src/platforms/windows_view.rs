@@ -9,7 +9,7 @@ use crate::process::{self, root};
 use crate::Result;
 use std::path::Path;
 
-const GENERATED: &str = "cuda-driver-sys/src/generated";
+const GENERATED: &str = "cuda-driver-sys-items/src/generated";
 
 /// Checks the Windows view for the versions `ends` (the first and last of the task's).
 pub fn check(scratch: &Path, generator: &Path, ends: &[u32]) -> Result {

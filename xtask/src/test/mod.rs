@@ -149,7 +149,7 @@ fn plan() -> Result<Vec<Step>> {
                 let pt = "per-thread-default-stream";
                 cargo(&["clippy", "--workspace", "--all-targets", "--features", pt, "--", "-D", "warnings"], None)?;
                 cargo(&["test", "--features", pt, "--all-targets", "--", "--nocapture"], None)?;
-                cargo(&["test", "-p", "cuda-driver-sys", "--features", pt, "--tests"], None)
+                cargo(&["test", "-p", "cuda-driver-sys", "-p", "cuda-driver-sys-items", "--features", pt, "--tests"], None)
             },
         ),
         step(
@@ -218,6 +218,8 @@ fn per_version() -> Result<Vec<Step>> {
                         "test",
                         "-p",
                         "cuda-driver-sys",
+                        "-p",
+                        "cuda-driver-sys-items",
                         "--no-default-features",
                         "--features",
                         modules.as_str(),
@@ -249,6 +251,8 @@ fn per_version() -> Result<Vec<Step>> {
                         "clippy",
                         "-p",
                         "cuda-driver-sys",
+                        "-p",
+                        "cuda-driver-sys-items",
                         "--no-default-features",
                         "--features",
                         modules.as_str(),

@@ -33,7 +33,7 @@ impl Windows {
             &[sources.join("prng_check.c")],
         )?;
         let stub = sources.join("nvcuda_stub.c");
-        let generated = root().join("cuda-driver-sys/src/generated");
+        let generated = root().join("cuda-driver-sys-items/src/generated");
         let libcuda = format!("{linux_driver}/libcuda.so.1");
         println!(
             "{}",

@@ -110,7 +110,7 @@ pub fn check() -> Result {
             &[
                 "--no-run",
                 "-p",
-                "cuda-driver-sys",
+                "cuda-driver-sys-items",
                 "--lib",
                 "--features",
                 sys,
@@ -188,7 +188,7 @@ pub fn check() -> Result {
         windows.cargo(
             GNU,
             "test",
-            &["-p", "cuda-driver-sys", "--lib", "--features", sys],
+            &["-p", "cuda-driver-sys-items", "--lib", "--features", sys],
         )?;
         windows.cargo(
             GNU,

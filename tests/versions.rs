@@ -107,9 +107,9 @@ const CRATE_ROOTS: [&str; 2] = [
     "cuda-driver-sys-items/src/lib.rs",
 ];
 
-/// The `cuda_ge_<V>` names inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root
-/// `file` (beside the features it hides, `feature = "table-only"`).
-fn hidden_version_cfgs(file: &str) -> Vec<String> {
+/// The cfgs inside `#![cfg_attr(docsrs, doc(auto_cfg(hide(..))))]` of the crate root `file`: the
+/// features it hides (`feature = "table-only"`, ...) and the `cuda_ge_<V>` names.
+fn hidden_cfgs(file: &str) -> Vec<String> {
     let lib = read(file);
     let start = lib
         .find("auto_cfg(hide(")
@@ -120,7 +120,6 @@ fn hidden_version_cfgs(file: &str) -> Vec<String> {
         .unwrap_or_else(|| panic!("{file}: unclosed auto_cfg(hide(..))"))]
         .split(',')
         .map(str::trim)
-        .filter(|name| name.starts_with("cuda_ge_"))
         .map(str::to_string)
         .collect()
 }
@@ -128,8 +127,17 @@ fn hidden_version_cfgs(file: &str) -> Vec<String> {
 #[test]
 fn docs_rs_hides_every_version_cfg() {
     let want: Vec<String> = versions().iter().map(|v| format!("cuda_ge_{v}")).collect();
+    let [facade, items] = CRATE_ROOTS.map(hidden_cfgs);
+    assert_eq!(
+        facade, items,
+        "{} and {} must hide the same cfgs from docs.rs's badges",
+        CRATE_ROOTS[0], CRATE_ROOTS[1]
+    );
     for file in CRATE_ROOTS {
-        let found = hidden_version_cfgs(file);
+        let found: Vec<String> = hidden_cfgs(file)
+            .into_iter()
+            .filter(|name| name.starts_with("cuda_ge_"))
+            .collect();
         let missing: Vec<&String> = want.iter().filter(|c| !found.contains(c)).collect();
         let extra: Vec<&String> = found.iter().filter(|c| !want.contains(c)).collect();
         assert!(

@@ -140,7 +140,7 @@ a per-thread symbol: cuMemsetD2D8_v2_ptds's `uc: c_uchar` made `u32` | functions
 a static inline function: PTSZ's `driverVersion: c_int` made `u32` | inline | pub unsafe extern \"C\" fn PTSZ( | driverVersion: c_int => driverVersion: u32 | static inline function PTSZ; parameter 2 `driverVersion`
 a PFN typedef: PFN_cuMemsetD2D8_v3020's `uc: c_uchar` made `c_ushort` | bindings | pub type PFN_cuMemsetD2D8_v3020 = | uc: ::core::ffi::c_uchar => uc: ::core::ffi::c_ushort | typedef PFN_cuMemsetD2D8_v3020; parameter 2 `uc`
 a typedef: CUstream a pointer to CUevent_st | bindings | pub type CUstream = | CUstream_st => CUevent_st | typedef CUstream; CUevent_st
-a C spelling: cuMemAlloc bound to cuMemAllocHost_v2 | function_names | pub use functions::cuMemAlloc_v2 as cuMemAlloc; | cuMemAlloc_v2 => cuMemAllocHost_v2 | C spelling cuMemAlloc; cuMemAllocHost_v2
+a C spelling: cuMemAlloc bound to cuMemAllocHost_v2 | function_names | pub use self::functions::cuMemAlloc_v2 as cuMemAlloc; | cuMemAlloc_v2 => cuMemAllocHost_v2 | C spelling cuMemAlloc; cuMemAllocHost_v2
 a missing function: cuMemsetD2D8_v2 removed | functions | pub fn cuMemsetD2D8_v2( | remove | function cuMemsetD2D8_v2; missing from functions.rs";
 
 /// The [`MUTATIONS`] of `table`.

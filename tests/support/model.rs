@@ -105,7 +105,7 @@ pub struct Model {
     pub functions: Vec<Sig>,
     /// The `extern "C"` functions of inline.rs (the header's `static inline` ones).
     pub inline: Vec<Sig>,
-    /// C spellings of functions.rs's symbols (`pub use functions::cuMemAlloc_v2 as cuMemAlloc;`
+    /// C spellings of functions.rs's symbols (`pub use self::functions::cuMemAlloc_v2 as cuMemAlloc;`
     /// of function_names.rs): the name a C program writes, the item bound, the modes.
     pub spellings: Vec<(String, String, [bool; 2])>,
     /// The same of typedefs: names.rs's `pub type PFN_cuX = PFN_cuX_v3020;`.

@@ -109,7 +109,7 @@ impl Items {
         Ok(())
     }
 
-    /// `pub use self::E as Alias` (a type's typedef name) and `pub use functions::cuX_v2 as cuX`
+    /// `pub use self::E as Alias` (a type's typedef name) and `pub use self::functions::cuX_v2 as cuX`
     /// (a function's C spelling, with the signature of the function it binds).
     fn add_use(&mut self, tree: &syn::UseTree, feature: Feature) {
         let mut t = tree;

@@ -3,8 +3,9 @@
 //! local CUDA headers. It depends on nothing, so that it and the items compile while
 //! cuda-driver-sys's build script (which looks for the library, with the `pkg-config` crate)
 //! is still being built. Its metadata (`DEP_CUDA_DRIVER_SYS_ITEMS_VERSION`, `_VERSIONS`,
-//! `_INCLUDE_DIR`) is what cuda-driver-sys passes on to dependents as `DEP_CUDA_*`; `_GENERATED`
-//! and `_SRC` let cuda-driver-sys's documentation compile the same items.
+//! `_INCLUDE_DIR`) is what cuda-driver-sys passes on to dependents as `DEP_CUDA_*`; `_CFGS`,
+//! `_KNOWN_CFGS`, `_GENERATED` and `_SRC` let cuda-driver-sys's documentation compile the same
+//! items.
 //!
 //! Nothing here panics: a version that cannot be chosen (no `cuda.h` where one is needed, a header
 //! older than the oldest supported) is one `cargo::error` line saying what to do.
@@ -13,7 +14,7 @@ mod header;
 
 use std::env;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use header::ROOT_VARS;
 
@@ -30,7 +31,8 @@ fn main() {
         .filter_map(|v| var(v))
         .map(PathBuf::from)
         .collect();
-    if let Some(include) = include_dir(&roots) {
+    let include = include_dir(&roots);
+    if let Some(include) = &include {
         println!("cargo:include_dir={}", include.display());
     }
     // Where the generated files are (the committed ones, or with `bindgen` those written below),
@@ -49,7 +51,7 @@ fn main() {
     println!("cargo:src={}", manifest_dir.join("src").display());
     let list: Vec<String> = VERSIONS.iter().map(u32::to_string).collect();
     println!("cargo:versions={}", list.join(","));
-    let Some(version) = select_version(&roots) else {
+    let Some(version) = select_version(include.as_deref()) else {
         return;
     };
     println!("cargo:version={version}");
@@ -57,14 +59,22 @@ fn main() {
     // each item under the cfg of the header versions it exists in (see src/generated/).
     let names: Vec<String> = VERSIONS.iter().map(|v| format!("cuda_ge_{v}")).collect();
     println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for (v, name) in VERSIONS.iter().zip(&names) {
-        if *v <= version {
-            println!("cargo:rustc-cfg={name}");
-        }
+    let set: Vec<&str> = VERSIONS
+        .iter()
+        .zip(&names)
+        .filter(|(v, _)| **v <= version)
+        .map(|(_, name)| name.as_str())
+        .collect();
+    for name in &set {
+        println!("cargo:rustc-cfg={name}");
     }
+    println!("cargo:known_cfgs={}", names.join(","));
+    println!("cargo:cfgs={}", set.join(","));
 
     #[cfg(feature = "bindgen")]
-    generate(&roots);
+    if let Some(include) = &include {
+        generate(include);
+    }
 }
 
 /// The header versions of the committed bindings, one feature `cuda-<V>` each, oldest first: the
@@ -117,8 +127,9 @@ const DEFAULT_VERSION: u32 = 12000;
 
 /// The header version to build for: with `bindgen` or `cuda-version-from-header`, the
 /// `CUDA_VERSION` of the `cuda.h` found; else the newest `cuda-<V>` feature ([`DEFAULT_VERSION`]
-/// when none is on). `None` after a `cargo::error` saying what to do.
-fn select_version(roots: &[PathBuf]) -> Option<u32> {
+/// when none is on). `include` is the folder of the `cuda.h` found, if any. `None` after a
+/// `cargo::error` saying what to do.
+fn select_version(include: Option<&Path>) -> Option<u32> {
     let from_header = cfg!(feature = "bindgen") || cfg!(feature = "cuda-version-from-header");
     if !from_header {
         let selected = VERSIONS
@@ -127,7 +138,7 @@ fn select_version(roots: &[PathBuf]) -> Option<u32> {
             .find(|v| env::var_os(format!("CARGO_FEATURE_CUDA_{v}")).is_some());
         return Some(selected.copied().unwrap_or(DEFAULT_VERSION));
     }
-    let Some(dir) = include_dir(roots) else {
+    let Some(dir) = include else {
         println!(
             "cargo::error=cuda-driver-sys: {} needs a cuda.h: set CUDA_INCLUDE_PATH to the \
              directory holding cuda.h (or CUDA_PATH to a toolkit root); none found in \
@@ -210,12 +221,10 @@ fn include_dir(roots: &[PathBuf]) -> Option<PathBuf> {
         .find(|d| d.join("cuda.h").is_file())
 }
 
+/// Writes the bindings of the `cuda.h` in `include_dir` (and its interop headers) into OUT_DIR.
 #[cfg(feature = "bindgen")]
-fn generate(roots: &[PathBuf]) {
-    // select_version has found it (or stopped the build with a cargo::error).
-    let Some(include_dir) = include_dir(roots) else {
-        return;
-    };
+fn generate(include_dir: &Path) {
+    let include_dir = include_dir.to_path_buf();
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
     for h in ["cuda.h", "cudaTypedefs.h"] {
         println!("cargo:rerun-if-changed={}", include_dir.join(h).display());
@@ -238,7 +247,8 @@ fn generate(roots: &[PathBuf]) {
         interop_include,
         out_dir,
         c_compiler,
-        regenerate_hint: "cargo build --features bindgen (cuda-driver-sys's build script)".into(),
+        regenerate_hint: "cargo build --features bindgen (cuda-driver-sys-items's build script)"
+            .into(),
         only_module: None,
     };
     if let Err(e) = cuda_driver_sys_generator::generate(&opts) {

@@ -96,17 +96,13 @@ fn main() {
             println!("cargo:{key}={value}");
         }
     }
-    // What rustdoc needs to compile the items' source here (`cfg(doc)` in src/lib.rs): their
-    // version cfgs, the generated files and the sources.
-    let version: u32 = items_metadata("version")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let names: Vec<String> = versions().iter().map(|v| format!("cuda_ge_{v}")).collect();
-    println!("cargo::rustc-check-cfg=cfg({})", names.join(", "));
-    for (v, name) in versions().iter().zip(&names) {
-        if *v <= version {
-            println!("cargo:rustc-cfg={name}");
-        }
+    // What rustdoc needs to compile the items' source here (`cfg(doc)` in src/lib.rs): the
+    // version cfgs the items' build script set (and those it declares), the generated files and
+    // the sources.
+    let [known, set] = ["known_cfgs", "cfgs"].map(|key| items_metadata(key).unwrap_or_default());
+    println!("cargo::rustc-check-cfg=cfg({})", known.replace(',', ", "));
+    for name in set.split(',').filter(|name| !name.is_empty()) {
+        println!("cargo:rustc-cfg={name}");
     }
     for (key, var) in [
         ("generated", "CUDA_DRIVER_SYS_GENERATED"),

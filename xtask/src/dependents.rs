@@ -1,5 +1,5 @@
-//! What the checks of cuda-driver-sys 0.3's dependents (rustacuda, ci/dependent-0-3) share: the
-//! pinned crate, the migration patch, and the folders each build links.
+//! What the checks of dependents (rustacuda, cudarc, ci/dependent-0-3) share: the pinned crate,
+//! its unpacking, the migration patch, and the folders each build links.
 
 use crate::checks::{env_path, links_stub};
 use crate::process::{self, root};
@@ -90,4 +90,32 @@ pub fn copy_fresh(src: &Path, entries: &[&str], dest: &Path) -> Result {
         cp.arg(src.join(e));
     }
     process::run(cp.arg(dest))
+}
+
+/// The crate file `crate_file` unpacked into `dir` (emptied first) as a workspace of its own,
+/// with the lock file `lock` as its starting point.
+pub fn unpack(crate_file: &Path, dir: &Path, lock: &Path) -> Result {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)?;
+    process::run(
+        process::command("tar")
+            .arg("xzf")
+            .arg(crate_file)
+            .arg("-C")
+            .arg(dir)
+            .args(["--strip-components", "1"]),
+    )?;
+    let manifest = dir.join("Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest)?;
+    text.push_str("\n[workspace]\n");
+    std::fs::write(&manifest, text)?;
+    std::fs::copy(lock, dir.join("Cargo.lock"))?;
+    Ok(())
+}
+
+/// `strip --strip-debug` of `from` into `to`.
+pub fn strip(from: &Path, to: &Path) -> Result {
+    let mut strip = process::command("strip");
+    strip.arg("--strip-debug").arg("-o").arg(to).arg(from);
+    process::run(&mut strip)
 }

@@ -13,8 +13,10 @@ mod build_cost;
 mod capture;
 mod cargo_json;
 mod checks;
+mod cudarc_check;
 mod dependent_0_3_check;
 mod dependent_check;
+mod dependent_run;
 mod dependents;
 mod deps;
 mod doc_check;
@@ -27,13 +29,13 @@ mod gpu_bundle;
 mod gpu_run;
 mod migration_changes;
 mod msrv_check;
+mod outcomes;
 mod package_check;
 mod pinned_crate;
 mod platforms;
 mod process;
 mod regenerate;
 mod rustacuda_check;
-mod rustacuda_run;
 mod scratch;
 mod steps;
 mod stub_libcuda;
@@ -116,10 +118,16 @@ const TASKS: &[Task] = &[
         run: rustacuda_check::run,
     },
     Task {
-        name: "rustacuda-run",
+        name: "cudarc-check",
+        usage: "[--bundle DIR]",
+        about: "cudarc 0.19.10's driver module built on this crate, its tests run as on its own sys",
+        run: cudarc_check::run,
+    },
+    Task {
+        name: "dependent-run",
         usage: "DIR OUTCOMES [--all-pass-except FILE]",
-        about: "run one build of rustacuda's tests that rustacuda-check made",
-        run: rustacuda_run::run,
+        about: "run one build of a dependent's tests that rustacuda-check or cudarc-check made",
+        run: dependent_run::run,
     },
     Task {
         name: "dependent-0-3-check",
@@ -171,7 +179,7 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "gpu-bundle",
-        usage: "[--bench-only] [DIR]",
+        usage: "[--parts WORDS] [DIR]",
         about: "build everything the GPU pass runs into one folder, run there by its run.sh",
         run: gpu_bundle::run,
     },

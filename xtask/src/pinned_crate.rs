@@ -1,13 +1,15 @@
 //! `cargo xtask pinned-crate NAME VERSION`: the path of NAME-VERSION.crate in cargo's cache,
-//! fetched from the package registry with the crates `ci/rustacuda/Cargo.lock` pins
-//! (`cargo fetch --locked`) and checked against the checksum that lock gives it. rustacuda 0.1.3
-//! and its cuda-driver-sys 0.3.0 are pinned there.
+//! fetched from the package registry with the crates a pinning package's `Cargo.lock` pins
+//! (`cargo fetch --locked`) and checked against the checksum that lock gives it. The pinning
+//! packages are the folders of [`PINS`]: rustacuda 0.1.3 and its cuda-driver-sys 0.3.0 are pinned
+//! in ci/rustacuda, cudarc 0.19.10 in ci/cudarc.
 
 use crate::process::{self, root};
 use crate::Result;
 use std::path::PathBuf;
 
-const LOCK: &str = "ci/rustacuda/Cargo.lock";
+/// The pinning packages, each a folder with a Cargo.toml and its Cargo.lock.
+const PINS: &[&str] = &["ci/rustacuda", "ci/cudarc"];
 
 /// `cargo xtask pinned-crate NAME VERSION`: prints the path.
 pub fn run(args: &[String]) -> Result {
@@ -18,17 +20,28 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The path of NAME-VERSION.crate in cargo's cache, fetched and checked against the lock.
+/// The path of NAME-VERSION.crate in cargo's cache, fetched and checked against the lock that
+/// pins it.
 pub fn path(name: &str, version: &str) -> Result<PathBuf> {
+    let mut pinned = None;
+    for dir in PINS {
+        let lock = format!("{dir}/Cargo.lock");
+        let text = std::fs::read_to_string(root().join(&lock)).map_err(|e| format!("{lock}: {e}"))?;
+        if let Some(sum) = checksum(&text, name, version) {
+            pinned = Some((*dir, lock, sum.to_string()));
+            break;
+        }
+    }
+    let Some((dir, lock, sum)) = pinned else {
+        return Err(format!("no Cargo.lock of {} pins {name} {version}", PINS.join(", ")).into());
+    };
     process::run(process::command("cargo").args([
         "fetch",
         "--quiet",
         "--locked",
         "--manifest-path",
-        "ci/rustacuda/Cargo.toml",
+        &format!("{dir}/Cargo.toml"),
     ]))?;
-    let lock = std::fs::read_to_string(root().join(LOCK)).map_err(|e| format!("{LOCK}: {e}"))?;
-    let sum = checksum(&lock, name, version).ok_or(format!("{LOCK} pins no {name} {version}"))?;
     let cargo_home = match std::env::var_os("CARGO_HOME") {
         Some(home) => PathBuf::from(home),
         None => PathBuf::from(std::env::var_os("HOME").ok_or("HOME is not set")?).join(".cargo"),
@@ -45,7 +58,7 @@ pub fn path(name: &str, version: &str) -> Result<PathBuf> {
             return Ok(candidate);
         }
     }
-    Err(format!("no {file} with the checksum of {LOCK} in cargo's cache").into())
+    Err(format!("no {file} with the checksum of {lock} in cargo's cache").into())
 }
 
 /// The checksum a Cargo.lock gives the package `name` `version`.

@@ -13,17 +13,17 @@
 //! workspace's cuda-driver-sys through `[patch.crates-io]`. Each build (0.3.0; ours with each
 //! `dependents` version; the headers newer than the 535 driver link the stub library) compiles
 //! the library, the unit and integration tests, the example and every doctest, into a folder
-//! rustacuda-run runs ([`build`]). In CI, the 0.3.0 build and ours but for the headers that bind
+//! dependent-run runs ([`build`]). In CI, the 0.3.0 build and ours but for the headers that bind
 //! cuCtxCreate_v4 (the 535 driver lacks it: run on the GPU) run on Debian's 535 library (no GPU:
 //! what needs a device fails alike), and every outcome of ours must equal 0.3.0's but those
-//! ci/rustacuda/expected-differences lists ([`compare`]). One target folder serves every build.
+//! ci/rustacuda/expected-differences lists ([`outcomes`]). One target folder serves every build.
 
 mod build;
-mod compare;
 
 use crate::checks::binds_ctx_create_v4;
+use crate::outcomes;
 use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders};
-use crate::process::{self, root};
+use crate::process::root;
 use crate::versions;
 use crate::{deps, run_task, Result};
 use build::Builder;
@@ -117,27 +117,27 @@ pub fn run(args: &[String]) -> Result {
         let dir = work.join(format!("run-{tag}"));
         let outcomes = work.join(format!("outcomes-{tag}"));
         run_task(
-            "rustacuda-run",
+            "dependent-run",
             &[&dir.to_string_lossy(), &outcomes.to_string_lossy()],
         )?;
     }
     let expected_text = std::fs::read_to_string(root().join(DATA).join("expected-differences"))?;
-    let expected = compare::expected(&expected_text);
-    let outcomes = |tag: &str| -> Result<String> {
+    let expected = outcomes::expected(&expected_text);
+    let read_outcomes = |tag: &str| -> Result<String> {
         let path = work.join(format!("outcomes-{tag}"));
         crate::files::read(&path)
     };
-    let baseline = outcomes("0.3.0")?;
+    let baseline = read_outcomes("0.3.0")?;
     for tag in &run_tags[1..] {
-        let ours = outcomes(tag)?;
-        let differ = compare::differing(&baseline, &ours);
+        let ours = read_outcomes(tag)?;
+        let differ = outcomes::differing(&baseline, &ours);
         if differ != expected {
             println!("rustacuda-check: {tag}: the outcomes that differ from 0.3.0's are not those listed:");
             let files = [
                 (work.join("outcomes-0.3.0"), baseline.as_str()),
                 (work.join(format!("outcomes-{tag}")), ours.as_str()),
             ];
-            for line in compare::report(&expected, &differ, &files) {
+            for line in outcomes::report(&expected, &differ, &files) {
                 println!("  {line}");
             }
             return Err(format!(
@@ -148,7 +148,7 @@ pub fn run(args: &[String]) -> Result {
     }
     let mut passed = Vec::new();
     for tag in &run_tags {
-        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?)));
+        passed.push(format!("{tag} {}", outcomes::passed(&read_outcomes(tag)?)));
     }
     let listed: Vec<&str> = expected.iter().map(String::as_str).collect();
     println!(
@@ -165,20 +165,5 @@ pub fn run(args: &[String]) -> Result {
 
 /// rustacuda 0.1.3 as published into `dir`, its own workspace, with the pinned lock.
 fn unpack(crate_file: &Path, dir: &Path) -> Result {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir)?;
-    process::run(
-        process::command("tar")
-            .arg("xzf")
-            .arg(crate_file)
-            .arg("-C")
-            .arg(dir)
-            .args(["--strip-components", "1"]),
-    )?;
-    let manifest = dir.join("Cargo.toml");
-    let mut text = std::fs::read_to_string(&manifest)?;
-    text.push_str("\n[workspace]\n");
-    std::fs::write(&manifest, text)?;
-    std::fs::copy(root().join(DATA).join("Cargo.lock"), dir.join("Cargo.lock"))?;
-    Ok(())
+    crate::dependents::unpack(crate_file, dir, &root().join(DATA).join("Cargo.lock"))
 }

@@ -1,9 +1,9 @@
-//! `cargo xtask gpu-bundle [--bench-only] [DIR]`: builds, on this machine (release, x86-64),
+//! `cargo xtask gpu-bundle [--parts WORDS] [DIR]`: builds, on this machine (release, x86-64),
 //! everything the GPU pass runs, into one folder (default `target/gpu-bundle`) that a GPU machine
 //! with the NVIDIA driver and no Rust toolchain runs with one command, `DIR/run.sh [OUT]` (this
-//! task's own binary, `DIR/xtask gpu-run`; logs go to OUT, default `DIR/out`). With
-//! `--bench-only`, only the benchmark's part (bin/, kernels/, the runner): run it with
-//! `GPU_RUN_PARTS=bench DIR/run.sh OUT`.
+//! task's own binary, `DIR/xtask gpu-run`; logs go to OUT, default `DIR/out`). `--parts` builds
+//! only the parts it names (of [`PARTS`]; all by default): run such a bundle with the same words in
+//! `GPU_RUN_PARTS` (`tests` also serves `sanitizer`).
 //!
 //! The folder holds: the examples and their C twins of each build ([`builds`]: `examples-<tag>/`,
 //! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they
@@ -14,8 +14,9 @@
 //! headless EGL (`gl_interop`, with the EGL/OpenGL loaders it needs as Debian packages in
 //! `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded with
 //! cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for the
-//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), and `checks`, the
-//! example builds each GPU check takes.
+//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cudarc 0.19.10's on
+//! its own `sys` and on this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run
+//! unpacks), and `checks`, the example builds each GPU check takes.
 
 mod builds;
 
@@ -31,15 +32,24 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+/// The parts a bundle can hold.
+const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cudarc"];
+
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
-    let (bench_only, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["--bench-only", dir] => (true, dir),
-        ["--bench-only"] => (true, "target/gpu-bundle"),
-        [dir] if !dir.starts_with('-') => (false, dir),
-        [] => (false, "target/gpu-bundle"),
-        _ => return Err("usage: cargo xtask gpu-bundle [--bench-only] [DIR]".into()),
+    let all = PARTS.join(" ");
+    let (parts, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["--parts", words, dir] => (words, dir),
+        ["--parts", words] => (words, "target/gpu-bundle"),
+        [dir] if !dir.starts_with('-') => (all.as_str(), dir),
+        [] => (all.as_str(), "target/gpu-bundle"),
+        _ => return Err("usage: cargo xtask gpu-bundle [--parts WORDS] [DIR]".into()),
     };
+    let parts: Vec<&str> = parts.split_whitespace().collect();
+    if let Some(unknown) = parts.iter().find(|p| !PARTS.contains(p)) {
+        return Err(format!("gpu-bundle: no part `{unknown}`; the parts: {}", PARTS.join(" ")).into());
+    }
+    let want = |part: &str| parts.contains(&part);
     deps::use_fetched(&[])?;
     let out = process::root().join(dir);
     if out.exists() {
@@ -53,16 +63,18 @@ pub fn run(args: &[String]) -> Result {
         &out.join("kernels"),
     )?;
     let versions = Versions::tagged()?;
-    if !bench_only {
+    if want("tests") {
         everything_but_the_benchmark(&out, &versions)?;
     }
-    println!("building the benchmark: linked, and dynamically loaded with cudarc beside it");
-    bench(&out, "driver", "bench-driver", &[])?;
-    bench(&out, "first_init", "first-init-linked", &[])?;
-    let dynamic = versions.dynamic_bench_features();
-    bench(&out, "driver", "bench-driver-dynamic", &dynamic)?;
-    bench(&out, "first_init", "first-init-dynamic", &dynamic)?;
-    if !bench_only {
+    if want("bench") {
+        println!("building the benchmark: linked, and dynamically loaded with cudarc beside it");
+        bench(&out, "driver", "bench-driver", &[])?;
+        bench(&out, "first_init", "first-init-linked", &[])?;
+        let dynamic = versions.dynamic_bench_features();
+        bench(&out, "driver", "bench-driver-dynamic", &dynamic)?;
+        bench(&out, "first_init", "first-init-dynamic", &dynamic)?;
+    }
+    if want("rustacuda") {
         println!("building rustacuda 0.1.3's tests, doctests and example on this crate (rustacuda-check --bundle)");
         let rustacuda = out.join("rustacuda");
         crate::run_task(
@@ -70,11 +82,30 @@ pub fn run(args: &[String]) -> Result {
             &["--bundle", &rustacuda.to_string_lossy()],
         )?;
     }
+    if want("cudarc") {
+        println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
+        let cudarc = out.join("cudarc");
+        crate::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
+        pack(&out, "cudarc")?;
+    }
     runner(&out, &versions)?;
     process::run(process::command("du").arg("-sh").arg(&out))
 }
 
-/// The examples, the C twins, the tests and the runtime library (what `--bench-only` skips).
+/// Replaces the folder `name` of the bundle `out` by `name.tar.xz` (gpu-run unpacks it): its
+/// builds differ little from one another, and xz keeps the bundle small enough to travel.
+fn pack(out: &Path, name: &str) -> Result {
+    let archive = format!("{name}.tar.xz");
+    process::run(
+        process::command("tar")
+            .current_dir(out)
+            .env("XZ_OPT", "-6 -T0")
+            .args(["cJf", &archive, name]),
+    )?;
+    fs::remove_dir_all(out.join(name)).map_err(|e| format!("{}/{name}: {e}", out.display()).into())
+}
+
+/// The examples, the C twins, the tests and the runtime library: the part `tests`.
 fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     // The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
     // fetch-deps set) and the examples load; the benchmark uses none.

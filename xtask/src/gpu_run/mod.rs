@@ -2,9 +2,10 @@
 //! no Rust toolchain (the bundle's `run.sh` calls the bundle's own xtask binary). Prints one line
 //! per check and a summary; fails on any failure. Logs of every step go to OUT (default: the
 //! bundle's `out/`). GPU_RUN_PARTS picks the parts to run, to fit a time limit per command
-//! (default: "tests sanitizer bench rustacuda").
+//! (default: "tests sanitizer bench rustacuda cudarc").
 
 pub mod checks;
+mod cudarc;
 mod log;
 mod sanitizer;
 mod tests;
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The parts GPU_RUN_PARTS picks from, all of them by default.
-const PARTS: &str = "tests sanitizer bench rustacuda";
+const PARTS: &str = "tests sanitizer bench rustacuda cudarc";
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -70,6 +71,9 @@ pub fn run(args: &[String]) -> Result {
     }
     if want("rustacuda") {
         rustacuda(&here, &exe, &mut logs)?;
+    }
+    if want("cudarc") {
+        cudarc::run(&here, &exe, &mut logs)?;
     }
     if want("bench") {
         bench(&here, &mut logs)?;
@@ -124,7 +128,7 @@ fn rustacuda(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         let name = format!("rustacuda-{}", files::name(&build));
         let outcomes = logs.out.join(format!("{name}.outcomes"));
         let mut command = Command::new(exe);
-        command.arg("rustacuda-run").arg(&build).arg(outcomes);
+        command.arg("dependent-run").arg(&build).arg(outcomes);
         logs.run(&name, command.arg("--all-pass-except").arg(&expected));
         logs.print_matching(&name, &[""], "  ", usize::MAX)?;
     }

@@ -1,9 +1,10 @@
 //! One build of rustacuda 0.1.3: everything its `cargo test` builds (the unit and integration
-//! tests, the example, each doctest), stripped into a folder that rustacuda-run runs without
+//! tests, the example, each doctest), stripped into a folder that dependent-run runs without
 //! cargo: tests/, examples/, doctests/ (with its index), lib/ (the standard library the doctests
 //! link dynamically) and resources/.
 
 use crate::cargo_json;
+use crate::dependents::strip;
 use crate::process;
 use crate::Result;
 use std::collections::BTreeMap;
@@ -159,13 +160,6 @@ fn cargo(src: &Path, link: &Path) -> std::process::Command {
     let mut cargo = process::command("cargo");
     cargo.current_dir(src).env("CUDA_LIBRARY_PATH", link);
     cargo
-}
-
-/// `strip --strip-debug` of `from` into `to`.
-fn strip(from: &Path, to: &Path) -> Result {
-    let mut strip = process::command("strip");
-    strip.arg("--strip-debug").arg("-o").arg(to).arg(from);
-    process::run(&mut strip)
 }
 
 /// The number of entries of `dir`.

@@ -1,4 +1,5 @@
-//! The comparison of two builds' outcomes (rustacuda-run's `KIND NAME ok|FAILED` lines).
+//! The comparison of a dependent's builds by their outcomes (dependent-run's
+//! `KIND NAME ok|FAILED|ignored` lines): rustacuda-check's and cudarc-check's, and gpu-run's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -29,6 +30,17 @@ fn test_of(line: &str) -> &str {
         Some((test, word)) if word.bytes().all(|b| b.is_ascii_alphabetic()) => test,
         _ => line,
     }
+}
+
+/// The tests (`KIND NAME`) that pass in `baseline` but not in `ours`.
+pub fn lost_passes(baseline: &str, ours: &str) -> Vec<String> {
+    let passing: BTreeSet<&str> = ours.lines().filter_map(|l| l.strip_suffix(" ok")).collect();
+    baseline
+        .lines()
+        .filter_map(|l| l.strip_suffix(" ok"))
+        .filter(|t| !passing.contains(t))
+        .map(str::to_string)
+        .collect()
 }
 
 /// The number of tests that passed.
@@ -73,6 +85,13 @@ mod tests {
         assert_eq!(differ, ["unit b", "unit d"].map(String::from).into());
         assert_eq!(passed(ours), 4);
         assert!(differing(BASE, BASE).is_empty());
+    }
+
+    #[test]
+    fn a_test_passing_only_in_the_baseline_is_lost() {
+        assert!(lost_passes(BASE, "unit a ok\nunit b ok\nunit c ok\n").is_empty());
+        let ours = "unit a FAILED\nunit b ok\n";
+        assert_eq!(lost_passes(BASE, ours), ["unit a", "unit c"]);
     }
 
     #[test]

@@ -1,15 +1,16 @@
-//! `cargo xtask rustacuda-run DIR OUTCOMES [--all-pass-except FILE]`: runs one build of rustacuda
-//! 0.1.3's tests that rustacuda-check made (in CI, and in the GPU bundle from gpu-run): its unit
-//! tests, integration tests, doctests and example, each test on its own line in OUTCOMES as
-//! `KIND NAME ok|FAILED`, and one line of counts. No cargo needed.
+//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE]`: runs one build of a
+//! dependent's tests that rustacuda-check or cudarc-check made (in CI, and in the GPU bundle from
+//! gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
+//! in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one line of counts. No cargo needed.
 //!
-//! DIR holds tests/ (the libtest binaries: unit, test_derive, test_stream), examples/launch,
+//! DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the integration tests),
+//! examples/ (the example programs, with the data files they read as `./examples/FILE`),
 //! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
 //! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
-//! to rustdoc's names), lib/ (the Rust standard library the doctests link dynamically) and
-//! resources/ (rustacuda's add.ptx, which tests load from ./resources). With --all-pass-except, it
-//! fails unless the tests that fail are exactly those FILE lists (`KIND NAME` lines, each after
-//! its reason in `#` lines).
+//! to rustdoc's names), lib/ (libraries the binaries load: the Rust standard library the doctests
+//! link dynamically, NVRTC) and what else the tests read relative to DIR (rustacuda's
+//! resources/add.ptx). With --all-pass-except, it fails unless the tests that fail are exactly
+//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines).
 
 use crate::files::{name as file_name, sorted};
 use crate::Result;
@@ -18,7 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const USAGE: &str = "usage: cargo xtask rustacuda-run DIR OUTCOMES [--all-pass-except FILE]";
+const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE]";
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -39,7 +40,8 @@ pub fn run(args: &[String]) -> Result {
     } else {
         format!("{lib}:{ld_path}")
     };
-    // The tests read ./resources/add.ptx.
+    // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
+    // ./examples/sin.ptx.
     let command = |program: &Path| {
         let mut command = Command::new(program);
         command.current_dir(&dir).env("LD_LIBRARY_PATH", &ld_path);
@@ -47,8 +49,8 @@ pub fn run(args: &[String]) -> Result {
     };
 
     let mut outcomes = Vec::new();
-    // libtest binaries: one outcome per `test NAME ... ok|FAILED` line (ignored tests are not
-    // run); a binary that fails with no test failed (it did not start, or crashed) is an outcome
+    // libtest binaries: one outcome per `test NAME ... ok|FAILED|ignored` line (an ignored test
+    // is not run); a binary that fails with no test failed (it did not start, or crashed) is an outcome
     // of its own.
     for test in sorted(&dir.join("tests"), "")? {
         let name = file_name(&test);
@@ -64,11 +66,11 @@ pub fn run(args: &[String]) -> Result {
             output.trim_end_matches('\n')
         )?;
         let results = test_results(&output);
-        let any_failed = results.iter().any(|(_, ok)| !ok);
+        let any_failed = results.iter().any(|(_, word)| *word == "FAILED");
         outcomes.extend(
             results
                 .iter()
-                .map(|(test, ok)| format!("{kind} {test} {}", verdict(*ok))),
+                .map(|(test, word)| format!("{kind} {test} {word}")),
         );
         if status != 0 && !any_failed {
             outcomes.push(format!("{kind} {name}-binary FAILED"));
@@ -77,7 +79,8 @@ pub fn run(args: &[String]) -> Result {
     for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
         for program in sorted(&dir.join(folder), "")? {
             let name = file_name(&program);
-            if name == "index" {
+            // Beside the programs: the doctests' index, the data files examples read.
+            if name == "index" || !crate::files::executable(&program) {
                 continue;
             }
             writeln!(log, "== {kind} {name}")?;
@@ -96,10 +99,11 @@ pub fn run(args: &[String]) -> Result {
     .map_err(|e| format!("{}: {e}", outcomes_path.display()))?;
 
     let base = file_name(&dir);
+    let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
     println!(
-        "rustacuda-run: {base}: {} of {} passed ({}); log: {}",
+        "dependent-run: {base}: {} of {} passed, {ignored} ignored ({}); log: {}",
         outcomes.iter().filter(|l| l.ends_with(" ok")).count(),
-        outcomes.len(),
+        outcomes.len() - ignored,
         counts(&outcomes),
         log_path.display()
     );
@@ -125,12 +129,12 @@ fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Re
     let base = file_name(file);
     if failed == listed {
         println!(
-            "rustacuda-run: every test passed but the {} listed in {base}",
+            "dependent-run: every test passed but the {} listed in {base}",
             listed.len()
         );
         return Ok(());
     }
-    println!("rustacuda-run: FAILED: the failing tests are not exactly those of {base}");
+    println!("dependent-run: FAILED: the failing tests are not exactly those of {base}");
     let passed: Vec<&&str> = listed.iter().filter(|l| !failed.contains(l)).collect();
     let unlisted: Vec<&&str> = failed.iter().filter(|f| !listed.contains(f)).collect();
     let lines = passed
@@ -148,15 +152,18 @@ fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Re
     Err(format!("the failing tests are not exactly those of {base}").into())
 }
 
-/// The `test NAME ... ok|FAILED` lines of libtest's output: each test's name and whether it passed.
-fn test_results(output: &str) -> Vec<(&str, bool)> {
+/// The `test NAME ... ok|FAILED|ignored` lines of libtest's output: each test's name and its
+/// outcome word.
+fn test_results(output: &str) -> Vec<(&str, &'static str)> {
     output
         .lines()
         .filter_map(|line| {
-            let rest = line.strip_prefix("test ")?;
-            rest.strip_suffix(" ... ok")
-                .map(|name| (name, true))
-                .or_else(|| rest.strip_suffix(" ... FAILED").map(|name| (name, false)))
+            let (name, said) = line.strip_prefix("test ")?.rsplit_once(" ... ")?;
+            // An ignored test with a reason: `ignored, REASON`.
+            let word = ["ok", "FAILED", "ignored"]
+                .into_iter()
+                .find(|w| said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored")?;
+            Some((name, word))
         })
         .collect()
 }
@@ -176,7 +183,10 @@ fn counts(outcomes: &[String]) -> String {
         ("example", "example"),
     ]
     .iter()
-    .map(|(kind, label)| format!("{label} {}/{}", count(kind, " ok"), count(kind, "")))
+    .map(|(kind, label)| {
+        let run = count(kind, "") - count(kind, " ignored");
+        format!("{label} {}/{run}", count(kind, " ok"))
+    })
     .collect::<Vec<_>>()
     .join(", ")
 }
@@ -219,9 +229,17 @@ mod tests {
 
     #[test]
     fn libtest_lines_are_outcomes_and_others_are_not() {
-        let output = "running 2 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
-                      test result: FAILED. 1 passed\n";
-        assert_eq!(test_results(output), [("a::b", true), ("c", false)]);
+        let output = "running 3 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
+                      test e ... ignored, needs two GPUs\ntest result: FAILED. 1 passed\n";
+        assert_eq!(
+            test_results(output),
+            [
+                ("a::b", "ok"),
+                ("c", "FAILED"),
+                ("d", "ignored"),
+                ("e", "ignored")
+            ]
+        );
     }
 
     #[test]
@@ -229,6 +247,7 @@ mod tests {
         let outcomes: Vec<String> = [
             "unit a ok",
             "unit b FAILED",
+            "unit c ignored",
             "doctest x-1 ok",
             "example launch ok",
         ]

@@ -1,0 +1,204 @@
+//! `cargo xtask cudarc-check [--bundle DIR]`: cudarc 0.19.10 (the most used Rust CUDA stack) with
+//! its driver module on this workspace's crate, beside cudarc on its own `sys`. The test task runs
+//! it; gpu-bundle runs it with `--bundle DIR`:
+//!
+//!   cargo xtask cudarc-check                # CI: build, run on Debian's 535 library, compare
+//!   cargo xtask cudarc-check --bundle DIR   # the GPU bundle's part: every build in DIR
+//!
+//! cudarc comes from the package registry through cargo, pinned with its checksum by
+//! ci/cudarc/Cargo.lock, and is unpacked from cargo's cache twice under target/cudarc-check/: as
+//! published (`own`: its own `sys`), and with ci/cudarc/migration.patch applied (`ours`: `sys` is
+//! this workspace's cuda-driver-sys, through `[patch.crates-io]`; docs/MIGRATING.md gives each
+//! edit's reason). Each side is built with the features `driver`, `nvrtc` and `std` for each
+//! `dependents` version, linked (`dynamic-linking`) and dynamically loaded (`dynamic-loading`,
+//! cudarc's default): the library's tests and the examples those features build ([`build`]).
+//! Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt), which also runs their NVRTC
+//! tests here, and the same driver library: Debian's 535, or the stub for the headers newer than
+//! it. In CI, every build that the 535 library can run (all but the linked ones that link the
+//! stub) runs on it with no GPU, and each of ours must give the outcomes of its `own` twin test by
+//! test, but those ci/cudarc/expected-differences lists.
+
+mod build;
+
+use crate::checks::links_stub;
+use crate::dependents::{apply, pinned_crate, LinkFolders};
+use crate::files::{copy, read};
+use crate::outcomes;
+use crate::process::root;
+use crate::{deps, run_task, versions, Result};
+use build::{Build, Mode, Side};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The data folder: the pinning package, the patch, the expected differences.
+const DATA: &str = "ci/cudarc";
+/// The cudarc release, as ci/cudarc/Cargo.lock pins it.
+const VERSION: &str = "0.19.10";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let started = Instant::now();
+    let bundle = match args {
+        [] => None,
+        [flag, dir] if flag == "--bundle" => Some(root().join(dir)),
+        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR]".into()),
+    };
+    deps::use_fetched(&[])?;
+    let work = root().join("target/cudarc-check");
+    std::fs::create_dir_all(&work)?;
+    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
+    std::env::set_var("RUSTFLAGS", "--cap-lints allow");
+    std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
+
+    let crate_file = pinned_crate("cudarc", VERSION)?;
+    let sources = |side: Side| work.join(side.name());
+    unpack(&crate_file, &sources(Side::Own))?;
+    unpack(&crate_file, &sources(Side::Ours))?;
+    if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
+        return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
+    }
+    let nvrtc = crate::gen_ptx::tools::Pins::read()?.fetch()?.nvrtc;
+    let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
+    let links = LinkFolders::new(&work)?;
+    let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
+
+    let mut builds = Vec::new();
+    for version in versions::tagged("dependents")? {
+        for mode in [Mode::Linked, Mode::Dynamic] {
+            // Ours first, for each pair: a migration edit missing stops the check at once, with
+            // the compiler's error.
+            for side in [Side::Ours, Side::Own] {
+                builds.push(Build {
+                    side,
+                    version,
+                    mode,
+                });
+            }
+        }
+    }
+    let build_all = |dest: &Path| -> Result {
+        for b in &builds {
+            b.build(
+                &sources(b.side),
+                &dest.join(b.tag()),
+                links.ours(b.version)?,
+                &nvrtc_link,
+            )?;
+        }
+        Ok(())
+    };
+
+    if let Some(bundle) = bundle {
+        // gpu-run lists the driver functions the linked builds call from the dynamic linker's
+        // bindings, which must then happen at the first call of each: calls through the PLT
+        // (rustc's default on x86-64 calls through the GOT, bound at load time, unstable
+        // `-Z plt=yes` changes that), bound lazily (`-z lazy` after rustc's `-z now`).
+        std::env::set_var("RUSTC_BOOTSTRAP", "1");
+        std::env::set_var(
+            "RUSTFLAGS",
+            "--cap-lints allow -Z plt=yes -C link-arg=-Wl,-z,lazy",
+        );
+        std::fs::create_dir_all(bundle.join("nvrtc"))?;
+        build_all(&bundle)?;
+        for file in crate::files::sorted(&nvrtc_dir, "libnvrtc")? {
+            copy(&file, &bundle.join("nvrtc").join(crate::files::name(&file)))?;
+        }
+        copy(
+            &root().join(DATA).join("expected-differences"),
+            &bundle.join("expected-differences"),
+        )?;
+        return Ok(());
+    }
+
+    build_all(&work.join("runs"))?;
+    println!(
+        "cudarc-check: built {} times (own and ours; {} and {}; linked and dynamic)",
+        builds.len(),
+        builds
+            .iter()
+            .map(|b| versions::dotted(b.version))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(", "),
+        "NVRTC 12.0"
+    );
+
+    // Run on the 535 library and compare, test by test; not the linked builds that link the stub
+    // (built here, run on the GPU).
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    std::env::set_var(
+        "LD_LIBRARY_PATH",
+        format!("{}:{ld_path}", nvrtc_dir.display()),
+    );
+    let expected = outcomes::expected(&read(&root().join(DATA).join("expected-differences"))?);
+    let mut summary = Vec::new();
+    for pair in builds.chunks(2) {
+        let [ours, own] = pair else { continue };
+        if ours.mode == Mode::Linked && links_stub(ours.version)? {
+            summary.push(format!("{}: built, runs on the GPU", ours.pair_name()));
+            continue;
+        }
+        let results: Vec<(PathBuf, String)> = [own, ours]
+            .iter()
+            .map(|b| run_build(&work, b))
+            .collect::<Result<_>>()?;
+        let [(own_path, own_text), (ours_path, ours_text)] = &results[..] else {
+            unreachable!("two runs")
+        };
+        let differ = outcomes::differing(own_text, ours_text);
+        if differ != expected {
+            println!(
+                "cudarc-check: {}: the outcomes that differ between own and ours are not those listed:",
+                ours.pair_name()
+            );
+            let files = [
+                (own_path.clone(), own_text.as_str()),
+                (ours_path.clone(), ours_text.as_str()),
+            ];
+            for line in outcomes::report(&expected, &differ, &files) {
+                println!("  {line}");
+            }
+            return Err(format!(
+                "{}: the outcomes that differ between cudarc on its own sys and on this crate \
+                 are not those listed in {DATA}/expected-differences (above)",
+                ours.pair_name()
+            )
+            .into());
+        }
+        summary.push(format!(
+            "{}: {} tests and examples, passed own {} ours {}",
+            ours.pair_name(),
+            own_text.lines().count(),
+            outcomes::passed(own_text),
+            outcomes::passed(ours_text)
+        ));
+    }
+    for line in summary {
+        println!("cudarc-check: {line}");
+    }
+    println!(
+        "cudarc-check: same outcomes on own and ours, expected differences: {}; {}s",
+        expected.len(),
+        started.elapsed().as_secs()
+    );
+    Ok(())
+}
+
+/// Runs one build (dependent-run) into `work/outcomes-<tag>`: the path and its text.
+fn run_build(work: &Path, build: &Build) -> Result<(PathBuf, String)> {
+    let dir = work.join("runs").join(build.tag());
+    let path = work.join(format!("outcomes-{}", build.tag()));
+    run_task(
+        "dependent-run",
+        &[&dir.to_string_lossy(), &path.to_string_lossy()],
+    )?;
+    let text = read(&path)?;
+    Ok((path, text))
+}
+
+/// cudarc as published into `dir`, its own workspace, with the pinned lock.
+fn unpack(crate_file: &Path, dir: &Path) -> Result {
+    crate::dependents::unpack(crate_file, dir, &root().join(DATA).join("Cargo.lock"))
+}

@@ -90,6 +90,12 @@ pub fn run(args: &[String]) -> Result {
     };
 
     if let Some(bundle) = bundle {
+        crate::files::create_dir(&bundle)?;
+        let default = versions::the_one("default")?;
+        for side in [Side::Own, Side::Ours] {
+            let dest = bundle.join(format!("bench-{}", side.name()));
+            build::bench(&work, side, &sources(side), &dest, default)?;
+        }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
         // bindings, which must then happen at the first call of each: calls through the PLT
         // (rustc's default on x86-64 calls through the GOT, bound at load time, unstable

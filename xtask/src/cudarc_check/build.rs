@@ -157,3 +157,38 @@ pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
     std::os::unix::fs::symlink(nvrtc, &link).map_err(|e| format!("{}: {e}", link.display()))?;
     Ok(dir)
 }
+
+/// The safe-layer benchmark (ci/cudarc/bench.rs) built in release against the cudarc in `src`
+/// (`side`), with cudarc's default mode (`dynamic-loading`) and the default header, into `dest`.
+pub fn bench(work: &Path, side: Side, src: &Path, dest: &Path, version: u32) -> Result {
+    let dir = work.join(format!("bench-{}", side.name()));
+    crate::files::create_dir(&dir)?;
+    let manifest = format!(
+        "[package]\nname = \"cudarc-bench\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[[bin]]\nname = \"cudarc-bench\"\npath = \"{}\"\n\n\
+         [dependencies]\ncudarc = {{ path = \"{}\", default-features = false, features = \
+         [\"driver\", \"nvrtc\", \"std\", \"cuda-{version}\", \"dynamic-loading\"] }}\n\n\
+         [workspace]\n",
+        process::root().join("ci/cudarc/bench.rs").display(),
+        src.display()
+    );
+    crate::files::write(&dir.join("Cargo.toml"), manifest)?;
+    copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
+    println!("cudarc-check: building the safe-layer benchmark on {} sys", side.name());
+    let mut cargo = process::command("cargo");
+    cargo
+        .current_dir(&dir)
+        .args(["build", "--release", "--offline"])
+        .arg("--message-format=json-render-diagnostics")
+        .stderr(Stdio::inherit());
+    if side == Side::Ours {
+        cargo.args(["--config", &patch_config()]);
+    }
+    let built = cargo_json::built(&mut cargo)?;
+    let binary = built
+        .executables
+        .into_iter()
+        .find(|e| e.kind == "bin")
+        .ok_or("cargo built no benchmark")?;
+    strip(&binary.path, dest)
+}

@@ -2,7 +2,8 @@
 //! `cudarc.tar.xz`): each pair of builds (a header version, linked or dynamically loaded) runs its
 //! library tests and examples (dependent-run), and every one that passes on cudarc's own `sys`
 //! must pass on this crate. The linked builds are bound lazily and run with `LD_DEBUG=bindings`:
-//! the driver functions each side called are listed in `cudarc-driver-functions-<side>`.
+//! the driver functions each side called are listed in `cudarc-driver-functions-<side>`. Then
+//! the safe-layer benchmark ([`bench`]).
 
 use super::log::Logs;
 use crate::files::{self, read};
@@ -82,7 +83,82 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         );
     }
     std::fs::remove_dir_all(&bindings)?;
-    Ok(())
+    bench(&dir, &ld_path, logs)
+}
+
+/// Rounds of the benchmark: each runs cudarc's safe layer on its own `sys`, then on this crate.
+const ROUNDS: usize = 15;
+
+/// The safe-layer benchmark (ci/cudarc/bench.rs, both builds dynamically loaded, the default
+/// header): ROUNDS rounds, each a run of the build on cudarc's own `sys` then one on this crate;
+/// per call, the median ratio ours/own of the rounds with a 95% distribution-free interval (the
+/// order statistics of the median), into `cudarc-bench.log`. A measurement: no target.
+fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
+    println!("== cudarc 0.19.10's safe layer on this crate over on its own sys ({ROUNDS} rounds, alternating)");
+    let mut times: std::collections::BTreeMap<String, [Vec<f64>; 2]> = Default::default();
+    let mut log = String::new();
+    for round in 0..ROUNDS {
+        for (i, side) in ["own", "ours"].into_iter().enumerate() {
+            let mut command = Command::new(dir.join(format!("bench-{side}")));
+            let output = command.env("LD_LIBRARY_PATH", ld_path).output()?;
+            let text = String::from_utf8_lossy(&output.stdout).into_owned();
+            log.push_str(&format!("round {round} {side}\n{text}"));
+            if !output.status.success() {
+                log.push_str(&String::from_utf8_lossy(&output.stderr));
+                files::write(&logs.path("cudarc-bench"), &log)?;
+                println!("cudarc-bench: FAILED ({side}; {})", logs.path("cudarc-bench").display());
+                logs.failures.push("cudarc-bench".into());
+                return Ok(());
+            }
+            for line in text.lines() {
+                if let Some((name, ns)) = line.split_once(' ') {
+                    let ns: f64 = ns.parse().map_err(|_| format!("bench-{side} printed `{line}`"))?;
+                    times.entry(name.to_string()).or_default()[i].push(ns);
+                }
+            }
+        }
+    }
+    for (name, [own, ours]) in &times {
+        let mut ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
+        ratios.sort_by(f64::total_cmp);
+        let (low, high) = median_interval(&ratios);
+        let row = format!(
+            "{name:<30} ours/own {:.3} [{low:.3}, {high:.3}]   own {:.1} ns, ours {:.1} ns (medians)",
+            ratios[ratios.len() / 2],
+            median(own),
+            median(ours)
+        );
+        println!("  {row}");
+        log.push_str(&format!("{row}\n"));
+    }
+    files::write(&logs.path("cudarc-bench"), log)
+}
+
+/// The median of `values`.
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+/// A distribution-free interval of at least 95% for the median of the population `sorted` (in
+/// order) was drawn from: the order statistics k and n+1-k (1-based) for the largest k with
+/// P(Binomial(n, 1/2) < k) <= 2.5%.
+fn median_interval(sorted: &[f64]) -> (f64, f64) {
+    let n = sorted.len();
+    let mut k = 1;
+    let mut below = 0.0; // P(X <= j)
+    let mut term = 0.5f64.powi(n as i32); // P(X = 0)
+    for j in 0..n {
+        below += term;
+        if below > 0.025 {
+            break;
+        }
+        k = j + 1;
+        term *= (n - j) as f64 / (j + 1) as f64;
+    }
+    let k = k.min(n.div_ceil(2));
+    (sorted[k - 1], sorted[n - k])
 }
 
 /// The driver functions that the dynamic linker bound in the runs whose `LD_DEBUG_OUTPUT` was
@@ -109,6 +185,14 @@ fn bound_to_libcuda(text: &str) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::bound_to_libcuda;
+
+    #[test]
+    fn the_median_interval_of_15_is_the_4th_to_the_12th() {
+        let values: Vec<f64> = (1..=15).map(f64::from).collect();
+        assert_eq!(super::median_interval(&values), (4.0, 12.0));
+        let three = [1.0, 2.0, 3.0];
+        assert_eq!(super::median_interval(&three), (1.0, 3.0));
+    }
 
     #[test]
     fn symbols_bound_to_libcuda_are_found() {

@@ -16,7 +16,8 @@
 //! tests here, and the same driver library: Debian's 535, or the stub for the headers newer than
 //! it. In CI, every build that the 535 library can run (all but the linked ones that link the
 //! stub) runs on it with no GPU, and each of ours must give the outcomes of its `own` twin test by
-//! test, but those ci/cudarc/expected-differences lists.
+//! test, but those ci/cudarc/expected-differences lists; and with no driver library at all,
+//! cudarc's first example returns its error on this crate where it panics on its own `sys`.
 
 mod build;
 
@@ -184,11 +185,51 @@ pub fn run(args: &[String]) -> Result {
     for line in summary {
         println!("cudarc-check: {line}");
     }
+    no_driver(&work, &nvrtc_dir)?;
     println!(
         "cudarc-check: same outcomes on own and ours, expected differences: {}; {}s",
         expected.len(),
         started.elapsed().as_secs()
     );
+    Ok(())
+}
+
+/// With no driver library to load, cudarc's first example on this crate reports the error its
+/// API has for that (`DriverError`, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`), where cudarc on its
+/// own `sys` panics: both dynamically loaded, at the default header.
+fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
+    let default = versions::the_one("default")?;
+    let run = |side: Side| -> Result<(i32, String)> {
+        let build = Build {
+            side,
+            version: default,
+            mode: Mode::Dynamic,
+        };
+        let dir = work.join("runs").join(build.tag());
+        let output = crate::process::command(dir.join("examples/01-allocate"))
+            .current_dir(&dir)
+            .env("LD_LIBRARY_PATH", nvrtc_dir)
+            .output()?;
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        Ok((output.status.code().unwrap_or(-1), text))
+    };
+    let (own_status, own_text) = run(Side::Own)?;
+    let (status, text) = run(Side::Ours)?;
+    let first = |text: &str| text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();
+    println!(
+        "cudarc-check: no driver library: 01-allocate on own sys exits {own_status}: {}",
+        first(&own_text)
+    );
+    println!(
+        "cudarc-check: no driver library: 01-allocate on ours exits {status}: {}",
+        first(&text)
+    );
+    // 303: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, as cudarc's Debug of the code prints it.
+    if status != 1 || text.contains("panicked") || !text.contains("cudaError_enum(303)") {
+        return Err("with no driver library, cudarc's 01-allocate on this crate did not end with                     its DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a                     libcuda.so.1 on the loader's default path makes this check meaningless)"
+            .into());
+    }
     Ok(())
 }
 

@@ -87,10 +87,10 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
 }
 
 /// Rounds of the benchmark: each runs cudarc's safe layer on its own `sys`, then on this crate.
-const ROUNDS: usize = 15;
+const ROUNDS: usize = 21;
 
 /// The safe-layer benchmark (ci/cudarc/bench.rs, both builds dynamically loaded, the default
-/// header): ROUNDS rounds, each a run of the build on cudarc's own `sys` then one on this crate;
+/// header, on CPU 1): ROUNDS rounds, each a run of the build on cudarc's own `sys` then one on this crate;
 /// per call, the median ratio ours/own of the rounds with a 95% distribution-free interval (the
 /// order statistics of the median), into `cudarc-bench.log`. A measurement: no target.
 fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
@@ -99,7 +99,15 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
     let mut log = String::new();
     for round in 0..ROUNDS {
         for (i, side) in ["own", "ours"].into_iter().enumerate() {
-            let mut command = Command::new(dir.join(format!("bench-{side}")));
+            // Both on one CPU, where taskset is there.
+            let program = dir.join(format!("bench-{side}"));
+            let mut command = if Path::new("/usr/bin/taskset").exists() {
+                let mut c = Command::new("/usr/bin/taskset");
+                c.args(["-c", "1"]).arg(program);
+                c
+            } else {
+                Command::new(program)
+            };
             let output = command.env("LD_LIBRARY_PATH", ld_path).output()?;
             let text = String::from_utf8_lossy(&output.stdout).into_owned();
             log.push_str(&format!("round {round} {side}\n{text}"));

@@ -65,7 +65,8 @@ pub fn run(args: &[String]) -> Result {
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
 
     let mut builds = Vec::new();
-    for version in versions::tagged("dependents")? {
+    let dependents = versions::tagged("dependents")?;
+    for &version in &dependents {
         for mode in [Mode::Linked, Mode::Dynamic] {
             // Ours first, for each pair: a migration edit missing stops the check at once, with
             // the compiler's error.
@@ -94,8 +95,14 @@ pub fn run(args: &[String]) -> Result {
         crate::files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
         for side in [Side::Own, Side::Ours] {
+            let build = Build {
+                side,
+                version: default,
+                mode: Mode::Dynamic,
+            };
             let dest = bundle.join(format!("bench-{}", side.name()));
-            build::bench(&work, side, &sources(side), &dest, default)?;
+            let links = [links.ours(default)?, nvrtc_link.as_path()];
+            build::program(&work, "bench", &build, &sources(side), &dest, links)?;
         }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
         // bindings, which must then happen at the first call of each: calls through the PLT
@@ -108,6 +115,15 @@ pub fn run(args: &[String]) -> Result {
         );
         std::fs::create_dir_all(bundle.join("nvrtc"))?;
         build_all(&bundle)?;
+        // The tour needs the 12.2 and later signatures of cuMemAdvise and cuMemPrefetchAsync.
+        for b in builds
+            .iter()
+            .filter(|b| b.mode == Mode::Linked && b.version >= 12020)
+        {
+            let dest = bundle.join(b.tag()).join("tour");
+            let links = [links.ours(b.version)?, nvrtc_link.as_path()];
+            build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
+        }
         for file in crate::files::sorted(&nvrtc_dir, "libnvrtc")? {
             copy(&file, &bundle.join("nvrtc").join(crate::files::name(&file)))?;
         }
@@ -119,17 +135,11 @@ pub fn run(args: &[String]) -> Result {
     }
 
     build_all(&work.join("runs"))?;
+    let dotted: Vec<String> = dependents.iter().map(|&v| versions::dotted(v)).collect();
     println!(
-        "cudarc-check: built {} times (own and ours; {} and {}; linked and dynamic)",
+        "cudarc-check: built {} times (own and ours; {}; linked and dynamic; NVRTC 12.0)",
         builds.len(),
-        builds
-            .iter()
-            .map(|b| versions::dotted(b.version))
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect::<Vec<_>>()
-            .join(", "),
-        "NVRTC 12.0"
+        dotted.join(", ")
     );
 
     // Run on the 535 library and compare, test by test; not the linked builds that link the stub
@@ -216,7 +226,12 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
     };
     let (own_status, own_text) = run(Side::Own)?;
     let (status, text) = run(Side::Ours)?;
-    let first = |text: &str| text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();
+    let first = |text: &str| {
+        text.lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .to_string()
+    };
     println!(
         "cudarc-check: no driver library: 01-allocate on own sys exits {own_status}: {}",
         first(&own_text)

@@ -160,9 +160,9 @@ fn test_results(output: &str) -> Vec<(&str, &'static str)> {
         .filter_map(|line| {
             let (name, said) = line.strip_prefix("test ")?.rsplit_once(" ... ")?;
             // An ignored test with a reason: `ignored, REASON`.
-            let word = ["ok", "FAILED", "ignored"]
-                .into_iter()
-                .find(|w| said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored")?;
+            let word = ["ok", "FAILED", "ignored"].into_iter().find(|w| {
+                said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored"
+            })?;
             Some((name, word))
         })
         .collect()

@@ -26,7 +26,8 @@ pub fn path(name: &str, version: &str) -> Result<PathBuf> {
     let mut pinned = None;
     for dir in PINS {
         let lock = format!("{dir}/Cargo.lock");
-        let text = std::fs::read_to_string(root().join(&lock)).map_err(|e| format!("{lock}: {e}"))?;
+        let text =
+            std::fs::read_to_string(root().join(&lock)).map_err(|e| format!("{lock}: {e}"))?;
         if let Some(sum) = checksum(&text, name, version) {
             pinned = Some((*dir, lock, sum.to_string()));
             break;

@@ -21,8 +21,8 @@
 mod build;
 
 use crate::checks::binds_ctx_create_v4;
-use crate::outcomes;
 use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders};
+use crate::outcomes;
 use crate::process::root;
 use crate::versions;
 use crate::{deps, run_task, Result};

@@ -63,7 +63,7 @@ impl Mode {
         }
     }
 
-    fn feature(self) -> &'static str {
+    pub fn feature(self) -> &'static str {
         match self {
             Mode::Linked => "dynamic-linking",
             Mode::Dynamic => "dynamic-loading",
@@ -108,7 +108,11 @@ impl Build {
         // `cargo test` they would be test harnesses).
         let library_tests = ["test", "--no-run", "--lib"].map(String::from).to_vec();
         let mut examples = vec!["build".to_string()];
-        examples.extend(EXAMPLES.iter().flat_map(|e| ["--example".into(), e.to_string()]));
+        examples.extend(
+            EXAMPLES
+                .iter()
+                .flat_map(|e| ["--example".into(), e.to_string()]),
+        );
         for (args, kind, to) in [
             (library_tests, "lib", dest.join("tests")),
             (examples, "example", dest.join("examples")),
@@ -117,7 +121,12 @@ impl Build {
             cargo
                 .current_dir(src)
                 .args(&args)
-                .args(["--offline", "--no-default-features", "--features", &features])
+                .args([
+                    "--offline",
+                    "--no-default-features",
+                    "--features",
+                    &features,
+                ])
                 .arg("--message-format=json-render-diagnostics")
                 // cuda-driver-sys links CUDA_LIBRARY_PATH's; cudarc's own `sys` takes the driver
                 // library, and both take NVRTC, from the linker's search path.
@@ -158,37 +167,58 @@ pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// The safe-layer benchmark (ci/cudarc/bench.rs) built in release against the cudarc in `src`
-/// (`side`), with cudarc's default mode (`dynamic-loading`) and the default header, into `dest`.
-pub fn bench(work: &Path, side: Side, src: &Path, dest: &Path, version: u32) -> Result {
-    let dir = work.join(format!("bench-{}", side.name()));
+/// A program of ci/cudarc (`bench.rs`, `tour.rs`: `name`) built in release against the cudarc
+/// in `src` as `build` says (its side, header and mode), into `dest`, linking the driver library
+/// of `driver` and the NVRTC of `nvrtc`.
+pub fn program(
+    work: &Path,
+    name: &str,
+    build: &Build,
+    src: &Path,
+    dest: &Path,
+    links: [&Path; 2],
+) -> Result {
+    let [driver, nvrtc] = links;
+    let dir = work.join(format!("{name}-{}", build.tag()));
     crate::files::create_dir(&dir)?;
     let manifest = format!(
-        "[package]\nname = \"cudarc-bench\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         publish = false\n\n[[bin]]\nname = \"cudarc-bench\"\npath = \"{}\"\n\n\
+        "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
          [dependencies]\ncudarc = {{ path = \"{}\", default-features = false, features = \
-         [\"driver\", \"nvrtc\", \"std\", \"cuda-{version}\", \"dynamic-loading\"] }}\n\n\
-         [workspace]\n",
-        process::root().join("ci/cudarc/bench.rs").display(),
-        src.display()
+         [\"driver\", \"nvrtc\", \"std\", \"cuda-{}\", \"{}\"] }}\n\n[workspace]\n",
+        process::root()
+            .join(format!("ci/cudarc/{name}.rs"))
+            .display(),
+        src.display(),
+        build.version,
+        build.mode.feature()
     );
     crate::files::write(&dir.join("Cargo.toml"), manifest)?;
     copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
-    println!("cudarc-check: building the safe-layer benchmark on {} sys", side.name());
+    println!(
+        "cudarc-check: building ci/cudarc/{name}.rs ({})",
+        build.tag()
+    );
     let mut cargo = process::command("cargo");
     cargo
         .current_dir(&dir)
         .args(["build", "--release", "--offline"])
         .arg("--message-format=json-render-diagnostics")
+        .env("CUDA_LIBRARY_PATH", driver)
+        .env(
+            "LIBRARY_PATH",
+            format!("{}:{}", driver.display(), nvrtc.display()),
+        )
         .stderr(Stdio::inherit());
-    if side == Side::Ours {
+    if build.side == Side::Ours {
         cargo.args(["--config", &patch_config()]);
     }
-    let built = cargo_json::built(&mut cargo)?;
+    let built = cargo_json::built(&mut cargo)
+        .map_err(|_| format!("{name}.rs ({}): the build failed (above)", build.tag()))?;
     let binary = built
         .executables
         .into_iter()
         .find(|e| e.kind == "bin")
-        .ok_or("cargo built no benchmark")?;
+        .ok_or_else(|| format!("cargo built no {name}"))?;
     strip(&binary.path, dest)
 }

@@ -47,7 +47,11 @@ pub fn run(args: &[String]) -> Result {
     };
     let parts: Vec<&str> = parts.split_whitespace().collect();
     if let Some(unknown) = parts.iter().find(|p| !PARTS.contains(p)) {
-        return Err(format!("gpu-bundle: no part `{unknown}`; the parts: {}", PARTS.join(" ")).into());
+        return Err(format!(
+            "gpu-bundle: no part `{unknown}`; the parts: {}",
+            PARTS.join(" ")
+        )
+        .into());
     }
     let want = |part: &str| parts.contains(&part);
     deps::use_fetched(&[])?;

@@ -2,8 +2,9 @@
 //! `cudarc.tar.xz`): each pair of builds (a header version, linked or dynamically loaded) runs its
 //! library tests and examples (dependent-run), and every one that passes on cudarc's own `sys`
 //! must pass on this crate. The linked builds are bound lazily and run with `LD_DEBUG=bindings`:
-//! the driver functions each side called are listed in `cudarc-driver-functions-<side>`. Then
-//! the safe-layer benchmark ([`bench`]).
+//! the driver functions each side called are listed in `cudarc-driver-functions-<side>`. The
+//! linked 12.2-and-later pairs also run the tour of the calls cudarc's tests leave out ([`tour`]),
+//! which must print the same on both sides. Then the safe-layer benchmark ([`bench`]).
 
 use super::log::Logs;
 use crate::files::{self, read};
@@ -18,11 +19,19 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     if !dir.is_dir() {
         let archive = here.join("cudarc.tar.xz");
         if !archive.is_file() {
-            return Err("the bundle has no cudarc.tar.xz: build it with the part cudarc, or leave \
+            return Err(
+                "the bundle has no cudarc.tar.xz: build it with the part cudarc, or leave \
                         cudarc out of GPU_RUN_PARTS"
-                .into());
+                    .into(),
+            );
         }
-        process::run(process::command("tar").arg("xJf").arg(&archive).arg("-C").arg(here))?;
+        process::run(
+            process::command("tar")
+                .arg("xJf")
+                .arg(&archive)
+                .arg("-C")
+                .arg(here),
+        )?;
     }
     let ld_path = format!(
         "{}:{}",
@@ -70,6 +79,12 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             }
             logs.failures.push(format!("cudarc-{pair}"));
         }
+        if dir.join(format!("ours-{pair}/tour")).is_file() {
+            tour(&dir, pair, &ld_path, &bindings, logs)?;
+            for (i, side) in ["own", "ours"].into_iter().enumerate() {
+                called[i].extend(driver_functions(&bindings, &format!("tour-{side}-{pair}"))?);
+            }
+        }
     }
     for (side, functions) in ["own", "ours"].iter().zip(&called) {
         let list: String = functions.iter().map(|f| format!("{f}\n")).collect();
@@ -84,6 +99,46 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     }
     std::fs::remove_dir_all(&bindings)?;
     bench(&dir, &ld_path, logs)
+}
+
+/// The tour (ci/cudarc/tour.rs) of the pair `pair` on both sides, traced as the linked builds
+/// are: it must print the same on both, step by step (`cudarc-tour-<pair>.log` has both).
+fn tour(dir: &Path, pair: &str, ld_path: &str, bindings: &Path, logs: &mut Logs) -> Result {
+    let mut printed = Vec::new();
+    for side in ["own", "ours"] {
+        let output = Command::new(dir.join(format!("{side}-{pair}/tour")))
+            .env("LD_LIBRARY_PATH", ld_path)
+            .env("LD_DEBUG", "bindings")
+            .env(
+                "LD_DEBUG_OUTPUT",
+                bindings.join(format!("tour-{side}-{pair}")),
+            )
+            .output()?;
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        let errors = String::from_utf8_lossy(&output.stderr).into_owned();
+        printed.push((output.status.code(), text, errors));
+    }
+    let name = format!("cudarc-tour-{pair}");
+    let log: String = ["own", "ours"]
+        .iter()
+        .zip(&printed)
+        .map(|(side, (status, text, errors))| {
+            format!("== {side} (exit {status:?})\n{text}{errors}")
+        })
+        .collect();
+    files::write(&logs.path(&name), log)?;
+    let (own, ours) = (&printed[0], &printed[1]);
+    let steps = ours.1.lines().filter(|l| !l.starts_with(' ')).count();
+    if own.0 == Some(0) && ours.0 == Some(0) && own.1 == ours.1 {
+        println!("{name:<44} ok ({steps} steps, the same on both)");
+    } else {
+        println!(
+            "{name:<44} FAILED (the two differ, or one failed; {})",
+            logs.path(&name).display()
+        );
+        logs.failures.push(name);
+    }
+    Ok(())
 }
 
 /// Rounds of the benchmark: each runs cudarc's safe layer on its own `sys`, then on this crate.
@@ -114,13 +169,18 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
             if !output.status.success() {
                 log.push_str(&String::from_utf8_lossy(&output.stderr));
                 files::write(&logs.path("cudarc-bench"), &log)?;
-                println!("cudarc-bench: FAILED ({side}; {})", logs.path("cudarc-bench").display());
+                println!(
+                    "cudarc-bench: FAILED ({side}; {})",
+                    logs.path("cudarc-bench").display()
+                );
                 logs.failures.push("cudarc-bench".into());
                 return Ok(());
             }
             for line in text.lines() {
                 if let Some((name, ns)) = line.split_once(' ') {
-                    let ns: f64 = ns.parse().map_err(|_| format!("bench-{side} printed `{line}`"))?;
+                    let ns: f64 = ns
+                        .parse()
+                        .map_err(|_| format!("bench-{side} printed `{line}`"))?;
                     times.entry(name.to_string()).or_default()[i].push(ns);
                 }
             }
@@ -204,7 +264,8 @@ mod tests {
 
     #[test]
     fn symbols_bound_to_libcuda_are_found() {
-        let text = "    41:\tbinding file ./tests/unit [0] to /lib/x86_64-linux-gnu/libcuda.so.1 [0]: \
+        let text =
+            "    41:\tbinding file ./tests/unit [0] to /lib/x86_64-linux-gnu/libcuda.so.1 [0]: \
                     normal symbol `cuInit' [libcuda.so.1]\n    41:\tbinding file ./tests/unit [0] \
                     to /lib/x86_64-linux-gnu/libc.so.6 [0]: normal symbol `malloc' [GLIBC_2.2.5]\n";
         assert_eq!(bound_to_libcuda(text).collect::<Vec<_>>(), ["cuInit"]);

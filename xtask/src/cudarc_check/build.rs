@@ -117,28 +117,8 @@ impl Build {
             (library_tests, "lib", dest.join("tests")),
             (examples, "example", dest.join("examples")),
         ] {
-            let mut cargo = process::command("cargo");
-            cargo
-                .current_dir(src)
-                .args(&args)
-                .args([
-                    "--offline",
-                    "--no-default-features",
-                    "--features",
-                    &features,
-                ])
-                .arg("--message-format=json-render-diagnostics")
-                // cuda-driver-sys links CUDA_LIBRARY_PATH's; cudarc's own `sys` takes the driver
-                // library, and both take NVRTC, from the linker's search path.
-                .env("CUDA_LIBRARY_PATH", driver)
-                .env(
-                    "LIBRARY_PATH",
-                    format!("{}:{}", driver.display(), nvrtc.display()),
-                )
-                .stderr(Stdio::inherit());
-            if self.side == Side::Ours {
-                cargo.args(["--config", &patch_config()]);
-            }
+            let mut cargo = cargo(src, self.side, [driver, nvrtc], &args);
+            cargo.args(["--no-default-features", "--features", &features]);
             let built = cargo_json::built(&mut cargo).map_err(|_| failed())?;
             for e in built.executables.iter().filter(|e| e.kind == kind) {
                 let name = if kind == "lib" { "unit" } else { &e.name };
@@ -178,7 +158,6 @@ pub fn program(
     dest: &Path,
     links: [&Path; 2],
 ) -> Result {
-    let [driver, nvrtc] = links;
     let dir = work.join(format!("{name}-{}", build.tag()));
     crate::files::create_dir(&dir)?;
     let manifest = format!(
@@ -199,21 +178,8 @@ pub fn program(
         "cudarc-check: building ci/cudarc/{name}.rs ({})",
         build.tag()
     );
-    let mut cargo = process::command("cargo");
-    cargo
-        .current_dir(&dir)
-        .args(["build", "--release", "--offline"])
-        .arg("--message-format=json-render-diagnostics")
-        .env("CUDA_LIBRARY_PATH", driver)
-        .env(
-            "LIBRARY_PATH",
-            format!("{}:{}", driver.display(), nvrtc.display()),
-        )
-        .stderr(Stdio::inherit());
-    if build.side == Side::Ours {
-        cargo.args(["--config", &patch_config()]);
-    }
-    let built = cargo_json::built(&mut cargo)
+    let args = ["build", "--release"].map(String::from);
+    let built = cargo_json::built(&mut cargo(&dir, build.side, links, &args))
         .map_err(|_| format!("{name}.rs ({}): the build failed (above)", build.tag()))?;
     let binary = built
         .executables
@@ -221,4 +187,27 @@ pub fn program(
         .find(|e| e.kind == "bin")
         .ok_or_else(|| format!("cargo built no {name}"))?;
     strip(&binary.path, dest)
+}
+
+/// `cargo ARGS`, offline, with its messages as JSON, run in `dir` for `side` (this crate through
+/// `[patch]` for ours). cuda-driver-sys links the driver library of `links[0]`
+/// (`CUDA_LIBRARY_PATH`); cudarc's own `sys` takes it, and both take NVRTC (`links[1]`), from the
+/// linker's search path.
+fn cargo(dir: &Path, side: Side, links: [&Path; 2], args: &[String]) -> std::process::Command {
+    let [driver, nvrtc] = links;
+    let mut cargo = process::command("cargo");
+    cargo
+        .current_dir(dir)
+        .args(args)
+        .args(["--offline", "--message-format=json-render-diagnostics"])
+        .env("CUDA_LIBRARY_PATH", driver)
+        .env(
+            "LIBRARY_PATH",
+            format!("{}:{}", driver.display(), nvrtc.display()),
+        )
+        .stderr(Stdio::inherit());
+    if side == Side::Ours {
+        cargo.args(["--config", &patch_config()]);
+    }
+    cargo
 }

@@ -37,7 +37,7 @@ fn shown<T: Debug>(name: &str, outcome: Result<T, DriverError>) {
     }
 }
 
-/// Sets thread 0's `out` to 42, and uses a grid-wide view as a cooperative kernel may.
+/// Block 0's thread 0 sets `*out` to 42: a kernel for the occupancy queries and a cooperative launch.
 const KERNEL: &str = "extern \"C\" __global__ void mark(int *out) {
     if (blockIdx.x == 0 && threadIdx.x == 0) { *out = 42; }
 }";
@@ -212,14 +212,17 @@ fn main() -> Result<(), Error> {
     );
     println!("  written: {:?}", stream.clone_dtoh(&out)?);
 
-    // A graph, uploaded before its launch.
+    // A graph, uploaded before its launch: captured on a fresh buffer, after the stream is idle
+    // (a capture that waits on work recorded before it is invalidated).
+    let mut data = stream.clone_htod(&[1i32; 4])?;
+    stream.synchronize()?;
     stream.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;
-    stream.memset_zeros(&mut out)?;
+    step("cuMemsetD8Async (captured)", stream.memset_zeros(&mut data));
     let flags = sys::CUgraphInstantiate_flags::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
     if let Some(Some(graph)) = step("cuStreamEndCapture", stream.end_capture(flags)) {
         step("cuGraphUpload", graph.upload());
         step("cuGraphLaunch", graph.launch());
-        println!("  after the graph: {:?}", stream.clone_dtoh(&out)?);
+        println!("  after the graph: {:?}", stream.clone_dtoh(&data)?);
     }
 
     // External memory: an fd that is no exported allocation, so the driver's error is the outcome.

@@ -170,12 +170,29 @@ fn main() -> Result<(), Error> {
         "cuOccupancyAvailableDynamicSMemPerBlock",
         mark.occupancy_available_dynamic_smem_per_block(1, 128),
     );
-    shown(
-        "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-        mark.occupancy_max_active_blocks_per_multiprocessor(128, 0, None),
-    );
+    // The safe layer calls the `WithFlags` forms; the result layer has both.
+    let function = mark.cu_function();
+    // SAFETY: a function of the loaded module, no callback.
+    unsafe {
+        shown(
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            result::occupancy::max_active_block_per_multiprocessor(function, 128, 0),
+        );
+        shown(
+            "cuOccupancyMaxPotentialBlockSize",
+            result::occupancy::max_potential_block_size(function, None, 0, 0),
+        );
+    }
     shown(
         "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        mark.occupancy_max_active_blocks_per_multiprocessor(
+            128,
+            0,
+            Some(sys::CUoccupancy_flags::CU_OCCUPANCY_DEFAULT),
+        ),
+    );
+    shown(
+        "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (caching override off)",
         mark.occupancy_max_active_blocks_per_multiprocessor(
             128,
             0,
@@ -186,7 +203,7 @@ fn main() -> Result<(), Error> {
         0
     }
     shown(
-        "cuOccupancyMaxPotentialBlockSize",
+        "cuOccupancyMaxPotentialBlockSizeWithFlags",
         mark.occupancy_max_potential_block_size(no_smem, 0, 0, None),
     );
     let cfg = LaunchConfig::for_num_elems(256);

@@ -144,7 +144,7 @@ const TASKS: &[Task] = &[
     Task {
         name: "migration-changes",
         usage: "[--check]",
-        about: "the change list from cuda-driver-sys 0.3 (docs/MIGRATING-CHANGES.md)",
+        about: "the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 (docs/MIGRATING-CHANGES*.md)",
         run: migration_changes::run,
     },
     Task {

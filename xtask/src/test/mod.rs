@@ -179,7 +179,7 @@ fn plan() -> Result<Vec<Step>> {
         }),
         task("docs as docs.rs builds them (no CUDA): 100% of public items documented, the facts of 9 generated items' pages (each line once, enumerator values), no negated-feature badge; cuda-check's docs without std (cargo xtask doc-check, about 40 s)", "doc-check", &[]),
         task("the committed bindings are what the pinned headers give", "regenerate", &["--check"]),
-        task("the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
+        task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
         task("aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu; the tests built for aarch64, under qemu (cargo xtask platforms)", "platforms", &[]),
     ]);

@@ -165,6 +165,7 @@ fn plan() -> Result<Vec<Step>> {
         task("first run: a fresh clone runs every example with only a driver, under every version feature", "first-run", &[]),
         task("a crate depending on cuda-driver-sys builds with no CUDA and no libclang", "dependent-check", &[]),
         task(format!("rustacuda 0.1.3 on this crate: builds with {dependents}; its tests on the 535 library as on cuda-driver-sys 0.3.0 (cargo xtask rustacuda-check)"), "rustacuda-check", &[]),
+        task(format!("cust 0.3.2 on this crate: builds with {dependents} (those that bind cuCtxCreate_v4 with dynamic-loading); its tests on the 535 library as on cust_raw 0.11.3 (cargo xtask cust-check)"), "cust-check", &[]),
         task(format!("cudarc 0.19.10's driver module on this crate: builds with {dependents}, linked and dynamic; its tests and examples on the 535 library as on its own sys (cargo xtask cudarc-check)"), "cudarc-check", &[]),
         task(format!("a program written for cuda-driver-sys 0.3.0, patched: builds with {dependents} (compat-0-3, -D deprecated); prints on the 535 library what it prints on 0.3.0 (cargo xtask dependent-0-3-check)"), "dependent-0-3-check", &[]),
         task("the publishable crates package and build from their .crate files (cargo xtask package-check)", "package-check", &[]),

@@ -170,6 +170,13 @@ pub fn page(
     let value_plain = |c: &Change| Some(c.state.new.clone());
     let old_value = format!("{short} value");
     let old_signature = format!("{short} value or signature");
+    let value_columns = [
+        "Item",
+        &old_value,
+        "New value",
+        "Changed in",
+        "Write instead",
+    ];
     let compat = if b.renumbered.is_some() {
         " (with the `compat-0-3` feature, a deprecation warning)"
     } else {
@@ -182,13 +189,7 @@ pub fn page(
             "The name compiles and passes another number to the driver: no error, no \
              warning{compat}. Write the name in the last column to keep {short}'s meaning."
         ),
-        &[
-            "Item",
-            &old_value,
-            "New value",
-            "Changed in",
-            "Write instead",
-        ],
+        &value_columns,
         &rows(
             &|c| c.state.kind == Kind::Value && !is_bound(last(&c.item)),
             &value,
@@ -202,13 +203,7 @@ pub fn page(
              attribute). Code that sized a table or masked flags with {short}'s value gets another \
              result, with no error."
         ),
-        &[
-            "Item",
-            &old_value,
-            "New value",
-            "Changed in",
-            "Write instead",
-        ],
+        &value_columns,
         &rows(
             &|c| c.state.kind == Kind::Value && is_bound(last(&c.item)),
             &value,

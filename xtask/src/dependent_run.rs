@@ -1,16 +1,18 @@
-//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE]`: runs one build of a
-//! dependent's tests that rustacuda-check or cudarc-check made (in CI, and in the GPU bundle from
-//! gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
+//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
+//! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
+//! CI, and in the GPU bundle from gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
 //! in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one line of counts. No cargo needed.
 //!
 //! DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the integration tests),
 //! examples/ (the example programs, with the data files they read as `./examples/FILE`),
 //! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
 //! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
-//! to rustdoc's names), lib/ (libraries the binaries load: the Rust standard library the doctests
+//! to rustdoc's names; doctests/unbuilt names those that did not compile, each an outcome
+//! `doctest-build NAME FAILED`), lib/ (libraries the binaries load: the Rust standard library the doctests
 //! link dynamically, NVRTC) and what else the tests read relative to DIR (rustacuda's
 //! resources/add.ptx). With --all-pass-except, it fails unless the tests that fail are exactly
-//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines).
+//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
+//! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
 
 use crate::files::{name as file_name, sorted};
 use crate::Result;
@@ -19,13 +21,30 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE]";
+const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | \
+                     --same-as BASELINE_OUTCOMES FILE]";
+
+/// What the outcomes are held to.
+enum HeldTo<'a> {
+    /// Nothing: the outcomes are written, for a comparison elsewhere.
+    Nothing,
+    /// Every test passes but those the file lists.
+    AllPassExcept(&'a str),
+    /// Every outcome is the baseline's (another build's outcomes file) but for the tests the
+    /// file lists.
+    SameAs(&'a str, &'a str),
+}
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
-    let (dir, outcomes_path, expected) = match args {
-        [dir, outcomes] => (dir, outcomes, None),
-        [dir, outcomes, flag, file] if flag == "--all-pass-except" => (dir, outcomes, Some(file)),
+    let (dir, outcomes_path, held_to) = match args {
+        [dir, outcomes] => (dir, outcomes, HeldTo::Nothing),
+        [dir, outcomes, flag, file] if flag == "--all-pass-except" => {
+            (dir, outcomes, HeldTo::AllPassExcept(file))
+        }
+        [dir, outcomes, flag, baseline, file] if flag == "--same-as" => {
+            (dir, outcomes, HeldTo::SameAs(baseline, file))
+        }
         _ => return Err(USAGE.into()),
     };
     let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
@@ -76,6 +95,12 @@ pub fn run(args: &[String]) -> Result {
             outcomes.push(format!("{kind} {name}-binary FAILED"));
         }
     }
+    // The doctests that did not compile: the same on both builds, or a difference.
+    if let Ok(unbuilt) = fs::read_to_string(dir.join("doctests/unbuilt")) {
+        for test in unbuilt.lines() {
+            outcomes.push(format!("doctest-build {test} FAILED"));
+        }
+    }
     for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
         for program in sorted(&dir.join(folder), "")? {
             let name = file_name(&program);
@@ -110,10 +135,41 @@ pub fn run(args: &[String]) -> Result {
     if outcomes.is_empty() {
         return Err(format!("no test ran in {}", dir.display()).into());
     }
-    match expected {
-        Some(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
-        None => Ok(()),
+    match held_to {
+        HeldTo::AllPassExcept(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
+        HeldTo::SameAs(baseline, file) => {
+            same_as(Path::new(baseline), Path::new(file), &outcomes_path)
+        }
+        HeldTo::Nothing => Ok(()),
     }
+}
+
+/// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
+fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
+    use crate::outcomes;
+    let (base, ours) = (
+        crate::files::read(baseline)?,
+        crate::files::read(outcomes_path)?,
+    );
+    let expected = outcomes::expected(&crate::files::read(file)?);
+    let differ = outcomes::differing(&base, &ours);
+    let name = file_name(file);
+    if differ == expected {
+        println!(
+            "dependent-run: every outcome is the baseline's but the {} listed in {name}",
+            expected.len()
+        );
+        return Ok(());
+    }
+    println!("dependent-run: FAILED: the outcomes that differ from the baseline's are not those of {name}");
+    let files = [
+        (baseline.to_path_buf(), base.as_str()),
+        (outcomes_path.to_path_buf(), ours.as_str()),
+    ];
+    for line in outcomes::report(&expected, &differ, &files).iter().take(40) {
+        println!("  {line}");
+    }
+    Err(format!("the outcomes that differ from the baseline's are not those of {name}").into())
 }
 
 /// Fails unless the tests that failed are exactly those `file` lists.
@@ -187,6 +243,11 @@ fn counts(outcomes: &[String]) -> String {
         let run = count(kind, "") - count(kind, " ignored");
         format!("{label} {}/{run}", count(kind, " ok"))
     })
+    .chain(
+        Some(count("doctest-build", ""))
+            .filter(|n| *n > 0)
+            .map(|n| format!("{n} doctests did not compile")),
+    )
     .collect::<Vec<_>>()
     .join(", ")
 }

@@ -1,5 +1,5 @@
-//! What the checks of dependents (rustacuda, cudarc, ci/dependent-0-3) share: the pinned crate,
-//! its unpacking, the migration patch, and the folders each build links.
+//! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: the pinned
+//! crate, its unpacking, the migration patch, and the folders each build links.
 
 use crate::checks::{env_path, links_stub};
 use crate::process::{self, root};
@@ -30,8 +30,8 @@ pub fn apply(patch: &str, dir: &Path) -> Result<bool> {
 
 /// The folders the builds link, made under `work`.
 pub struct LinkFolders {
-    /// For cuda-driver-sys 0.3.0, which links `<CUDA_LIBRARY_PATH>/lib64`: `lib64` is the 535
-    /// library's folder.
+    /// For cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper), which link
+    /// `<CUDA_LIBRARY_PATH>/lib64`: `lib64` is the 535 library's folder.
     pub published: PathBuf,
     /// The 535 library's folder.
     pub driver: PathBuf,

@@ -14,6 +14,7 @@ mod capture;
 mod cargo_json;
 mod checks;
 mod cudarc_check;
+mod cust_check;
 mod dependent_0_3_check;
 mod dependent_check;
 mod dependent_run;
@@ -34,6 +35,7 @@ mod package_check;
 mod pinned_crate;
 mod platforms;
 mod process;
+mod published_dependent;
 mod regenerate;
 mod rustacuda_check;
 mod scratch;
@@ -118,6 +120,12 @@ const TASKS: &[Task] = &[
         run: rustacuda_check::run,
     },
     Task {
+        name: "cust-check",
+        usage: "[--bundle DIR]",
+        about: "cust 0.3.2 built on this crate, its tests run as on cust_raw 0.11.3",
+        run: cust_check::run,
+    },
+    Task {
         name: "cudarc-check",
         usage: "[--bundle DIR]",
         about: "cudarc 0.19.10's driver module built on this crate, its tests run as on its own sys",
@@ -125,8 +133,8 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "dependent-run",
-        usage: "DIR OUTCOMES [--all-pass-except FILE]",
-        about: "run one build of a dependent's tests that rustacuda-check or cudarc-check made",
+        usage: "DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE_OUTCOMES FILE]",
+        about: "run one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made",
         run: dependent_run::run,
     },
     Task {
@@ -144,7 +152,7 @@ const TASKS: &[Task] = &[
     Task {
         name: "migration-changes",
         usage: "[--check]",
-        about: "the change list from cuda-driver-sys 0.3 (docs/MIGRATING-CHANGES.md)",
+        about: "the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 (docs/MIGRATING-CHANGES*.md)",
         run: migration_changes::run,
     },
     Task {

@@ -1,15 +1,12 @@
 //! `cargo xtask pinned-crate NAME VERSION`: the path of NAME-VERSION.crate in cargo's cache,
-//! fetched from the package registry with the crates a pinning package's `Cargo.lock` pins
-//! (`cargo fetch --locked`) and checked against the checksum that lock gives it. The pinning
-//! packages are the folders of [`PINS`]: rustacuda 0.1.3 and its cuda-driver-sys 0.3.0 are pinned
-//! in ci/rustacuda, cudarc 0.19.10 in ci/cudarc.
+//! fetched from the package registry with the crates of the first `ci/*/Cargo.lock` that pins it
+//! (`cargo fetch --locked` on the Cargo.toml beside it) and checked against the checksum that lock
+//! gives it. `ci/rustacuda/` pins rustacuda 0.1.3 and its cuda-driver-sys 0.3.0, `ci/cudarc/`
+//! cudarc 0.19.10, `ci/cust/` cust 0.3.2 and its cust_raw 0.11.3.
 
 use crate::process::{self, root};
 use crate::Result;
 use std::path::PathBuf;
-
-/// The pinning packages, each a folder with a Cargo.toml and its Cargo.lock.
-const PINS: &[&str] = &["ci/rustacuda", "ci/cudarc"];
 
 /// `cargo xtask pinned-crate NAME VERSION`: prints the path.
 pub fn run(args: &[String]) -> Result {
@@ -20,28 +17,16 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The path of NAME-VERSION.crate in cargo's cache, fetched and checked against the lock that
-/// pins it.
+/// The path of NAME-VERSION.crate in cargo's cache, fetched and checked against the lock.
 pub fn path(name: &str, version: &str) -> Result<PathBuf> {
-    let mut pinned = None;
-    for dir in PINS {
-        let lock = format!("{dir}/Cargo.lock");
-        let text =
-            std::fs::read_to_string(root().join(&lock)).map_err(|e| format!("{lock}: {e}"))?;
-        if let Some(sum) = checksum(&text, name, version) {
-            pinned = Some((*dir, lock, sum.to_string()));
-            break;
-        }
-    }
-    let Some((dir, lock, sum)) = pinned else {
-        return Err(format!("no Cargo.lock of {} pins {name} {version}", PINS.join(", ")).into());
-    };
+    let (folder, sum) = pinning_lock(name, version)?;
+    let lock = format!("{folder}/Cargo.lock");
     process::run(process::command("cargo").args([
         "fetch",
         "--quiet",
         "--locked",
         "--manifest-path",
-        &format!("{dir}/Cargo.toml"),
+        &format!("{folder}/Cargo.toml"),
     ]))?;
     let cargo_home = match std::env::var_os("CARGO_HOME") {
         Some(home) => PathBuf::from(home),
@@ -60,6 +45,39 @@ pub fn path(name: &str, version: &str) -> Result<PathBuf> {
         }
     }
     Err(format!("no {file} with the checksum of {lock} in cargo's cache").into())
+}
+
+/// The first folder `ci/*` (in name order) whose Cargo.lock pins `name` `version`, and the
+/// checksum it gives; an error if another lock pins it with another checksum.
+fn pinning_lock(name: &str, version: &str) -> Result<(String, String)> {
+    let ci = root().join("ci");
+    let mut folders: Vec<String> = std::fs::read_dir(&ci)
+        .map_err(|e| format!("{}: {e}", ci.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    let mut found: Option<(String, String)> = None;
+    for folder in folders {
+        let Ok(lock) = std::fs::read_to_string(ci.join(&folder).join("Cargo.lock")) else {
+            continue;
+        };
+        let Some(sum) = checksum(&lock, name, version) else {
+            continue;
+        };
+        match &found {
+            None => found = Some((format!("ci/{folder}"), sum.to_string())),
+            Some((first, first_sum)) if first_sum != sum => {
+                return Err(format!(
+                    "{first}/Cargo.lock and ci/{folder}/Cargo.lock pin {name} {version} with \
+                     different checksums: make them agree"
+                )
+                .into())
+            }
+            Some(_) => {}
+        }
+    }
+    found.ok_or_else(|| format!("no ci/*/Cargo.lock pins {name} {version}").into())
 }
 
 /// The checksum a Cargo.lock gives the package `name` `version`.

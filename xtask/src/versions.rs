@@ -268,6 +268,11 @@ mod no_literal_versions {
             ">= 13000",
             "rustacuda's code, patched",
         ),
+        (
+            "ci/cust/migration.patch",
+            "",
+            "cust's code, patched: its build script's cfgs, by DEP_CUDA_VERSION",
+        ),
     ];
 
     fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -14,9 +14,10 @@
 //! headless EGL (`gl_interop`, with the EGL/OpenGL loaders it needs as Debian packages in
 //! `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded with
 //! cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for the
-//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cudarc 0.19.10's on
-//! its own `sys` and on this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run
-//! unpacks), and `checks`, the example builds each GPU check takes.
+//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
+//! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
+//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), and `checks`, the
+//! example builds each GPU check takes.
 
 mod builds;
 
@@ -33,7 +34,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The parts a bundle can hold.
-const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cudarc"];
+const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cust", "cudarc"];
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -78,13 +79,15 @@ pub fn run(args: &[String]) -> Result {
         bench(&out, "driver", "bench-driver-dynamic", &dynamic)?;
         bench(&out, "first_init", "first-init-dynamic", &dynamic)?;
     }
-    if want("rustacuda") {
-        println!("building rustacuda 0.1.3's tests, doctests and example on this crate (rustacuda-check --bundle)");
-        let rustacuda = out.join("rustacuda");
-        crate::run_task(
-            "rustacuda-check",
-            &["--bundle", &rustacuda.to_string_lossy()],
-        )?;
+    for name in ["rustacuda", "cust"] {
+        if want(name) {
+            println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
+            let dir = out.join(name);
+            crate::run_task(
+                &format!("{name}-check"),
+                &["--bundle", &dir.to_string_lossy()],
+            )?;
+        }
     }
     if want("cudarc") {
         println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");

@@ -2,7 +2,7 @@
 //! no Rust toolchain (the bundle's `run.sh` calls the bundle's own xtask binary). Prints one line
 //! per check and a summary; fails on any failure. Logs of every step go to OUT (default: the
 //! bundle's `out/`). GPU_RUN_PARTS picks the parts to run, to fit a time limit per command
-//! (default: "tests sanitizer bench rustacuda cudarc").
+//! (default: "tests sanitizer bench rustacuda cust cudarc").
 
 pub mod checks;
 mod cudarc;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The parts GPU_RUN_PARTS picks from, all of them by default.
-const PARTS: &str = "tests sanitizer bench rustacuda cudarc";
+const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -70,7 +70,12 @@ pub fn run(args: &[String]) -> Result {
         sanitizer::run(&here, &checks, &mut logs)?;
     }
     if want("rustacuda") {
-        rustacuda(&here, &exe, &mut logs)?;
+        // test_enums_align may fail: it pins the attribute count of the header rustacuda was
+        // written for.
+        dependent(&here, &exe, &mut logs, "rustacuda", "rustacuda 0.1.3")?;
+    }
+    if want("cust") {
+        dependent(&here, &exe, &mut logs, "cust", "cust 0.3.2")?;
     }
     if want("cudarc") {
         cudarc::run(&here, &exe, &mut logs)?;
@@ -106,13 +111,17 @@ fn machine(logs: &Logs) -> Result {
     )
 }
 
-/// rustacuda 0.1.3 on this crate (rustacuda-check --bundle): every unit, integration and doctest
-/// and the example of each build must pass, but those listed in `rustacuda/expected-differences`
-/// (test_enums_align: it pins the attribute count of the header rustacuda was written for).
-fn rustacuda(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
-    let builds = files::sorted(&here.join("rustacuda"), "ours-")?;
+/// A published dependent on this crate (`<name>-check --bundle`, in the bundle's folder `name`):
+/// where the bundle holds the old bindings' build (`<name>/baseline`), each build's outcomes must
+/// be its outcomes but for the tests `<name>/expected-differences` lists; else every unit,
+/// integration and doctest and example of each build must pass, but those listed.
+fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) -> Result {
+    let builds = files::sorted(&here.join(name), "ours-")?;
     if builds.is_empty() {
-        return Err("the bundle has no rustacuda/ours-* builds: GPU_RUN_PARTS without rustacuda runs the rest".into());
+        return Err(format!(
+            "the bundle has no {name}/ours-* builds: GPU_RUN_PARTS without {name} runs the rest"
+        )
+        .into());
     }
     let versions: Vec<String> = builds
         .iter()
@@ -120,17 +129,34 @@ fn rustacuda(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         .map(crate::versions::dotted)
         .collect();
     println!(
-        "== rustacuda 0.1.3 on this crate: unit, integration and doctests, example ({} builds)",
+        "== {label} on this crate: unit, integration and doctests, examples ({} builds)",
         versions.join(" and ")
     );
-    let expected = here.join("rustacuda/expected-differences");
+    let expected = here.join(name).join("expected-differences");
+    let baseline = here.join(name).join("baseline");
+    let baseline_outcomes = logs.out.join(format!("{name}-baseline.outcomes"));
+    if baseline.is_dir() {
+        let log = format!("{name}-baseline");
+        let mut command = Command::new(exe);
+        command
+            .arg("dependent-run")
+            .arg(&baseline)
+            .arg(&baseline_outcomes);
+        logs.run(&log, &mut command);
+        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+    }
     for build in builds {
-        let name = format!("rustacuda-{}", files::name(&build));
-        let outcomes = logs.out.join(format!("{name}.outcomes"));
+        let log = format!("{name}-{}", files::name(&build));
+        let outcomes = logs.out.join(format!("{log}.outcomes"));
         let mut command = Command::new(exe);
         command.arg("dependent-run").arg(&build).arg(outcomes);
-        logs.run(&name, command.arg("--all-pass-except").arg(&expected));
-        logs.print_matching(&name, &[""], "  ", usize::MAX)?;
+        if baseline.is_dir() {
+            command.arg("--same-as").arg(&baseline_outcomes);
+        } else {
+            command.arg("--all-pass-except");
+        }
+        logs.run(&log, command.arg(&expected));
+        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
     }
     Ok(())
 }

@@ -165,6 +165,7 @@ fn plan() -> Result<Vec<Step>> {
         task("first run: a fresh clone runs every example with only a driver, under every version feature", "first-run", &[]),
         task("a crate depending on cuda-driver-sys builds with no CUDA and no libclang", "dependent-check", &[]),
         task(format!("rustacuda 0.1.3 on this crate: builds with {dependents}; its tests on the 535 library as on cuda-driver-sys 0.3.0 (cargo xtask rustacuda-check)"), "rustacuda-check", &[]),
+        task(format!("cust 0.3.2 on this crate: builds with {dependents} (those that bind cuCtxCreate_v4 with dynamic-loading); its tests on the 535 library as on cust_raw 0.11.3 (cargo xtask cust-check)"), "cust-check", &[]),
         task(format!("cudarc 0.19.10's driver module on this crate: builds with {dependents}, linked and dynamic; its tests and examples on the 535 library as on its own sys (cargo xtask cudarc-check)"), "cudarc-check", &[]),
         task(format!("a program written for cuda-driver-sys 0.3.0, patched: builds with {dependents} (compat-0-3, -D deprecated); prints on the 535 library what it prints on 0.3.0 (cargo xtask dependent-0-3-check)"), "dependent-0-3-check", &[]),
         task("the publishable crates package and build from their .crate files (cargo xtask package-check)", "package-check", &[]),
@@ -179,7 +180,7 @@ fn plan() -> Result<Vec<Step>> {
         }),
         task("docs as docs.rs builds them (no CUDA): 100% of public items documented, the facts of 9 generated items' pages (each line once, enumerator values), no negated-feature badge; cuda-check's docs without std (cargo xtask doc-check, about 40 s)", "doc-check", &[]),
         task("the committed bindings are what the pinned headers give", "regenerate", &["--check"]),
-        task("the change list from cuda-driver-sys 0.3 is what 0.3.0's bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
+        task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
         task("aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu; the tests built for aarch64, under qemu (cargo xtask platforms)", "platforms", &[]),
     ]);

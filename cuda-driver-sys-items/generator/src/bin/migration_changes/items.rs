@@ -1,10 +1,13 @@
 //! The items a dependent can name, read from Rust bindings: cuda-driver-sys 0.3.0's `cuda.rs`
 //! (bindgen's Rust enums) and this crate's generated files projected onto one header version
-//! (newtype enums with associated constants). Both become the same [`Items`].
+//! (newtype enums with associated constants). Both become the same [`Items`]; cust_raw 0.11.3's
+//! `cuda.rs` is read as 0.3.0's is.
 
 use std::collections::BTreeMap;
 
 use quote::ToTokens;
+
+use crate::layout::Layout;
 
 /// Where an item of this crate is: the crate root, or a module behind a feature (`profiler`).
 pub type Feature = Option<&'static str>;
@@ -22,6 +25,8 @@ pub struct Items {
     pub functions: BTreeMap<String, (String, Feature)>,
     /// An enum's C tag to its typedef name (`CUdevice_attribute_enum` to `CUdevice_attribute`).
     pub typedef_names: BTreeMap<String, String>,
+    /// The layout of each type that is (or aliases) a struct or union.
+    pub layouts: BTreeMap<String, Layout>,
 }
 
 impl Items {

@@ -1,13 +1,15 @@
-//! `migration-changes --bindings-0-3 CUDA_RS [--check]`: compares cuda-driver-sys 0.3.0's
+//! `migration-changes --baseline 0.3|cust_raw CUDA_RS [--check]`: compares an older crate's
 //! bindings (`src/cuda.rs` of its `.crate`, which `cargo xtask migration-changes` fetches pinned
-//! by checksum) with this crate's generated bindings at every bound header version, and writes
-//! `docs/MIGRATING-CHANGES.md` (the change list, one table per kind) and
-//! `cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt` (the enumerators whose value changed,
-//! which the generator marks deprecated under the `compat-0-3` feature). With `--check` it writes
-//! nothing and fails when either committed file differs from what it would write.
+//! by checksum: cuda-driver-sys 0.3.0, or cust_raw 0.11.3) with this crate's generated bindings at
+//! every bound header version, and writes the change list, one table per kind:
+//! `docs/MIGRATING-CHANGES.md` for 0.3.0, with `cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt`
+//! (the enumerators whose value changed, which the generator marks deprecated under the
+//! `compat-0-3` feature), or `docs/MIGRATING-CHANGES-CUST-RAW.md` for cust_raw. With `--check`
+//! it writes nothing and fails when a committed file differs from what it would write.
 
 mod compare;
 mod items;
+mod layout;
 mod render;
 
 use std::path::{Path, PathBuf};
@@ -16,10 +18,34 @@ use std::process::ExitCode;
 use cuda_driver_sys_generator::rust_syntax::project_version;
 
 use items::{Feature, Items};
+use layout::Layouts;
+use render::Baseline;
 
-const USAGE: &str = "usage: migration-changes --bindings-0-3 CUDA_RS [--check]";
+const USAGE: &str = "usage: migration-changes --baseline 0.3|cust_raw CUDA_RS [--check]";
 
-/// This crate's generated files that hold names a 0.3.0 dependent uses, and where they are.
+/// The older crates compared: what the page calls them, and the files written.
+const BASELINES: [Baseline; 2] = [
+    Baseline {
+        key: "0.3",
+        name: "cuda-driver-sys 0.3.0",
+        title: "cuda-driver-sys 0.3",
+        short: "0.3",
+        header: "10.2",
+        page: "docs/MIGRATING-CHANGES.md",
+        renumbered: Some("cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt"),
+    },
+    Baseline {
+        key: "cust_raw",
+        name: "cust_raw 0.11.3",
+        title: "cust_raw 0.11",
+        short: "cust_raw",
+        header: "11.4",
+        page: "docs/MIGRATING-CHANGES-CUST-RAW.md",
+        renumbered: None,
+    },
+];
+
+/// This crate's generated files that hold names an older crate's dependent uses, and where they are.
 const GENERATED: [(&str, Feature); 7] = [
     ("bindings.rs", None),
     ("functions.rs", None),
@@ -32,15 +58,19 @@ const GENERATED: [(&str, Feature); 7] = [
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (old, check) = match args.as_slice() {
-        [flag, path] if flag == "--bindings-0-3" => (path, false),
-        [flag, path, c] if flag == "--bindings-0-3" && c == "--check" => (path, true),
+    let (key, old, check) = match args.as_slice() {
+        [flag, key, path] if flag == "--baseline" => (key, path, false),
+        [flag, key, path, c] if flag == "--baseline" && c == "--check" => (key, path, true),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
-    match run(Path::new(old), check) {
+    let Some(baseline) = BASELINES.iter().find(|b| b.key == key) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    match run(baseline, Path::new(old), check) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("migration-changes: {e}");
@@ -49,9 +79,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(old_path: &Path, check: bool) -> Result<(), String> {
+fn run(baseline: &Baseline, old_path: &Path, check: bool) -> Result<(), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let old = read_items(&[(old_path.to_path_buf(), None)], None)?;
+    let (old, tests) = read_items(&[(old_path.to_path_buf(), None)], None)?;
+    if tests == 0 {
+        return Err(format!(
+            "{}: no layout test of bindgen's to hold the layouts to",
+            old_path.display()
+        ));
+    }
     let generated = root.join("cuda-driver-sys-items/src/generated");
     let files: Vec<(PathBuf, Feature)> = GENERATED
         .iter()
@@ -59,19 +95,16 @@ fn run(old_path: &Path, check: bool) -> Result<(), String> {
         .collect();
     let mut versions = Vec::new();
     for v in bound_versions(&root)? {
-        versions.push((v, read_items(&files, Some(v))?));
+        versions.push((v, read_items(&files, Some(v))?.0));
     }
-    let (changes, states) = compare::changes(&old, &versions);
-    let outputs = [
-        (
-            "docs/MIGRATING-CHANGES.md",
-            render::page(&changes, &states, versions[0].0),
-        ),
-        (
-            "cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt",
-            render::renumbered(&changes),
-        ),
-    ];
+    let (changes, states) = compare::changes(&old, &versions, baseline.short);
+    let mut outputs = vec![(
+        baseline.page,
+        render::page(baseline, &changes, &states, versions[0].0),
+    )];
+    if let Some(path) = baseline.renumbered {
+        outputs.push((path, render::renumbered(&changes)));
+    }
     for (path, text) in outputs {
         let full = root.join(path);
         if check {
@@ -85,9 +118,10 @@ fn run(old_path: &Path, check: bool) -> Result<(), String> {
                     .find(|(_, (a, b))| a != b)
                     .unwrap_or((0, ("", "")));
                 return Err(format!(
-                    "{path} is not what the 0.3.0 bindings and the committed ones give (line {}: \
+                    "{path} is not what the {} bindings and the committed ones give (line {}: \
                      `{have}`, expected `{want}`): run cargo xtask migration-changes and commit \
                      the result",
+                    baseline.name,
                     line + 1
                 ));
             }
@@ -99,9 +133,15 @@ fn run(old_path: &Path, check: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// The items of `files`, projected onto `version` (this crate's merged files), or as they are.
-fn read_items(files: &[(PathBuf, Feature)], version: Option<u32>) -> Result<Items, String> {
+/// The items of `files`, projected onto `version` (this crate's merged files), or as they are,
+/// with the layout of each struct and union; and the number of bindgen's layout tests in them,
+/// each of which the layouts were checked against.
+fn read_items(
+    files: &[(PathBuf, Feature)],
+    version: Option<u32>,
+) -> Result<(Items, usize), String> {
     let mut items = Items::default();
+    let mut layouts = Layouts::default();
     for (path, feature) in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut file = syn::parse_file(&text)
@@ -110,8 +150,15 @@ fn read_items(files: &[(PathBuf, Feature)], version: Option<u32>) -> Result<Item
             project_version(&mut file, v)?;
         }
         items.add_file(&file, *feature)?;
+        layouts.add_file(&file);
     }
-    Ok(items)
+    for name in items.types.keys() {
+        if let Some(l) = layouts.layout(name)? {
+            items.layouts.insert(name.clone(), l);
+        }
+    }
+    let tests = layouts.check_against_tests()?;
+    Ok((items, tests))
 }
 
 /// The `CUDA_VERSION`s of `cuda-driver-sys-items/versions.txt`, oldest first.

@@ -1,8 +1,10 @@
-//! One build of rustacuda 0.1.3: everything its `cargo test` builds (the unit and integration
-//! tests, the example, each doctest), stripped into a folder that dependent-run runs without
-//! cargo: tests/, examples/, doctests/ (with its index), lib/ (the standard library the doctests
-//! link dynamically) and resources/.
+//! One build of a published dependent: everything its `cargo test` builds (the unit and
+//! integration tests, the examples, each doctest), stripped into a folder that dependent-run runs
+//! without cargo: tests/, examples/, doctests/ (with its index, and `unbuilt`: the doctests that
+//! did not compile), lib/ (the standard library the
+//! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
 
+use super::Dependent;
 use crate::cargo_json;
 use crate::dependents::strip;
 use crate::process;
@@ -11,9 +13,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// What every build needs: the scratch folder of rustdoc's doctests, the rustdoc wrapper, the
-/// standard library.
+/// What every build needs: the crate's label and required files, the scratch folder of rustdoc's
+/// doctests, the rustdoc wrapper, the standard library.
 pub struct Builder {
+    label: String,
+    required: &'static [&'static str],
     doctests: PathBuf,
     rustdoc: PathBuf,
     libstd: PathBuf,
@@ -21,7 +25,7 @@ pub struct Builder {
 
 impl Builder {
     /// Writes the rustdoc wrapper under `work` and finds the toolchain's standard library.
-    pub fn new(work: &Path) -> Result<Self> {
+    pub fn new(dep: &Dependent, work: &Path) -> Result<Self> {
         // rustdoc keeps each doctest's binary (--persist-doctests) without running it (--no-run):
         // both unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild
         // proc-macro2).
@@ -47,6 +51,8 @@ impl Builder {
             })
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
+            label: dep.label(),
+            required: dep.required,
             doctests: work.join("doctests"),
             rustdoc,
             libstd,
@@ -60,16 +66,19 @@ impl Builder {
         for d in ["tests", "examples", "doctests", "lib"] {
             std::fs::create_dir_all(dest.join(d))?;
         }
-        process::run(
-            process::command("cp")
-                .arg("-r")
-                .arg(src.join("resources"))
-                .arg(dest),
-        )?;
+        if src.join("resources").is_dir() {
+            process::run(
+                process::command("cp")
+                    .arg("-r")
+                    .arg(src.join("resources"))
+                    .arg(dest),
+            )?;
+        }
         let libstd_name = self.libstd.file_name().expect("a file");
         strip(&self.libstd, &dest.join("lib").join(libstd_name))?;
 
-        println!("rustacuda-check: building rustacuda 0.1.3 ({tag}): library, tests, example");
+        let label = &self.label;
+        println!("building {label} ({tag}): library, tests, examples");
         let failed = || format!("{tag}: the build failed (the compiler's errors are above)");
         let built = cargo_json::built(
             cargo(src, link)
@@ -92,25 +101,28 @@ impl Builder {
             };
             strip(&e.path, &to).map_err(|_| failed())?;
         }
-        if !dest.join("tests/unit").is_file() || !dest.join("examples/launch").is_file() {
-            return Err(format!("{tag}: the tests or the example were not built").into());
+        if let Some(missing) = self.required.iter().find(|f| !dest.join(f).is_file()) {
+            return Err(format!("{tag}: {missing} was not built").into());
         }
 
-        println!("rustacuda-check: building rustacuda 0.1.3 ({tag}): doctests");
+        println!("building {label} ({tag}): doctests");
         let _ = std::fs::remove_dir_all(&self.doctests);
         // The doctests link the standard library dynamically (lib/): 30 KB each instead of 5 MB.
         let flags = format!(
             "-Zunstable-options --persist-doctests {} --no-run -C prefer-dynamic -C strip=symbols",
             self.doctests.display()
         );
-        let summary = process::output(
-            cargo(src, link)
-                .args(["test", "--offline", "--doc"])
-                .args(args)
-                .env("RUSTDOC", &self.rustdoc)
-                .env("RUSTDOCFLAGS", flags),
-        );
-        let summary = summary.map_err(|_| format!("{tag}: the doctests did not build"))?;
+        // A doctest that does not compile fails rustdoc's run; it is an outcome of its own
+        // (doctests/unbuilt), compared between the builds like the others.
+        let mut command = cargo(src, link);
+        command
+            .args(["test", "--offline", "--doc"])
+            .args(args)
+            .env("RUSTDOC", &self.rustdoc)
+            .env("RUSTDOCFLAGS", flags)
+            .stderr(Stdio::inherit());
+        let out = command.output().map_err(|e| process::error(&command, e))?;
+        let summary = String::from_utf8_lossy(&out.stdout);
         let results: Vec<&str> = summary
             .lines()
             .filter(|l| l.starts_with("test result"))
@@ -121,10 +133,16 @@ impl Builder {
         for line in results {
             println!("  {tag} doctests compiled: {line}");
         }
+        let unbuilt = unbuilt_doctests(&summary);
+        if !out.status.success() && unbuilt.is_empty() {
+            return Err(format!("{tag}: the doctests did not build").into());
+        }
+        let list: String = unbuilt.iter().map(|t| format!("{t}\n")).collect();
+        std::fs::write(dest.join("doctests").join("unbuilt"), list)?;
         let doctests = self.collect_doctests(&dest.join("doctests"))?;
 
         println!(
-            "  {tag}: {} test binaries, {} example, {doctests} doctest binaries in {}",
+            "  {tag}: {} test binaries, {} examples, {doctests} doctest binaries in {}",
             count(&dest.join("tests"))?,
             count(&dest.join("examples"))?,
             dest.display()
@@ -155,6 +173,18 @@ impl Builder {
     }
 }
 
+/// The doctests that rustdoc failed to compile (`test src/a.rs - f (line 9) - compile ...
+/// FAILED`), as `src/a.rs - f`: without their line, which a patch moves.
+fn unbuilt_doctests(summary: &str) -> Vec<String> {
+    let mut unbuilt: Vec<String> = summary
+        .lines()
+        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
+        .map(|t| t.split(" (line ").next().unwrap_or(t).to_string())
+        .collect();
+    unbuilt.sort();
+    unbuilt
+}
+
 /// `cargo`, run in the crate `src`, linking `link`.
 fn cargo(src: &Path, link: &Path) -> std::process::Command {
     let mut cargo = process::command("cargo");
@@ -177,7 +207,10 @@ pub fn count_binaries(work: &Path) -> Result<usize> {
         }
         n += count(&entry.path().join("tests"))? + count(&entry.path().join("examples"))?;
         n += std::fs::read_dir(entry.path().join("doctests"))?
-            .filter(|e| e.as_ref().is_ok_and(|e| e.file_name() != "index"))
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name() != "index" && e.file_name() != "unbuilt")
+            })
             .count();
     }
     Ok(n)
@@ -239,6 +272,17 @@ mod tests {
                 ("src_a_rs-3", "src_a_rs_40_1"),
                 ("src_b_rs-1", "src_b_rs_12_3"),
             ]
+        );
+    }
+
+    #[test]
+    fn doctests_that_did_not_compile_are_named_without_their_line() {
+        let summary = "test src/a.rs - f (line 9) - compile ... FAILED\n\
+                       test src/a.rs - g (line 20) ... ok\n\
+                       test src/b.rs - T::h (line 3) ... FAILED\n";
+        assert_eq!(
+            super::unbuilt_doctests(summary),
+            ["src/a.rs - f", "src/b.rs - T::h"]
         );
     }
 

@@ -115,10 +115,11 @@ pub fn run(args: &[String]) -> Result {
         );
         std::fs::create_dir_all(bundle.join("nvrtc"))?;
         build_all(&bundle)?;
-        // The tour needs the 12.2 and later signatures of cuMemAdvise and cuMemPrefetchAsync.
+        // The tour needs the CUmemLocation signatures of cuMemAdvise and cuMemPrefetchAsync.
+        let mem_location = versions::the_one("mem-location")?;
         for b in builds
             .iter()
-            .filter(|b| b.mode == Mode::Linked && b.version >= 12020)
+            .filter(|b| b.mode == Mode::Linked && b.version >= mem_location)
         {
             let dest = bundle.join(b.tag()).join("tour");
             let links = [links.ours(b.version)?, nvrtc_link.as_path()];

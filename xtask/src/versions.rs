@@ -38,6 +38,11 @@ pub const TAGS: &[(&str, &str)] = &[
          stub library and rustacuda-check's builds run only on a GPU",
     ),
     (
+        "mem-location",
+        "cudarc-check builds its tour with it and newer: the first header whose cuMemAdvise and \
+         cuMemPrefetchAsync take a CUmemLocation (`_v2`), which cudarc's calls need",
+    ),
+    (
         "ahead-of-driver",
         "dynamic-check builds it with dynamic-loading and runs it on the driver, which lacks some \
          of its functions (they return CUDA_ERROR_NOT_FOUND)",
@@ -267,6 +272,11 @@ mod no_literal_versions {
             "ci/rustacuda/migration.patch",
             ">= 13000",
             "rustacuda's code, patched",
+        ),
+        (
+            "ci/cudarc/migration.patch",
+            "",
+            "cudarc's own feature names, forwarded to this crate's",
         ),
         (
             "ci/cust/migration.patch",

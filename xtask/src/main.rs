@@ -34,6 +34,7 @@ mod process;
 mod regenerate;
 mod rustacuda_check;
 mod rustacuda_run;
+mod rustup;
 mod scratch;
 mod steps;
 mod stub_libcuda;

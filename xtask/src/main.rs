@@ -64,7 +64,7 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "fetch-deps",
-        usage: "[--arm64-driver] [--cross-rust]",
+        usage: "[--arm64-driver]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
         run: fetch_deps::run,
     },

@@ -1,11 +1,25 @@
-//! What the tasks install with rustup, the one toolchain manager they use: a toolchain of its own
-//! version (`rustup toolchain install`). What is there already is not asked for again
+//! What the tasks install with rustup, the one toolchain manager they use: the prebuilt standard
+//! library of a target for the toolchain that runs cargo (`rustup target add`), and a toolchain
+//! of its own version (`rustup toolchain install`). What is there already is not asked for again
 //! (no download, no network); a machine without rustup, or one that cannot reach its downloads,
 //! gets one line saying what to run.
 
 use crate::process;
 use crate::Result;
 use std::process::Command;
+
+/// The standard library of each of `targets`, for the toolchain cargo runs with here.
+pub fn targets(targets: &[&str]) -> Result {
+    let installed = rustup(&["target", "list", "--installed"], "the installed targets")?;
+    let missing: Vec<&str> = (targets.iter().copied())
+        .filter(|t| !installed.lines().any(|l| l.trim() == *t))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let what = format!("the standard library for {}", missing.join(" "));
+    rustup(&[&["target", "add"], &missing[..]].concat(), &what).map(drop)
+}
 
 /// The toolchain `version` (`1.84`: its newest patch release), minimal profile; its name for
 /// `rustup run`.

@@ -5,26 +5,12 @@
 //! with the aarch64 libcudart.so.12. Under `dynamic-loading` the loader finds and loads the arm64
 //! library itself.
 
-use super::cross::Suite;
+use super::cross::{self, Suite};
 use crate::process::{self, root};
 use crate::{deps, rustup, versions, Result};
 use std::process::Command;
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";
-
-/// The tests package's tests run for each version.
-const TESTS: [&str; 10] = [
-    "driver",
-    "table",
-    "dynamic",
-    "load_from",
-    "layout",
-    "constants",
-    "prototypes",
-    "interop",
-    "check_error_strings",
-    "examples_parity",
-];
 
 /// Builds and runs the tests for aarch64 under qemu; the tests passed per test binary.
 pub fn check() -> Result {
@@ -80,7 +66,7 @@ pub fn check() -> Result {
     let suite = Suite {
         target: TARGET,
         interop: true,
-        tests: &TESTS,
+        tests: &cross::TESTS,
         examples: &[],
         cargo: &cargo as &dyn Fn(u32) -> Command,
     };

@@ -19,13 +19,27 @@ use crate::process;
 use crate::Result;
 use std::process::Command;
 
+/// The tests package's tests each version runs, where the target allows (see [`Suite::tests`]).
+pub const TESTS: [&str; 10] = [
+    "driver",
+    "table",
+    "dynamic",
+    "load_from",
+    "layout",
+    "constants",
+    "prototypes",
+    "interop",
+    "check_error_strings",
+    "examples_parity",
+];
+
 /// What one target runs.
 pub struct Suite<'a> {
     pub target: &'static str,
     /// Whether the builds have the interop modules (the tests' build script parses the headers
     /// the GL and EGL headers include, which it can for Linux only).
     pub interop: bool,
-    /// The tests package's tests each version runs.
+    /// The tests package's tests each version runs: [`TESTS`], or those of them the target can.
     pub tests: &'a [&'a str],
     /// The examples examples_parity compares (`--example` each); none: `--examples`.
     pub examples: &'a [String],

@@ -313,7 +313,8 @@ fn lookups_agree_with_c_on_undefined_values_too() {
 #[cfg(not(any(feature = "table-only", feature = "cuda-13000")))]
 #[test]
 fn c_twin_prints_the_same_report() {
-    let twin = Path::new(env!("C_TWIN_DIR")).join("check_driver");
+    let twin =
+        Path::new(env!("C_TWIN_DIR")).join(format!("check_driver{}", std::env::consts::EXE_SUFFIX));
     assert!(
         twin.exists(),
         "no C twin {} for the CUDA {} header: the build script builds one for every 12.x header",
@@ -323,7 +324,8 @@ fn c_twin_prints_the_same_report() {
     let out = common::runner::target_command(&twin)
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", twin.display()));
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    // (C's text mode ends Windows lines with \r\n.)
+    let stdout = String::from_utf8(out.stdout).unwrap().replace("\r\n", "\n");
     let Err(err) = try_driver!(unsafe { cuInit(0) }) else {
         // A GPU: cuInit succeeds on both sides, and neither reports it.
         assert!(

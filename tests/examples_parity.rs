@@ -42,7 +42,8 @@
 
 mod common;
 
-use std::ffi::{OsStr, OsString};
+use std::env::consts::EXE_SUFFIX;
+use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -70,7 +71,9 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("proc_address", true),
     #[cfg(cuda_ge_12000)]
     ("context_independent_loading", true),
-    #[cfg(cuda_ge_12000)]
+    // It also loads the CUDA runtime, libcudart.so.12 (Linux only): its twin is not built for
+    // Windows.
+    #[cfg(all(cuda_ge_12000, not(windows)))]
     ("runtime_interop", true),
 ];
 
@@ -98,7 +101,9 @@ parity_tests!(
 #[cfg(feature = "interop")]
 parity_tests!(profiler);
 #[cfg(cuda_ge_12000)]
-parity_tests!(proc_address, context_independent_loading, runtime_interop);
+parity_tests!(proc_address, context_independent_loading);
+#[cfg(all(cuda_ge_12000, not(windows)))]
+parity_tests!(runtime_interop);
 
 /// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the
 /// `check_driver!` report of its first call, or, for the two that do not use it, their own error
@@ -166,6 +171,7 @@ fn examples_start_without_the_driver_library() {
 }
 
 /// The examples that take a kernels folder (`argv[1]`).
+#[cfg(unix)]
 const TAKE_A_KERNELS_FOLDER: &[&str] = &[
     "vector_add",
     "profiler",
@@ -181,9 +187,11 @@ const TAKE_A_KERNELS_FOLDER: &[&str] = &[
 /// exist, one whose PTX files are cut in half, one where each PTX name is a directory, a 5,000-byte
 /// path (longer than the system takes: both print it whole) and a folder whose name is not UTF-8.
 /// The same code under every version: run once, by `cargo xtask bad-input` (`--ignored`).
+#[cfg(unix)]
 #[test]
 #[ignore = "98 runs of the examples and twins: cargo xtask bad-input runs it once"]
 fn bad_kernels_folders_behave_as_in_c() {
+    use std::ffi::OsString;
     use std::os::unix::ffi::OsStrExt;
     let kernels = kernels_dir();
     let scratch = std::env::temp_dir().join(format!("cuda-bad-kernels-{}", std::process::id()));
@@ -276,6 +284,11 @@ fn every_twin_has_a_parity_test() {
         .filter_map(|e| e.ok())
         .filter(|e| e.path().is_file())
         .map(|e| e.file_name().to_string_lossy().into_owned())
+        .map(|n| {
+            n.strip_suffix(std::env::consts::EXE_SUFFIX)
+                .unwrap_or(&n)
+                .to_string()
+        })
         // The profiler example needs the `interop` feature (not with dynamic-loading or
         // table-only); its twin is built regardless.
         .filter(|n| cfg!(feature = "interop") || n != "profiler")
@@ -417,8 +430,11 @@ impl Run {
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    match (status.code(), signal) {
         (Some(code), _) => format!("exit code {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
         (None, None) => format!("{status}"),
@@ -484,7 +500,6 @@ fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String>
 /// What `cargo run --example <name>` printed, captured by `cargo xtask first-run` into `dir`:
 /// `<name>.stdout`, `<name>.stderr` and `<name>.code` (the exit code).
 fn read_captured(dir: &Path, name: &str) -> Result<Run, String> {
-    use std::os::unix::process::ExitStatusExt;
     let read = |ext: &str| {
         let path = dir.join(format!("{name}.{ext}"));
         std::fs::read(&path)
@@ -496,11 +511,23 @@ fn read_captured(dir: &Path, name: &str) -> Result<Run, String> {
         .parse()
         .map_err(|e| format!("{name}.code: {e}"))?;
     Ok(Run {
-        // A wait status: the exit code in the second byte.
-        status: ExitStatus::from_raw((code & 0xff) << 8),
+        status: exit_status(code),
         stdout: read("stdout")?,
         stderr: read("stderr")?,
     })
+}
+
+/// The status of a process that exited with `code`.
+#[cfg(unix)]
+fn exit_status(code: i32) -> ExitStatus {
+    // A wait status: the exit code in the second byte.
+    std::os::unix::process::ExitStatusExt::from_raw((code & 0xff) << 8)
+}
+
+/// The status of a process that exited with `code`.
+#[cfg(windows)]
+fn exit_status(code: i32) -> ExitStatus {
+    std::os::windows::process::ExitStatusExt::from_raw(code as u32)
 }
 
 /// The normalised lines of an output (see the module documentation for the rules).
@@ -549,6 +576,35 @@ fn check_driver_report(lines: &[&str]) -> Option<(usize, String)> {
     let expression = &expression[..expression.len() - FAILED.len()];
     let callee = expression.split('(').next().unwrap_or("").trim();
     Some((consumed, format!("<file>:<line>  {callee}(…){FAILED}")))
+}
+
+/// Before the rules, on Windows, the C twin's `%p` as glibc prints it: mingw-w64's C libraries
+/// print a pointer as 16 hex digits without `0x` (msvcrt's upper-case, mingw-w64's own stdio
+/// lower-case), null as zeros; glibc, `0x` and the digits, null as `(nil)`, which the Rust
+/// examples print on every target.
+fn msvcrt_pointers(stdout: &str) -> String {
+    let is_digit = |b: u8| b.is_ascii_hexdigit();
+    let mut out = String::with_capacity(stdout.len());
+    let mut rest = stdout;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric()) {
+        let end = rest[start..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(rest.len(), |e| start + e);
+        let word = &rest[start..end];
+        out.push_str(&rest[..start]);
+        if word.len() == 16 && word.bytes().all(is_digit) {
+            if word.bytes().all(|b| b == b'0') {
+                out.push_str("(nil)");
+            } else {
+                out.push_str("0x");
+                out.push_str(&word.to_ascii_lowercase());
+            }
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    out + rest
 }
 
 /// Rule 1: `0x[0-9a-f]+` as `0xPTR`.
@@ -684,13 +740,13 @@ fn parity(name: &str) {
         .find(|(n, _)| *n == name)
         .map(|(_, checks)| *checks)
         .expect("the example is in EXAMPLES");
-    let twin = twin_dir().join(name);
+    let twin = twin_dir().join(format!("{name}{EXE_SUFFIX}"));
     let captured = std::env::var_os("CUDA_EXAMPLES_OUTPUT_DIR").map(PathBuf::from);
     let example = match &captured {
         Some(dir) => dir.join(format!("{name}.stdout")),
         None => examples_dir()
             .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .join(name),
+            .join(format!("{name}{EXE_SUFFIX}")),
     };
     let kernels = kernels_dir();
     let mut missing = Vec::new();
@@ -721,7 +777,13 @@ fn parity(name: &str) {
         None => run("Rust example", &example, &kernels),
     }
     .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let c_lines = normalise(&c.stdout);
+    // (The C library's `%p`: mingw-w64's is not glibc's, which the examples print everywhere.)
+    let c_stdout = if cfg!(windows) {
+        msvcrt_pointers(&c.stdout)
+    } else {
+        c.stdout.clone()
+    };
+    let c_lines = normalise(&c_stdout);
     let rust_lines = normalise(&rust.stdout);
 
     let mut problems = Vec::new();
@@ -829,6 +891,17 @@ mod normalisation {
 
     fn owned(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn msvcrt_pointers_read_as_glibc_prints_them() {
+        let c = "ctx = 0000000000000000, ptr = 00000000DEADBEEF, 0000000233831cf9; id \
+                 0000000000000001X, 1234\r\n";
+        assert_eq!(
+            msvcrt_pointers(c),
+            "ctx = (nil), ptr = 0x00000000deadbeef, 0x0000000233831cf9; id 0000000000000001X, \
+             1234\r\n"
+        );
     }
 
     #[test]

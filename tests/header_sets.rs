@@ -7,24 +7,14 @@
 //! `prototypes.rs`), and its regenerated files. A failure names each file and what it lacks (or
 //! has that the table does not).
 
-use std::path::{Path, PathBuf};
-
 #[allow(dead_code)]
 #[path = "../cuda-driver-sys-items/generator/src/header_set.rs"]
 mod header_set;
 use header_set::MODULES;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ is in the workspace")
-        .to_path_buf()
-}
-
-fn read(rel: &str) -> String {
-    let path = workspace().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
+#[path = "common/workspace.rs"]
+mod workspace;
+use workspace::{read, workspace};
 
 /// The quoted strings of the list `key = [...]` that starts a line of `manifest` (after
 /// `after`, the first line of the section it is in), or `None` where there is no such line.

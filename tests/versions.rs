@@ -7,19 +7,9 @@
 //! version tagged `default` is the one the build script, the crate docs and the manifests'
 //! `default` features say. A failure names the file and what disagrees.
 
-use std::path::{Path, PathBuf};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ is in the workspace")
-        .to_path_buf()
-}
-
-fn read(rel: &str) -> String {
-    let path = workspace().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
+#[path = "common/workspace.rs"]
+mod workspace;
+use workspace::read;
 
 /// The versions of `versions.txt`: the first field of every line not blank and not a comment.
 fn versions() -> Vec<String> {

@@ -70,7 +70,9 @@ fn main() {
             println!(
                 "cargo:warning=cuda-driver-sys: libcuda not found; linking will ask for -lcuda. \
                  Searched, in order: {}. Set CUDA_LIBRARY_PATH to the directory holding \
-                 libcuda.so (or libcuda.so.1), or CUDA_PATH to a toolkit root.",
+                 libcuda.so (or libcuda.so.1), or CUDA_PATH to a toolkit root; or turn on the \
+                 feature `dynamic-loading`, which links no library (it opens the driver's at run \
+                 time).",
                 searched.join(", ")
             );
             println!("cargo:rustc-link-lib=dylib=cuda");

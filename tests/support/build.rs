@@ -165,7 +165,10 @@ fn build() -> Result<(), String> {
             }
         }
         cmd.arg(cc_lib);
-        if !windows {
+        if windows {
+            // mingw-w64's C++ runtime linked in: wine's DLL search path holds no libstdc++-6.dll.
+            cmd.args(["-static-libgcc", "-static-libstdc++"]);
+        } else {
             cmd.args(["-ldl", "-lpthread"]);
         }
         run(&mut cmd, &format!("C twin {}", src.display()))?;

@@ -38,6 +38,7 @@ mod process;
 mod published_dependent;
 mod regenerate;
 mod rustacuda_check;
+mod rustup;
 mod scratch;
 mod steps;
 mod stub_libcuda;
@@ -67,7 +68,7 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "fetch-deps",
-        usage: "[--arm64-driver] [--cross-rust]",
+        usage: "[--arm64-driver]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
         run: fetch_deps::run,
     },

@@ -6,18 +6,16 @@
 //!      feature sets that between them compile every hand-written line (the newest version with
 //!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
 //!      forced on: cuda-driver-sys-items allows `clippy::all` for its generated code);
-//!   3. they compile with the oldest Rust a package registry here offers at or above it: Debian
-//!      bookworm's rustc-web 1.85.0 (rustup cannot fetch toolchains here), unpacked into
-//!      target/ci-deps/rust-1.85, never installed; dependencies resolved for that Rust;
-//!   4. with an MSRV of 1.84, no syntax that 1.85 added: async closures,
-//!      `#[diagnostic::do_not_recommend]`, edition 2024 (what step 3 cannot see).
+//!   3. they compile with that Rust itself, rustup's toolchain of that version (installed here
+//!      when missing, minimal profile), in a copy of the checkout without Cargo.lock: dependencies
+//!      resolved for that Rust.
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
 use crate::files::read;
 use crate::process::{self, root};
 use crate::scratch::Scratch;
-use crate::{deps, versions, Result};
+use crate::{deps, rustup, versions, Result};
 use std::path::Path;
 
 const CRATES: [&str; 4] = [
@@ -32,19 +30,8 @@ const MANIFESTS: [&str; 4] = [
     "cuda-check/Cargo.toml",
     "cuda-driver-sys-items/generator/Cargo.toml",
 ];
-const SOURCES: [&str; 6] = [
-    "cuda-driver-sys/src",
-    "cuda-driver-sys/build",
-    "cuda-driver-sys-items/src",
-    "cuda-driver-sys-items/build",
-    "cuda-driver-sys-items/generator/src",
-    "cuda-check/src",
-];
 /// What clippy says of an item newer than the MSRV.
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
-/// Debian bookworm's oldest rustc-web at or above the MSRV, and its package version.
-const OLD_RUST: &str = "1.85.0";
-const DEB_VERSION: &str = "1.85.0+dfsg3-1~deb12u3";
 
 /// `cargo xtask msrv-check`.
 pub fn run(args: &[String]) -> Result {
@@ -81,36 +68,24 @@ pub fn run(args: &[String]) -> Result {
         sets.len()
     );
 
-    if !["1.84", "1.85"]
-        .iter()
-        .any(|v| msrv == *v || msrv.starts_with(&format!("{v}.")))
-    {
-        return Err(format!(
-            "rust-version {msrv}: this check covers 1.84 and 1.85 (Debian's rustc-web 1.85 compiles, \
-             step 4 knows 1.85's additions); for another value change steps 3 and 4"
-        )
-        .into());
-    }
-
-    let toolchain = root().join("target/ci-deps/rust-1.85");
-    unpack_toolchain(&toolchain, msrv)?;
-    let mut version = old_rust(&toolchain, "usr/bin/rustc");
+    let toolchain = rustup::toolchain(msrv)?;
+    let mut version = old_rust(&toolchain, "rustc");
     let got = process::output(version.arg("--version"))?
         .trim()
         .to_string();
-    if !got.starts_with(&format!("rustc {OLD_RUST} ")) {
-        return Err(format!("the unpacked compiler says '{got}', not {OLD_RUST}").into());
+    if !got.starts_with(&format!("rustc {msrv}")) {
+        return Err(format!("rustup's toolchain {toolchain} says '{got}', not {msrv}").into());
     }
     let work = Scratch::new("msrv-check")?;
     copy_checkout(work.path())?;
     for features in &sets {
-        let mut check = old_rust(&toolchain, "usr/bin/cargo");
+        let mut check = old_rust(&toolchain, "cargo");
         check.current_dir(work.path()).args(["check", "-q"]);
         check.args(CRATES.map(|c| format!("--package={c}")));
         check.args(["--features", features]);
         process::run(&mut check).map_err(|_| {
             format!(
-                "the publishable crates do not build with Rust {OLD_RUST} (features {features}): \
+                "the publishable crates do not build with Rust {msrv} (features {features}): \
                  see the errors above"
             )
         })?;
@@ -120,31 +95,6 @@ pub fn run(args: &[String]) -> Result {
         CRATES.len(),
         sets.len()
     );
-
-    if msrv.starts_with("1.84") {
-        let mut hits = Vec::new();
-        for dir in SOURCES {
-            rust_1_85_syntax(&root().join(dir), dir, &mut hits)?;
-        }
-        for m in std::iter::once("Cargo.toml").chain(MANIFESTS) {
-            for (n, line) in read(&root().join(m))?.lines().enumerate() {
-                if is_edition_2024(line) {
-                    hits.push(format!("{m}:{}:{line}", n + 1));
-                }
-            }
-        }
-        if !hits.is_empty() {
-            println!("{}", hits.join("\n"));
-            return Err(format!(
-                "Rust 1.85 syntax in the publishable crates, above rust-version {msrv}"
-            )
-            .into());
-        }
-        println!(
-            "  4. no Rust 1.85 syntax (async closures, do_not_recommend, edition 2024) in {} source folders",
-            SOURCES.len()
-        );
-    }
     println!("msrv-check: the publishable crates build with Rust {msrv}");
     Ok(())
 }
@@ -217,84 +167,15 @@ fn no_newer_items(msrv: &str, features: &str) -> Result {
     .into())
 }
 
-/// Debian's rustc-web and cargo-web, with the libraries they load (libstd, LLVM 19, cargo's
-/// libpcre3 and libhttp-parser), unpacked into `toolchain` unless there.
-fn unpack_toolchain(toolchain: &Path, msrv: &str) -> Result {
-    if toolchain.join("usr/bin/cargo").is_file() {
-        return Ok(());
-    }
-    eprintln!(
-        "msrv-check: unpacking Debian bookworm's rustc-web {DEB_VERSION} into {}",
-        toolchain.display()
-    );
-    let debs = std::path::PathBuf::from(format!("{}.debs", toolchain.display()));
-    for dir in [debs.as_path(), toolchain] {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-    }
-    std::fs::create_dir_all(&debs)?;
-    let packages = [
-        format!("rustc-web={DEB_VERSION}"),
-        format!("cargo-web={DEB_VERSION}"),
-        format!("libstd-rust-web-dev={DEB_VERSION}"),
-        format!("libstd-rust-web-1.85={DEB_VERSION}"),
-        "libllvm19".into(),
-        "libpcre3".into(),
-        "libhttp-parser2.9".into(),
-    ];
-    let download = || {
-        let mut apt = process::command("apt-get");
-        apt.current_dir(&debs).arg("download").args(&packages);
-        apt.stdout(std::io::stderr())
-            .stderr(std::process::Stdio::null());
-        process::run(&mut apt)
-    };
-    let fetched = download().or_else(|_| {
-        let mut update = process::command("apt-get");
-        update.arg("update").stdout(std::io::stderr());
-        process::run(&mut update)?;
-        download()
-    });
-    if fetched.is_err() {
-        return Err(format!(
-            "no rustc-web {DEB_VERSION} from Debian bookworm main (apt-cache madison rustc-web lists \
-             what there is; change OLD_RUST/DEB_VERSION in xtask/src/msrv_check.rs to the oldest one \
-             at or above rust-version {msrv})"
-        )
-        .into());
-    }
-    for entry in std::fs::read_dir(&debs)? {
-        let deb = entry?.path();
-        if deb.extension().is_some_and(|e| e == "deb") {
-            process::run(
-                process::command("dpkg-deb")
-                    .arg("-x")
-                    .arg(&deb)
-                    .arg(toolchain),
-            )?;
-        }
-    }
-    std::fs::remove_dir_all(&debs)?;
-    Ok(())
-}
-
-/// A command of the unpacked toolchain (`relative` under it), with the libraries it loads and
-/// its own target folder.
-fn old_rust(toolchain: &Path, relative: &str) -> std::process::Command {
-    let libraries = [
-        "usr/lib/x86_64-linux-gnu",
-        "lib/x86_64-linux-gnu",
-        "usr/lib/llvm-19/lib",
-    ]
-    .map(|l| toolchain.join(l).display().to_string())
-    .join(":");
-    let mut command = process::command(toolchain.join(relative));
+/// `program` (cargo or rustc) of rustup's `toolchain`, with its own target folder; dependencies
+/// resolved for that Rust where the newest need a newer one.
+fn old_rust(toolchain: &str, program: &str) -> std::process::Command {
+    let mut command = process::command("rustup");
     command
+        .args(["run", toolchain, program])
         .env_remove("RUSTUP_TOOLCHAIN")
-        .env("LD_LIBRARY_PATH", libraries)
-        .env("RUSTC", toolchain.join("usr/bin/rustc"))
-        .env("RUSTDOC", toolchain.join("usr/bin/rustdoc"))
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC")
         .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
         .env("CARGO_TARGET_DIR", root().join("target/msrv"));
     command
@@ -334,70 +215,4 @@ fn copy_checkout(work: &Path) -> Result {
         }
     }
     Ok(())
-}
-
-/// Step 4's finds under `dir` (shown as `shown`), as `grep -rn` prints them.
-fn rust_1_85_syntax(dir: &Path, shown: &str, hits: &mut Vec<String>) -> Result {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<std::io::Result<_>>()?;
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let path = entry.path();
-        let name = format!("{shown}/{}", entry.file_name().to_string_lossy());
-        if path.is_dir() {
-            rust_1_85_syntax(&path, &name, hits)?;
-        } else if let Ok(text) = std::fs::read_to_string(&path) {
-            for (n, line) in text.lines().enumerate() {
-                if is_async_closure(line) || line.contains("diagnostic::do_not_recommend") {
-                    hits.push(format!("{name}:{}:{line}", n + 1));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `async |` or `async move |` (spaces before the bar optional): an async closure.
-fn is_async_closure(line: &str) -> bool {
-    line.match_indices("async").any(|(i, _)| {
-        let rest = &line[i + "async".len()..];
-        let rest = rest.strip_prefix(" move").unwrap_or(rest);
-        rest.trim_start_matches(' ').starts_with('|')
-    })
-}
-
-/// `edition = "2024"` at the start of a manifest line.
-fn is_edition_2024(line: &str) -> bool {
-    line.strip_prefix("edition")
-        .map(|r| r.trim_start_matches(' '))
-        .and_then(|r| r.strip_prefix('='))
-        .is_some_and(|r| r.trim_start_matches(' ').starts_with("\"2024\""))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn async_closures_are_found_and_async_blocks_not() {
-        for hit in ["let f = async |x| x;", "async move |x| x", "f(async|| 1)"] {
-            assert!(is_async_closure(hit), "{hit:?}");
-        }
-        for miss in [
-            "async fn f() {}",
-            "async move { x }",
-            "let asyncx = 1;",
-            "a || b",
-        ] {
-            assert!(!is_async_closure(miss), "{miss:?}");
-        }
-    }
-
-    #[test]
-    fn edition_2024_is_found_and_others_not() {
-        assert!(is_edition_2024("edition = \"2024\""));
-        assert!(is_edition_2024("edition=\"2024\""));
-        assert!(!is_edition_2024("edition = \"2021\""));
-        assert!(!is_edition_2024("edition.workspace = true"));
-        assert!(!is_edition_2024("# edition = \"2024\""));
-    }
 }

@@ -1,15 +1,15 @@
 /* TEST EQUIPMENT, not a driver: a stand-in for NVIDIA's nvcuda.dll, so that the Windows builds of
- * the crate, cuda-check and the tests run under wine (cargo xtask platforms). It answers as
- * Debian's 535 driver library answers on Linux without a GPU, from tables taken from that library
- * and from the bindings (xtask/src/platforms/windows/nvcuda_table.rs writes them into
- * nvcuda_table.h and nvcuda.def):
+ * the crate, cuda-check and the tests run under wine (cargo xtask platforms). It answers as a
+ * driver of the newest header version answers without a GPU, with the error names and messages of
+ * Debian's 535 driver library, from tables taken from that library and from the bindings
+ * (xtask/src/platforms/windows/nvcuda_table.rs writes them into nvcuda_table.h and nvcuda.def):
  * - it exports every function of the bindings (every header version, the interop modules' too)
  *   and the first ABI of those the bindings know as _v2 or later (cuMemAlloc);
  * - cuInit answers CUDA_ERROR_NO_DEVICE; every other function of the bindings
  *   CUDA_ERROR_NOT_INITIALIZED, as a driver does after a failed cuInit (but for a null handle to
  *   the few functions below that check it first, as the 535 library does);
- * - cuDriverGetVersion answers the 535 library's version; cuGetErrorName and cuGetErrorString
- *   answer its names and messages, for every code it names;
+ * - cuDriverGetVersion answers the newest header version; cuGetErrorName and cuGetErrorString
+ *   answer the 535 library's names and messages, for every code it names;
  * - cuGetProcAddress (CUDA 11's, without the status) and cuGetProcAddress_v2 resolve a base name
  *   at a version to one of this DLL's own exports (GetProcAddress on itself): the newest variant
  *   of the bindings whose version is at most the one asked for and at most the driver's, per-thread

@@ -38,6 +38,9 @@ pub fn check(headings: &Headings) -> Result {
         return Err("the build script printed no `libcuda not found` line".into());
     }
     show(&not_found);
+    if !log.contains("or turn on the feature `dynamic-loading`, which links no library") {
+        return Err("the `libcuda not found` warning does not name `dynamic-loading`".into());
+    }
     if !log.contains("pkg-config cuda-12.4 (skipped: its output is not UTF-8") {
         return Err("no skipped line for the pkg-config package whose output is not UTF-8".into());
     }

@@ -2,7 +2,7 @@
 //! `export NAME="VALUE"` lines for the shell scripts to `eval`, or set in the process.
 
 use super::drivers::{DRIVER_470, DRIVER_535, DRIVER_535_ARM64};
-use super::{clang, cudart, headers, interop, rust_cross};
+use super::{clang, cudart, headers, interop};
 use crate::versions::Version;
 use crate::Result;
 use std::path::Path;
@@ -75,10 +75,6 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
         Variable::new("CUDA_DRIVER_470", lib(DRIVER_470.dir)),
         Variable::new("CUDA_DRIVER_ARM64", lib(DRIVER_535_ARM64.dir)),
         Variable::new("CUDART_LIBRARY_PATH_ARM64", lib(cudart::DIR_ARM64)),
-        Variable::new(
-            "RUST_CROSS_RUSTC",
-            path(&format!("{}/rustc", rust_cross::DIR)),
-        ),
         Variable::new("CUDART_LIBRARY_PATH", lib(cudart::DIR)),
         Variable::new(
             "CUDART_INCLUDE_PATH",

@@ -1,4 +1,4 @@
-//! `cargo xtask fetch-deps [--arm64-driver] [--cross-rust]`: fetches into `target/ci-deps/`, never
+//! `cargo xtask fetch-deps [--arm64-driver]`: fetches into `target/ci-deps/`, never
 //! into the system, what the tests need on a machine with no CUDA and no GPU, and prints the
 //! environment that points the builds and tests at it (`eval "$(cargo xtask fetch-deps)"`):
 //!
@@ -11,8 +11,6 @@
 //! - `clang/`: libclang for bindgen ([`clang`]);
 //! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
 //!   ([`interop`]);
-//! - `rust-cross/`: with `--cross-rust`, Debian's rustc-web with the standard library for aarch64
-//!   Linux and the sources for Windows ([`rust_cross`]);
 //! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]).
 //!
 //! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
@@ -32,7 +30,6 @@ pub mod files;
 mod header_set;
 mod headers;
 mod interop;
-mod rust_cross;
 pub mod wheel;
 
 pub use environment::Variable;
@@ -48,8 +45,6 @@ use std::path::PathBuf;
 pub struct Options {
     /// `--arm64-driver`: the arm64 535 driver library and the aarch64 CUDA runtime.
     pub arm64_driver: bool,
-    /// `--cross-rust`: Debian's rustc-web for aarch64 Linux and x86-64 Windows.
-    pub cross_rust: bool,
 }
 
 impl Options {
@@ -59,19 +54,14 @@ impl Options {
         for arg in args {
             match arg.as_ref() {
                 "--arm64-driver" => options.arm64_driver = true,
-                "--cross-rust" => options.cross_rust = true,
-                _ => {
-                    return Err(
-                        "usage: cargo xtask fetch-deps [--arm64-driver] [--cross-rust]".into(),
-                    )
-                }
+                _ => return Err("usage: cargo xtask fetch-deps [--arm64-driver]".into()),
             }
         }
         Ok(options)
     }
 }
 
-/// `cargo xtask fetch-deps [--arm64-driver] [--cross-rust]`: fetches, then prints the environment.
+/// `cargo xtask fetch-deps [--arm64-driver]`: fetches, then prints the environment.
 pub fn run(args: &[String]) -> Result {
     for variable in fetch(&Options::parse(args)?)? {
         println!("{}", variable.export_line());
@@ -90,9 +80,6 @@ pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
         cudart::fetch_arm64(&deps, &versions)?;
     }
     drivers::fetch(&deps, options.arm64_driver)?;
-    if options.cross_rust {
-        rust_cross::fetch(&deps)?;
-    }
     clang::fetch(&deps)?;
     interop::fetch(&deps)?;
     environment::variables(&deps, &versions)
@@ -116,8 +103,7 @@ mod tests {
     fn options_are_parsed_and_unknown_ones_rejected() {
         let none: [&str; 0] = [];
         assert_eq!(Options::parse(&none).unwrap(), Options::default());
-        let both = Options::parse(&["--cross-rust", "--arm64-driver"]).unwrap();
-        assert!(both.arm64_driver && both.cross_rust);
+        assert!(Options::parse(&["--arm64-driver"]).unwrap().arm64_driver);
         assert!(Options::parse(&["--arm64"]).is_err());
     }
 }

@@ -1,37 +1,31 @@
-//! `cargo xtask platforms`: aarch64 Linux and x86-64 Windows, checked by cross-compiled probes
-//! and by the workspace's tests built for each target with Debian's rustc-web:
+//! `cargo xtask platforms`: aarch64 Linux and x86-64 Windows, checked by the workspace's tests
+//! built for each target (the host's cargo and rustc, rustup's standard library for the target)
+//! and run there:
 //! 1. [`bindings`]: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu
 //!    (mingw-w64 headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with
 //!    the declarations GL/EGL take from windows.h, `ci/platforms/msvc-shim/`), each compared with
 //!    the x86-64 Linux output of the same header version ([`compare_bindings`] says what may
 //!    differ and why), and the regenerate task's Windows pass compared with the mingw-w64 output;
-//! 2. [`windows_view`]: the crate's Windows view of the gl module type-checked on Linux, with a
-//!    control that must fail;
-//! 3. [`probes`]: the layout and constant probes compiled by each target's C compiler, their
-//!    tables ([`asm_data`], read from the assembly, nothing run) equal to x86-64 Linux's; the
-//!    bindings use no Rust type whose size differs between these targets;
-//! 4. [`arm64_driver`]: Debian's arm64 libcuda.so.1 loaded under qemu-aarch64 by a cross-compiled
+//! 2. [`arm64_driver`]: Debian's arm64 libcuda.so.1 loaded under qemu-aarch64 by a cross-compiled
 //!    C program answers as the amd64 library does;
-//! 5. [`aarch64`]: the workspace's tests that need no GPU built for aarch64 Linux and run under
-//!    qemu-aarch64 against that library;
-//! 6. [`windows`]: the crate, cuda-check and the tests that need no GPU built for x86-64 Windows
-//!    and run under wine against a test stub nvcuda.dll.
+//! 3. [`aarch64`] and [`windows`]: the same tests ([`cross`]: the ABI tests layout, constants
+//!    and prototypes, the driver tests, the examples against their C twins) run under
+//!    qemu-aarch64 against that library and under wine against a test stub nvcuda.dll.
 //!
-//! `cargo xtask platforms` checks the anchor header versions, `--all-versions` every version,
-//! `platforms V1 V2 ...` these (CUDA_VERSION numbers). The cross compilers, qemu-user and wine64
-//! are installed with apt-get when missing (as root). Each section says how long it took, for
-//! CI's time budget.
+//! `cargo xtask platforms` generates the bindings of the anchor header versions,
+//! `--all-versions` every version, `platforms V1 V2 ...` these (CUDA_VERSION numbers); the tests
+//! run for the versions tagged `aarch64`. The cross compilers, qemu-user and wine64 are installed
+//! with apt-get when missing (as root), the targets' standard libraries with rustup. Each section
+//! says how long it took, for CI's time budget.
 
 mod aarch64;
 mod arm64_driver;
-mod asm_data;
 mod bindings;
 mod compare_bindings;
-mod probes;
+mod cross;
 mod sequence;
 mod test_counts;
 mod windows;
-mod windows_view;
 
 use crate::process::{self, root};
 use crate::{deps, versions, Result};
@@ -79,25 +73,12 @@ pub fn run(args: &[String]) -> Result {
     let mut sections = Sections::new("");
     let list = join(&versions);
     sections.start(&format!("bindings per target (header versions {list})"));
-    let generator = bindings::check(&scratch.0, &versions)?;
-    let mut ends = vec![versions[0]];
-    if versions[versions.len() - 1] != versions[0] {
-        ends.push(versions[versions.len() - 1]);
-    }
-    sections.start(&format!(
-        "the crate's Windows view of the gl module, type-checked on Linux (header versions {})",
-        join(&ends)
-    ));
-    windows_view::check(&scratch.0, &generator, &ends)?;
-    sections.start(&format!(
-        "layout and constant probes per target (header versions {list})"
-    ));
-    probes::check(&scratch.0, &versions)?;
+    bindings::check(&scratch.0, &versions)?;
     sections.start("the arm64 driver library under qemu-aarch64");
     arm64_driver::check(&scratch.0)?;
     sections.start("the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library");
     aarch64::check()?;
-    sections.start("x86-64 Windows: built with -Zbuild-std, run under wine");
+    sections.start("the workspace's tests built for x86-64 Windows (GNU), under wine");
     windows::check()?;
     sections.finish();
     Ok(())
@@ -230,22 +211,6 @@ fn merged(command: &mut Command, show: bool) -> Result<(std::process::ExitStatus
     }
     let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
     Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-/// `diff OLD NEW`: the lines of `new` not in `old` (its `>` lines), those of `old` not in `new`
-/// (`<`), and its output, for a report.
-pub fn diff(old: &Path, new: &Path) -> Result<(usize, usize, String)> {
-    let out = Command::new("diff")
-        .arg(old)
-        .arg(new)
-        .output()
-        .map_err(|e| format!("diff: {e}"))?;
-    if out.status.code().is_none_or(|c| c > 1) {
-        return Err(format!("diff {} {} failed", old.display(), new.display()).into());
-    }
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let count = |mark: char| text.lines().filter(|l| l.starts_with(mark)).count();
-    Ok((count('>'), count('<'), text))
 }
 
 /// Reads `path` as text, the error naming it.

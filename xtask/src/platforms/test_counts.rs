@@ -60,7 +60,7 @@ pub fn report(log: &str) -> (String, Vec<String>) {
 }
 
 /// `     Running [unittests ]SOURCE (PATH)`: the binary's name (PATH's file name without cargo's
-/// hash).
+/// hash and Windows' `.exe`).
 fn running(line: &str) -> Option<String> {
     let rest = line.trim_start();
     if rest.len() == line.len() {
@@ -74,6 +74,7 @@ fn running(line: &str) -> Option<String> {
     }
     let path = path.strip_prefix('(')?.strip_suffix(')')?;
     let file = path.rsplit('/').next().unwrap_or(path);
+    let file = file.strip_suffix(".exe").unwrap_or(file);
     let name = match file.rsplit_once('-') {
         Some((name, hash))
             if hash.len() == 16 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')) =>
@@ -124,11 +125,13 @@ mod tests {
     fn counts_per_binary() {
         let log = "cargo test --target t -p a\n   Compiling a\n     Running unittests src/lib.rs (target/debug/deps/a-0123456789abcdef)\n\
                    test x ... ok\ntest result: ok. 2 passed; 0 failed\n     Running tests/load_from.rs (target/debug/deps/load_from-0123456789abcdef)\n\
-                   load_from: 3 cases passed\ntest check_driver! output ... ok (834 bytes)\n";
+                   load_from: 3 cases passed\ntest check_driver! output ... ok (834 bytes)\n\
+                   cargo test --target w\n     Running t.rs (target/w/debug/deps/t-0123456789abcdef.exe)\n\
+                   test result: ok. 1 passed\n";
         let (text, empty) = report(log);
         assert_eq!(
             text,
-            "  cargo test --target t -p a\n    a: 2 passed\n    load_from: 4 passed\n  total: 6 passed in 2 test binaries\n"
+            "  cargo test --target t -p a\n    a: 2 passed\n    load_from: 4 passed\n  cargo test --target w\n    t: 1 passed\n  total: 7 passed in 3 test binaries\n"
         );
         assert!(empty.is_empty());
     }

@@ -122,7 +122,7 @@ fn task(heading: impl Into<String>, name: &'static str, args: &'static [&'static
 /// Every step after the fetch step, in order.
 fn plan() -> Result<Vec<Step>> {
     let default = versions::the_one("default")?;
-    let table_only = versions::the_one("table-only")?;
+    let table_only_version = versions::the_one("table-only")?;
     let old_driver = versions::the_one("old-driver")?;
     let dependents = versions::tagged("dependents")?;
     let dependents = dependents
@@ -153,12 +153,12 @@ fn plan() -> Result<Vec<Step>> {
             },
         ),
         step(
-            format!("table-only: a cuda-{table_only} binary imports no driver symbol but the table's, and runs on the 535 driver"),
-            move |setup| table_only_on_535(setup, table_only),
+            format!("table-only: a cuda-{table_only_version} binary imports no driver symbol but the table's, and runs on the 535 driver"),
+            move |setup| table_only(setup, table_only_version, false),
         ),
         step(
             format!("an 11.x driver: a cuda-{old_driver} table-only binary imports cuGetProcAddress (v1), starts on Debian bullseye's 470 driver (CUDA 11.4) and resolves what it has"),
-            move |setup| table_only_on_470(setup, old_driver),
+            move |setup| table_only(setup, old_driver, true),
         ),
         task("dynamic-loading: binaries that link no driver library, with the 535 library and with none (cargo xtask dynamic-check)", "dynamic-check", &[]),
         task("bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (cargo xtask bad-input)", "bad-input", &[]),
@@ -345,31 +345,39 @@ fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
     Ok(binary.to_string())
 }
 
-/// The table-only build of `version` with the interop modules (their functions are table slots
-/// too: interop.rs) imports no driver symbol but the table's, loads libcuda.so.1, and its tests
-/// run on the 535 driver.
-fn table_only_on_535(setup: &Setup, version: u32) -> Result {
-    let features = format!("cuda-{version},table-only,interop");
-    let args = [
+/// The table-only build of `version` imports no driver symbol but the table's: its
+/// cuGetProcAddress (v1 for an 11.x header, which the 470 driver has; else _v2), the version and
+/// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
+/// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
+/// 470 driver it starts and resolves what that driver has.
+fn table_only(setup: &Setup, version: u32, old: bool) -> Result {
+    let interop = if old { "" } else { ",interop" };
+    let features = format!("cuda-{version},table-only{interop}");
+    let mut args = vec![
         "--no-default-features",
         "--features",
         &features,
         "--test",
         "table",
-        "--test",
-        "interop",
     ];
+    if !old {
+        args.extend(["--test", "interop"]);
+    }
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
     let link = setup.link_dir(version);
     clippy(&args, link)?;
-    cargo(&[&["test"], &args[..]].concat(), Some(link))?;
-    let (binary, symbols) = table_test_imports(&args, link)?;
-    if !imports::loads_libcuda(&root().join(&binary))? {
-        return Err("the binary does not load libcuda.so.1".into());
+    if !old {
+        cargo(&[&["test"], &args[..]].concat(), Some(link))?;
     }
+    let (binary, symbols) = table_test_imports(&args, link)?;
+    let proc_address = if old {
+        "cuGetProcAddress"
+    } else {
+        "cuGetProcAddress_v2"
+    };
     let allowed = [
-        "cuGetProcAddress_v2",
+        proc_address,
         "cuDriverGetVersion",
         "cuGetErrorName",
         "cuGetErrorString",
@@ -377,31 +385,14 @@ fn table_only_on_535(setup: &Setup, version: u32) -> Result {
     if let Some(s) = symbols.iter().find(|s| !allowed.contains(&s.as_str())) {
         return Err(format!("table-only binary imports {s}").into());
     }
-    if !symbols.iter().any(|s| s == "cuGetProcAddress_v2") {
-        return Err("no cuGetProcAddress_v2 import: the check saw nothing".into());
+    if !symbols.iter().any(|s| s == proc_address) {
+        return Err(format!("no {proc_address} import: the check saw nothing").into());
     }
-    Ok(())
-}
-
-/// The table-only build of the 11.x `version` imports cuGetProcAddress (v1), not its _v2, starts
-/// on Debian bullseye's 470 driver and resolves what that driver has.
-fn table_only_on_470(setup: &Setup, version: u32) -> Result {
-    let features = format!("cuda-{version},table-only");
-    let args = [
-        "--no-default-features",
-        "--features",
-        &features,
-        "--test",
-        "table",
-    ];
-    let link = setup.link_dir(version);
-    clippy(&args, link)?;
-    let (binary, symbols) = table_test_imports(&args, link)?;
-    if !symbols.iter().any(|s| s == "cuGetProcAddress") {
-        return Err("no cuGetProcAddress (v1) import".into());
-    }
-    if symbols.iter().any(|s| s == "cuGetProcAddress_v2") {
-        return Err("an 11.x build imports cuGetProcAddress_v2".into());
+    if !old {
+        return match imports::loads_libcuda(&root().join(&binary))? {
+            true => Ok(()),
+            false => Err("the binary does not load libcuda.so.1".into()),
+        };
     }
     let driver_470 =
         std::env::var_os("CUDA_DRIVER_470").ok_or("fetch-deps set no CUDA_DRIVER_470")?;

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 impl Windows {
     /// bcryptprimitives.dll, its check, the stub nvcuda.dll and its import library cuda.lib.
-    pub fn equipment(&mut self, linux_driver: &str) -> Result {
+    pub fn equipment(&self, linux_driver: &str) -> Result {
         let sources = root().join(SOURCES);
         let nvcuda = self.equipment.join("nvcuda");
         std::fs::create_dir_all(&nvcuda)?;
@@ -37,7 +37,7 @@ impl Windows {
         let libcuda = format!("{linux_driver}/libcuda.so.1");
         println!(
             "{}",
-            nvcuda_table::write(&generated, &libcuda, &stub, &self.equipment)?
+            nvcuda_table::write(&generated, &libcuda, &stub, &self.equipment, self.driver)?
         );
         let include = format!("-I{}", self.equipment.display());
         let def = self.equipment.join("nvcuda.def");
@@ -52,9 +52,6 @@ impl Windows {
                 .arg(&def)
                 .arg("-l")
                 .arg(nvcuda.join("cuda.lib")),
-        )?;
-        // Linked builds find cuda.lib as the build script finds a toolkit's lib\x64.
-        self.cuda_lib = Some(nvcuda);
-        Ok(())
+        )
     }
 }

@@ -3,7 +3,8 @@
 //!   version) and, under the base name, the first ABI of each function the bindings know only as
 //!   _v2 or later (cuMemAlloc beside cuMemAlloc_v2, as the driver has it), for the linker and for
 //!   x86_64-w64-mingw32-dlltool (the import library cuda.lib);
-//! - nvcuda_table.h: STUB_DRIVER_VERSION, the version the real driver library reports;
+//! - nvcuda_table.h: STUB_DRIVER_VERSION, the newest header version (every function is there:
+//!   a build of any header runs its code as on a driver that new without a GPU);
 //!   STUB_FUNCTION for each export nvcuda_stub.c does not define itself; STUB_ENTRY for each
 //!   (base name, version, per-thread, symbol) of the bindings' dynamic-loading tables
 //!   (*dynamic.rs with *entry.rs) at most that version, what its cuGetProcAddress resolves; and
@@ -18,8 +19,15 @@ use std::path::Path;
 /// An entry point of the dynamic-loading tables: base name, version, per-thread, symbol.
 type Entry = (String, u32, bool, String);
 
-/// Writes nvcuda.def and nvcuda_table.h into `out`; the line of counts.
-pub fn write(generated: &Path, libcuda: &str, stub_c: &Path, out: &Path) -> Result<String> {
+/// Writes nvcuda.def and nvcuda_table.h into `out`, the stub reporting `version`; the line of
+/// counts.
+pub fn write(
+    generated: &Path,
+    libcuda: &str,
+    stub_c: &Path,
+    out: &Path,
+    version: u32,
+) -> Result<String> {
     let mut exports = BTreeSet::new();
     for file in crate::platforms::files(generated, "", "functions.rs")? {
         exports.extend(names_after(
@@ -43,7 +51,6 @@ pub fn write(generated: &Path, libcuda: &str, stub_c: &Path, out: &Path) -> Resu
     }
     // The real library's answers (Debian's 535 on Linux, no GPU needed for these).
     let driver = Driver::load(libcuda)?;
-    let version = driver.version()?;
     let errors = driver.errors()?;
     let (entries, first_abis) = entry_points(generated, &exports)?;
     let exports: BTreeSet<String> = exports.union(&first_abis).cloned().collect();

@@ -1,5 +1,5 @@
-//! The real driver library's answers the stub nvcuda.dll repeats: its version and the name and
-//! message of every result code it names (Debian's 535 on Linux; no GPU needed for these).
+//! The real driver library's answers the stub nvcuda.dll repeats: the name and message of every
+//! result code it names (Debian's 535 on Linux; no GPU needed for these).
 
 use crate::Result;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
@@ -15,12 +15,10 @@ const RTLD_NOW: c_int = 2;
 /// The highest result code asked about.
 const CODES: i32 = 1000;
 
-type VersionFn = unsafe extern "C" fn(*mut c_int) -> c_int;
 type StringFn = unsafe extern "C" fn(c_int, *mut *const c_char) -> c_int;
 
 /// The loaded library's functions.
 pub struct Driver {
-    version: VersionFn,
     name: StringFn,
     message: StringFn,
     path: String,
@@ -51,28 +49,14 @@ impl Driver {
             }
             Ok(f)
         };
-        // SAFETY: the driver API's prototypes of these three functions.
+        // SAFETY: the driver API's prototypes of these two functions.
         unsafe {
             Ok(Driver {
-                version: std::mem::transmute::<*mut c_void, VersionFn>(symbol(
-                    "cuDriverGetVersion",
-                )?),
                 name: std::mem::transmute::<*mut c_void, StringFn>(symbol("cuGetErrorName")?),
                 message: std::mem::transmute::<*mut c_void, StringFn>(symbol("cuGetErrorString")?),
                 path: path.to_string(),
             })
         }
-    }
-
-    /// What cuDriverGetVersion answers.
-    pub fn version(&self) -> Result<u32> {
-        let mut version = 0;
-        // SAFETY: a valid pointer to an int.
-        let status = unsafe { (self.version)(&mut version) };
-        if status != 0 || version <= 0 {
-            return Err(format!("cuDriverGetVersion of {} failed", self.path).into());
-        }
-        Ok(version as u32)
     }
 
     /// Each code below [`CODES`] the library names: code, name, message.

@@ -3,6 +3,7 @@
 
 use super::environment::Windows;
 use super::{GNU, WINE, WINESERVER};
+use crate::platforms::cross::Suite;
 use crate::process;
 use crate::Result;
 use std::path::Path;
@@ -61,22 +62,32 @@ impl Windows {
         Ok(())
     }
 
-    /// With no nvcuda.dll: dynamic-loading starts and says why every call fails (303), in one
-    /// line; Windows' loader refuses to start a linked program (STATUS_DLL_NOT_FOUND).
-    pub fn without_library(&self, dynamic_mode: &str, examples_dir: &Path) -> Result {
-        let base = [
-            "-p",
-            "cuda-driver-tests",
-            "--no-default-features",
-            "--features",
-            dynamic_mode,
-        ];
-        self.cargo(
-            GNU,
-            "test",
-            &[&base[..], &["--test", "dynamic", "--", "--ignored"]].concat(),
+    /// With no nvcuda.dll (`suite` runs without it): dynamic-loading starts and says why every
+    /// call fails (303), in one line; Windows' loader refuses to start a linked program
+    /// (STATUS_DLL_NOT_FOUND). The linked check_driver is the last of `suite`'s builds.
+    pub fn without_library(&self, suite: &Suite, version: u32) -> Result {
+        let linked = format!("cuda-{version}");
+        let dynamic = format!("{linked},dynamic-loading");
+        let base = ["--no-default-features", "--features", &dynamic];
+        let mut log = String::new();
+        for args in [
+            &["--test", "dynamic", "--", "--ignored"][..],
+            &["--test", "load_from"],
+        ] {
+            suite.test(&mut log, version, &[&base[..], args].concat())?;
+        }
+        print!("{}", crate::platforms::test_counts::report(&log).0);
+        // The dynamic-loading check_driver, kept apart (a linked build would replace it).
+        let examples_dir = self.examples_dir(GNU);
+        let mut args = vec!["build", "--target", GNU, "--example", "check_driver"];
+        args.extend(base);
+        suite.cargo(version, &args)?;
+        let apart = examples_dir.join("dynamic-loading");
+        std::fs::create_dir_all(&apart)?;
+        std::fs::rename(
+            examples_dir.join("check_driver.exe"),
+            apart.join("check_driver.exe"),
         )?;
-        self.cargo(GNU, "test", &[&base[..], &["--test", "load_from"]].concat())?;
         let mut dynamic = self.command(WINE);
         dynamic.arg(examples_dir.join("dynamic-loading/check_driver.exe"));
         let (_, report) = crate::platforms::merged_output(&mut dynamic)?;
@@ -88,6 +99,9 @@ impl Windows {
         if !report.contains("the CUDA driver library could not be loaded: tried nvcuda.dll (") {
             return Err("the example did not say that nvcuda.dll is missing".into());
         }
+        let mut args = vec!["build", "--target", GNU, "--example", "check_driver"];
+        args.extend(["--no-default-features", "--features", &linked]);
+        suite.cargo(version, &args)?;
         let mut linked = self.command(WINE);
         linked
             .env("WINEDEBUG", "err+module")

@@ -27,6 +27,12 @@ use std::path::Path;
 use std::process::Command;
 
 const HEADINGS: Headings = Headings("concurrency");
+/// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
+/// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
+/// workspace, so the copy's builds would otherwise take the names of the real ones, in the
+/// target folder they share for the dependencies, and a later real run could reuse a weakened
+/// build.
+const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
 /// The target the sanitized builds name (`-Zbuild-std` needs one).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
@@ -85,14 +91,16 @@ pub fn run(args: &[String]) -> Result {
     copy_checkout(copy.path())?;
 
     HEADINGS.step("model check: the loader's state machine and the slots under loom");
-    let out = loom(&root())?;
+    let out = loom(&root(), "")?;
     if !out.status.success() {
         print!("{}", text(&out));
         return Err("the model check failed".into());
     }
     println!("{}", summary(&out));
     for (what, file, from, to) in WEAKENED {
-        let found = with_weakened(copy.path(), file, from, to, || loom(copy.path()))?;
+        let found = with_weakened(copy.path(), file, from, to, || {
+            loom(copy.path(), CONTROLS[0])
+        })?;
         let violation = text(&found)
             .lines()
             .find(|l| l.contains("Causality violation"))
@@ -109,7 +117,7 @@ pub fn run(args: &[String]) -> Result {
     }
 
     HEADINGS.step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
-    process::run(process::command("rustup").args(["component", "add", "rust-src"]))?;
+    rust_src()?;
     for (extra, tests) in [
         ("", &["first_call_race", "table", "driver"][..]),
         (",table-only", &["first_call_race", "table"][..]),
@@ -128,7 +136,8 @@ pub fn run(args: &[String]) -> Result {
     let (what, file, from, to) = WEAKENED[0];
     let dynamic = format!("cuda-{default},interop,dynamic-loading");
     let found = with_weakened(copy.path(), file, from, to, || {
-        let mut race = sanitized(copy.path(), "thread", &dynamic, &["first_call_race"]);
+        let control = format!("{dynamic}{}", CONTROLS[1]);
+        let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
         race.env("FIRST_CALL_RACE_RUNS", "3");
         race.output().map_err(|e| process::error(&race, e).into())
     })?;
@@ -154,14 +163,26 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The model check of the workspace at `dir`, its output kept.
-fn loom(dir: &Path) -> Result<std::process::Output> {
+/// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
+/// added unless its files are there.
+fn rust_src() -> Result {
+    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
+    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
+    if library.is_file() {
+        return Ok(());
+    }
+    process::run(process::command("rustup").args(["component", "add", "rust-src"]))
+}
+
+/// The model check of the workspace at `dir`, with the features `extra` too, its output kept.
+fn loom(dir: &Path, extra: &str) -> Result<std::process::Output> {
     let mut test = process::command("cargo");
     test.current_dir(dir)
         .env("RUSTFLAGS", "--cfg loom")
         .env("CARGO_TARGET_DIR", root().join("target/loom"))
         .args(["test", "--release", "-p", "cuda-driver-sys-items"])
-        .args(["--features", "table,dynamic-loading", "--test", "loom"]);
+        .args(["--features", &format!("table,dynamic-loading{extra}")])
+        .args(["--test", "loom"]);
     test.output().map_err(|e| process::error(&test, e).into())
 }
 

@@ -398,7 +398,7 @@ mod imp {
     use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
     use crate::functions::{BOOTSTRAP, SET as CORE};
-    use crate::loading::{Decided, From, UNTRIED};
+    use crate::loading::{Decided, FromPath, UNTRIED};
     use crate::sync::UnsafeCell;
     use crate::{
         CUresult, EntryPointInfo, ProcAddressError, ProcAddressErrorKind,
@@ -456,9 +456,9 @@ mod imp {
 
     pub(super) fn load_from(path: &CStr) -> Result<&'static Library, LoadFromError> {
         match LIBRARY.load_from(|library, error| open_first(&[path], library, error)) {
-            From::Tried(r) => r.map_err(LoadFromError::Failed),
-            From::Earlier(Ok(lib)) => Err(LoadFromError::AlreadyLoaded(lib)),
-            From::Earlier(Err(e)) => Err(LoadFromError::AlreadyFailed(e)),
+            FromPath::Tried(r) => r.map_err(LoadFromError::Failed),
+            FromPath::Earlier(Ok(lib)) => Err(LoadFromError::AlreadyLoaded(lib)),
+            FromPath::Earlier(Err(e)) => Err(LoadFromError::AlreadyFailed(e)),
         }
     }
 

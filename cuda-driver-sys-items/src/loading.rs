@@ -44,7 +44,7 @@ unsafe impl<T: Sync, E: Sync> Sync for Decided<T, E> {}
 
 /// What [`Decided::load_from`] found.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum From<'a, T, E> {
+pub(crate) enum FromPath<'a, T, E> {
     /// This call made the attempt: its outcome.
     Tried(Result<&'a T, &'a E>),
     /// An earlier attempt had decided: its outcome; nothing was tried.
@@ -122,14 +122,14 @@ impl<T, E> Decided<T, E> {
     pub(crate) fn load_from<F: FnOnce(&mut T, &mut E) -> bool>(
         &self,
         mut open: F,
-    ) -> From<'_, T, E> {
+    ) -> FromPath<'_, T, E> {
         loop {
             open = match self.attempt(open) {
-                Ok(r) => return From::Tried(r),
+                Ok(r) => return FromPath::Tried(r),
                 Err(open) => open,
             };
             if let Some(r) = self.outcome(self.settled()) {
-                return From::Earlier(r);
+                return FromPath::Earlier(r);
             }
         }
     }

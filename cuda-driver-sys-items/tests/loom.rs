@@ -44,7 +44,7 @@ mod loading;
 #[path = "../src/slot.rs"]
 mod slot;
 
-use loading::{Decided, From, FAILED, LOADED, UNTRIED};
+use loading::{Decided, FromPath, FAILED, LOADED, UNTRIED};
 use slot::{resolve_function, Slot, MISSING};
 use sync::{AtomicBool, AtomicPtr, AtomicU8, UnsafeCell};
 
@@ -280,8 +280,8 @@ impl Op {
                 )
             }
             Op::LoadFrom => match d.decided.load_from(d.open(id, loads)) {
-                From::Tried(r) => (Some(id), Some(tried(r))),
-                From::Earlier(r) => (None, Some(tried(r))),
+                FromPath::Tried(r) => (Some(id), Some(tried(r))),
+                FromPath::Earlier(r) => (None, Some(tried(r))),
             },
             Op::Status => (None, d.decided.status().map(tried)),
         }

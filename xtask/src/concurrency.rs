@@ -147,8 +147,12 @@ pub fn run(args: &[String]) -> Result {
         .position(|l| l.contains("ThreadSanitizer: data race"))
     {
         Some(i) if !found.status.success() => {
-            let lines: Vec<&str> = report.lines().skip(i).take(12).collect();
-            println!("control, {what}: reported:\n{}", lines.join("\n"));
+            // The race's two accesses, each with its first frames.
+            let lines: Vec<&str> = report.lines().skip(i).collect();
+            let write = lines.iter().position(|l| l.contains("Previous write"));
+            let mut shown = lines[..4.min(lines.len())].to_vec();
+            shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
+            println!("control, {what}: reported:\n{}", shown.join("\n"));
         }
         _ => {
             print!("{report}");

@@ -25,6 +25,7 @@ use crate::versions::the_one;
 use crate::{deps, Result};
 use std::path::Path;
 use std::process::Command;
+use std::time::Instant;
 
 const HEADINGS: Headings = Headings("concurrency");
 /// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
@@ -90,6 +91,7 @@ pub fn run(args: &[String]) -> Result {
     let copy = Scratch::new("concurrency")?;
     copy_checkout(copy.path())?;
 
+    let started = Instant::now();
     HEADINGS.step("model check: the loader's state machine and the slots under loom");
     let out = loom(&root(), "")?;
     if !out.status.success() {
@@ -116,6 +118,8 @@ pub fn run(args: &[String]) -> Result {
         }
     }
 
+    took("the model check and its controls", &started);
+    let started = Instant::now();
     HEADINGS.step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
     rust_src()?;
     for (extra, tests) in [
@@ -160,11 +164,19 @@ pub fn run(args: &[String]) -> Result {
         }
     }
 
+    took("ThreadSanitizer and its control", &started);
+    let started = Instant::now();
     HEADINGS.step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
     let tests = ["load_from", "faulty_library", "check_error_strings"];
     let mut test = sanitized(&root(), "address", &dynamic, &tests);
     process::run(test.args(["--", "--nocapture"]))?;
+    took("AddressSanitizer", &started);
     Ok(())
+}
+
+/// Prints how long `what` took since `started`, for CI's time budget.
+fn took(what: &str, started: &Instant) {
+    println!("concurrency: {what}: {} s", started.elapsed().as_secs());
 }
 
 /// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
@@ -197,6 +209,9 @@ fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Com
     test.current_dir(dir)
         .env("RUSTC_BOOTSTRAP", "1")
         .env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"))
+        // File and line in the reports, without the rest of the debug info (a third of the
+        // build).
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
         .env(
             "CARGO_TARGET_DIR",
             root().join(format!("target/{sanitizer}-sanitizer")),

@@ -7,7 +7,12 @@
 //! - a path that does not exist: the error names it, with the loader's message, and every call
 //!   returns `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`;
 //! - after a first driver call, `load_from` does not try its path: `AlreadyLoaded` or
-//!   `AlreadyFailed`.
+//!   `AlreadyFailed`;
+//! - a path that is not UTF-8: the error keeps its bytes, and shows each invalid sequence as
+//!   U+FFFD;
+//! - a path longer than the loader keeps (`NAME_CAPACITY`, 5,000 bytes): the name is cut to the
+//!   capacity ending with `...`, and so is the loader's message, which repeats the path
+//!   (`MESSAGE_CAPACITY`). Run under AddressSanitizer by `cargo xtask concurrency`.
 //!
 //! Without `dynamic-loading` the library is linked: `load_from` says it is already loaded.
 
@@ -43,7 +48,13 @@ fn main() {
             .find(|f| f.is_file())
     });
     let missing = format!("/nonexistent/cuda-driver-sys-test/{file}");
-    let mut cases = vec![("missing", missing.clone()), ("after-first-call", missing)];
+    // The last two make their paths themselves (an argument must be UTF-8 here).
+    let mut cases = vec![
+        ("missing", missing.clone()),
+        ("after-first-call", missing.clone()),
+        ("not-utf8", missing.clone()),
+        ("too-long", missing),
+    ];
     match &reachable {
         Some(f) => cases.push(("path", f.to_string_lossy().into_owned())),
         None => println!(
@@ -111,6 +122,38 @@ fn child(case: &str, path: &str) {
                 }
                 other => panic!("{other:?}"),
             }
+        }
+        "not-utf8" => {
+            let mut bytes = b"/nonexistent/cuda-driver-sys-test/\xff\xfe/".to_vec();
+            bytes.extend_from_slice(LIBRARY.to_bytes());
+            let path = CString::new(bytes).unwrap();
+            let Err(LoadFromError::Failed(e)) = loader::load_from(&path) else {
+                panic!("{path:?} loaded");
+            };
+            assert_eq!(e.attempts()[0].name(), path.as_c_str());
+            let shown = e.to_string();
+            assert!(shown.contains("test/\u{FFFD}\u{FFFD}/"), "{shown}");
+            println!("  not UTF-8: {shown}");
+        }
+        "too-long" => {
+            let path = CString::new(format!("/nonexistent/{}", "a".repeat(4987))).unwrap();
+            assert_eq!(path.as_bytes().len(), 5000);
+            let Err(LoadFromError::Failed(e)) = loader::load_from(&path) else {
+                panic!("{path:?} loaded");
+            };
+            let attempt = &e.attempts()[0];
+            let (name, message) = (attempt.name().to_bytes(), attempt.message().to_bytes());
+            assert_eq!(name.len(), loader::NAME_CAPACITY - 1);
+            assert!(name.ends_with(b"aaa..."), "{attempt:?}");
+            assert_eq!(&name[..100], &path.as_bytes()[..100]);
+            assert_eq!(message.len(), loader::MESSAGE_CAPACITY - 1);
+            assert!(message.ends_with(b"..."), "{attempt:?}");
+            assert_eq!(unsafe { cuInit(0) }, CUDA_ERROR_SHARED_OBJECT_INIT_FAILED);
+            println!(
+                "  too long: a 5000-byte path kept as {} bytes, the loader's message as {}",
+                name.len(),
+                message.len()
+            );
         }
         other => panic!("unknown case {other}"),
     }

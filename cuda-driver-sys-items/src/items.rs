@@ -157,6 +157,13 @@ pub use vdpau::*;
 
 pub mod inline;
 pub mod loader;
+// The loader's state machine and the slots, and the atomics they use: the code the model check
+// (tests/loom.rs) runs under loom.
+#[cfg(feature = "dynamic-loading")]
+mod loading;
+#[cfg(any(feature = "table", feature = "dynamic-loading"))]
+mod slot;
+mod sync;
 mod proc_address;
 pub use proc_address::{EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 #[cfg(feature = "table")]

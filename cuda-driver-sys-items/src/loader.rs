@@ -395,10 +395,11 @@ pub(crate) use imp::{resolve, Function, FunctionSet};
 #[cfg(feature = "dynamic-loading")]
 mod imp {
     use super::*;
-    use core::cell::UnsafeCell;
     use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
     use crate::functions::{BOOTSTRAP, SET as CORE};
+    use crate::loading::{Decided, FromPath, UNTRIED};
+    use crate::sync::UnsafeCell;
     use crate::{
         CUresult, EntryPointInfo, ProcAddressError, ProcAddressErrorKind,
         CU_GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
@@ -433,97 +434,32 @@ mod imp {
         &crate::vdpau::functions::SET,
     ];
 
-    const UNTRIED: u8 = 0;
-    const BUSY: u8 = 1;
-    const LOADED: u8 = 2;
-    const FAILED: u8 = 3;
-
-    static STATE: AtomicU8 = AtomicU8::new(UNTRIED);
-
-    /// Written once by the thread that moved `STATE` to `BUSY`, before it publishes `LOADED` or
-    /// `FAILED` (release); read only after seeing that (acquire).
-    struct Once<T>(UnsafeCell<T>);
-    // SAFETY: see above: one writer before publication, readers after.
-    unsafe impl<T> Sync for Once<T> {}
-
-    static LIBRARY: Once<Library> = Once(UnsafeCell::new(Library {
-        name: Text::EMPTY,
-        handle: core::ptr::null_mut(),
-    }));
-    static ERROR: Once<LoadError> = Once(UnsafeCell::new(LoadError::EMPTY));
-
-    fn outcome(state: u8) -> Option<Result<&'static Library, &'static LoadError>> {
-        // SAFETY: published (acquire) and never written again.
-        match state {
-            LOADED => Some(Ok(unsafe { &*LIBRARY.0.get() })),
-            FAILED => Some(Err(unsafe { &*ERROR.0.get() })),
-            _ => None,
-        }
-    }
-
-    /// The state once no thread is loading.
-    fn settled() -> u8 {
-        loop {
-            let s = STATE.load(Ordering::Acquire);
-            if s != BUSY {
-                return s;
-            }
-            core::hint::spin_loop();
-        }
-    }
+    /// The library, or why not: decided once per process (`crate::loading`, whose atomics and
+    /// cells are ordered as docs/DESIGN.md's "Memory ordering" says).
+    static LIBRARY: Decided<Library, LoadError> = Decided {
+        state: AtomicU8::new(UNTRIED),
+        library: UnsafeCell::new(Library {
+            name: Text::EMPTY,
+            handle: core::ptr::null_mut(),
+        }),
+        error: UnsafeCell::new(LoadError::EMPTY),
+    };
 
     pub(super) fn status() -> Option<Result<&'static Library, &'static LoadError>> {
-        outcome(settled())
+        LIBRARY.status()
     }
 
     #[inline]
     pub(super) fn load() -> Result<&'static Library, &'static LoadError> {
-        match outcome(STATE.load(Ordering::Acquire)) {
-            Some(r) => r,
-            None => load_cold(),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn load_cold() -> Result<&'static Library, &'static LoadError> {
-        // Once another thread's attempt settles, the state is LOADED or FAILED for good; the
-        // loop only guards the states in between.
-        loop {
-            if let Some(r) = attempt(DEFAULT_NAMES).or_else(|| outcome(settled())) {
-                return r;
-            }
-        }
+        LIBRARY.load(|library, error| open_first(DEFAULT_NAMES, library, error))
     }
 
     pub(super) fn load_from(path: &CStr) -> Result<&'static Library, LoadFromError> {
-        loop {
-            if let Some(r) = attempt(&[path]) {
-                return r.map_err(LoadFromError::Failed);
-            }
-            match outcome(settled()) {
-                Some(Ok(lib)) => return Err(LoadFromError::AlreadyLoaded(lib)),
-                Some(Err(e)) => return Err(LoadFromError::AlreadyFailed(e)),
-                None => {}
-            }
+        match LIBRARY.load_from(|library, error| open_first(&[path], library, error)) {
+            FromPath::Tried(r) => r.map_err(LoadFromError::Failed),
+            FromPath::Earlier(Ok(lib)) => Err(LoadFromError::AlreadyLoaded(lib)),
+            FromPath::Earlier(Err(e)) => Err(LoadFromError::AlreadyFailed(e)),
         }
-    }
-
-    /// Tries `names` if no thread tried before: the outcome, or `None` where another attempt
-    /// came first.
-    fn attempt(names: &[&CStr]) -> Option<Result<&'static Library, &'static LoadError>> {
-        if STATE
-            .compare_exchange(UNTRIED, BUSY, Ordering::Acquire, Ordering::Acquire)
-            .is_err()
-        {
-            return None;
-        }
-        // SAFETY: this thread alone moved STATE to BUSY: it is the only writer, and no reader
-        // looks before it publishes.
-        let (library, error) = unsafe { (&mut *LIBRARY.0.get(), &mut *ERROR.0.get()) };
-        let loaded = open_first(names, library, error);
-        STATE.store(if loaded { LOADED } else { FAILED }, Ordering::Release);
-        outcome(if loaded { LOADED } else { FAILED })
     }
 
     fn open_first(names: &[&CStr], library: &mut Library, error: &mut LoadError) -> bool {
@@ -560,8 +496,10 @@ mod imp {
                 unsafe { sys::close(handle) };
                 continue;
             }
+            // Release: a trampoline that loads one of these (Acquire) calls it without looking
+            // at the loader's state; the pair orders this thread's `dlopen` before that call.
             for (index, p) in BOOTSTRAP.into_iter().zip(pointers) {
-                CORE.slots[index as usize].store(p, Ordering::Release);
+                crate::slot::publish(&CORE.slots[index as usize], p);
             }
             library.name.set(name.to_bytes());
             library.handle = handle;
@@ -591,27 +529,24 @@ mod imp {
         }
         let Function { entry, by_name, .. } = set.functions[index];
         if by_name {
-            // Stored, non-null, when the library was loaded.
+            // Stored, non-null, before the library was published as loaded (which `load` saw,
+            // Acquire).
             return NonNull::new(set.slots[index].load(Ordering::Acquire)).ok_or(no_library);
         }
-        if set.missing[index].load(Ordering::Relaxed) {
-            return Err(CUresult::CUDA_ERROR_NOT_FOUND);
-        }
-        match entry.lookup(flags(entry)) {
-            Ok(p) => {
-                set.slots[index].store(p.as_ptr(), Ordering::Release);
-                Ok(p)
-            }
+        let found = crate::slot::resolve_function(
+            &set.slots[index],
+            &set.missing[index],
+            || entry.lookup(flags(entry)),
             // The driver failed to answer (not "no such function"): not remembered.
-            Err(ProcAddressError {
+            |e| !matches!(e.kind, ProcAddressErrorKind::Driver(_)),
+        );
+        found.map_err(|e| match e {
+            Some(ProcAddressError {
                 kind: ProcAddressErrorKind::Driver(code),
                 ..
-            }) => Err(code),
-            Err(_) => {
-                set.missing[index].store(true, Ordering::Relaxed);
-                Err(CUresult::CUDA_ERROR_NOT_FOUND)
-            }
-        }
+            }) => code,
+            _ => CUresult::CUDA_ERROR_NOT_FOUND,
+        })
     }
 
     /// Why a function has no driver function behind it. Only with `dynamic-loading`.

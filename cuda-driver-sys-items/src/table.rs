@@ -28,9 +28,10 @@
 
 use core::ffi::c_void;
 use core::ptr::{self, NonNull};
-use core::sync::atomic::{AtomicPtr, Ordering};
+use core::sync::atomic::AtomicPtr;
 
 use crate::bindings::*;
+use crate::slot::Slot;
 use crate::{entry, EntryPoint, EntryPointInfo, ProcAddressError, ProcAddressErrorKind};
 use crate::{CU_GET_PROC_ADDRESS_LEGACY_STREAM, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
 
@@ -74,12 +75,6 @@ pub struct TableEntry {
     /// stream semantics).
     pub per_thread: EntryPointInfo,
 }
-
-/// A resolved slot: null until first use, then the function or [`MISSING`].
-struct Slot(AtomicPtr<c_void>);
-
-/// What a slot holds once the driver has said it has no such function.
-const MISSING: *mut c_void = ptr::dangling_mut::<c_void>();
 
 /// The slots of one header's functions, and what each resolves.
 pub(crate) struct Slots<const N: usize> {
@@ -138,12 +133,10 @@ impl<const N: usize> Slots<N> {
         _type: EntryPoint<Option<F>>,
     ) -> Result<F, CUresult> {
         const { assert!(size_of::<F>() == size_of::<*mut c_void>()) };
-        let p = self.slots[index].0.load(Ordering::Acquire);
-        // One compare for both unresolved (null) and missing (1): neither is a function.
-        let p = if p.addr() > MISSING.addr() {
-            p
-        } else {
-            self.part().resolve_cold(*mode, index)?
+        // One load (Acquire: crate::slot says why), one compare.
+        let p = match self.slots[index].function() {
+            Some(p) => p,
+            None => self.part().resolve_cold(*mode, index)?,
         };
         // SAFETY: the slot holds what `cuGetProcAddress` gave for this function's entry point,
         // whose typedef `F` is (the generated methods pass that entry point's constant).
@@ -155,50 +148,28 @@ impl<'a> Part<'a> {
     #[cold]
     #[inline(never)]
     fn resolve_cold(self, mode: StreamMode, index: usize) -> Result<*mut c_void, CUresult> {
-        let p = self.slots[index].0.load(Ordering::Acquire);
-        if p == MISSING {
+        if self.slots[index].is_missing() {
             return Err(CUresult::CUDA_ERROR_NOT_FOUND);
         }
-        self.slot(mode, index).map_err(|e| match e.kind {
-            ProcAddressErrorKind::Driver(code) => code,
-            _ => CUresult::CUDA_ERROR_NOT_FOUND,
-        })
-    }
-
-    /// Slot `index`, resolved now if it was not yet: the function, or why there is none.
-    fn slot(self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
-        let p = self.slots[index].0.load(Ordering::Acquire);
-        if p.is_null() {
-            self.resolve_slow(mode, index)
-        } else if p == MISSING {
-            // Why: asked again (only here, for `pointer` and `entries`, never on a call).
-            lookup(mode, &self.entries[index]).map(NonNull::as_ptr)
-        } else {
-            Ok(p)
+        match self.status(mode, index) {
+            Ok(p) => Ok(p.as_ptr()),
+            Err(e) => Err(match e.kind {
+                ProcAddressErrorKind::Driver(code) => code,
+                _ => CUresult::CUDA_ERROR_NOT_FOUND,
+            }),
         }
     }
 
-    /// Slot `index` as a pointer, or why the driver has no such function.
+    /// Slot `index`, resolved now if it was not yet: the function, or why the driver has none
+    /// (for a function found missing, asked again: only here, for `pointer` and `entries`, never
+    /// on a call).
     fn status(self, mode: StreamMode, index: usize) -> Result<NonNull<c_void>, ProcAddressError> {
-        self.slot(mode, index)
-            .map(|p| NonNull::new(p).expect("slots hold non-null pointers"))
-    }
-
-    fn resolve_slow(self, mode: StreamMode, index: usize) -> Result<*mut c_void, ProcAddressError> {
-        let found = lookup(mode, &self.entries[index]);
-        let p = match found {
-            Ok(p) => p.as_ptr(),
+        self.slots[index].resolve(
+            || lookup(mode, &self.entries[index]),
             // `cuGetProcAddress` or `cuDriverGetVersion` failed (no driver library under
             // `dynamic-loading`): nothing learnt about the function, asked again next time.
-            Err(ProcAddressError {
-                kind: ProcAddressErrorKind::Driver(_),
-                ..
-            }) => return found.map(NonNull::as_ptr),
-            Err(_) => MISSING,
-        };
-        // Threads racing here store the same value.
-        self.slots[index].0.store(p, Ordering::Release);
-        found.map(NonNull::as_ptr)
+            |e| !matches!(e.kind, ProcAddressErrorKind::Driver(_)),
+        )
     }
 
     /// Every function of these slots with its status.

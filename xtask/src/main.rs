@@ -13,6 +13,7 @@ mod build_cost;
 mod capture;
 mod cargo_json;
 mod checks;
+mod concurrency;
 mod cudarc_check;
 mod cust_check;
 mod dependent_0_3_check;
@@ -95,6 +96,12 @@ const TASKS: &[Task] = &[
         usage: "",
         about: "bad input: result codes against C, the first-call race, faulty libraries, bad build environments",
         run: bad_input::run,
+    },
+    Task {
+        name: "concurrency",
+        usage: "",
+        about: "the loader and the table under loom (with weakened controls), ThreadSanitizer and AddressSanitizer",
+        run: concurrency::run,
     },
     Task {
         name: "first-run",

@@ -184,7 +184,7 @@ fn old_rust(toolchain: &str, program: &str) -> std::process::Command {
 /// The checkout's files (tracked and untracked, not ignored) into `work`, without its Cargo.lock,
 /// so that cargo 1.85 picks dependencies that build with it (the workspace's lock is resolved by
 /// the newest cargo, for the tests too).
-fn copy_checkout(work: &Path) -> Result {
+pub fn copy_checkout(work: &Path) -> Result {
     let mut list = process::command("git");
     list.args([
         "ls-files",

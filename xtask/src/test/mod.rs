@@ -162,6 +162,7 @@ fn plan() -> Result<Vec<Step>> {
         ),
         task("dynamic-loading: binaries that link no driver library, with the 535 library and with none (cargo xtask dynamic-check)", "dynamic-check", &[]),
         task("bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (cargo xtask bad-input)", "bad-input", &[]),
+        task("concurrency: the loader's state machine and the slots under loom, each weakened ordering a failing control; ThreadSanitizer over the first-call race and the threaded tests in every mode, with a control; AddressSanitizer over the loader's bad input (cargo xtask concurrency)", "concurrency", &[]),
         task("first run: a fresh clone runs every example with only a driver, under every version feature", "first-run", &[]),
         task("a crate depending on cuda-driver-sys builds with no CUDA and no libclang", "dependent-check", &[]),
         task(format!("rustacuda 0.1.3 on this crate: builds with {dependents}; its tests on the 535 library as on cuda-driver-sys 0.3.0 (cargo xtask rustacuda-check)"), "rustacuda-check", &[]),

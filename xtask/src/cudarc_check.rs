@@ -129,8 +129,8 @@ pub fn run(args: &[String]) -> Result {
             copy(&file, &bundle.join("nvrtc").join(crate::files::name(&file)))?;
         }
         copy(
-            &root().join(DATA).join("expected-differences"),
-            &bundle.join("expected-differences"),
+            &root().join(DATA).join("timing-tests"),
+            &bundle.join("timing-tests"),
         )?;
         return Ok(());
     }

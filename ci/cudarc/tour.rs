@@ -229,8 +229,11 @@ fn main() -> Result<(), Error> {
     );
     println!("  written: {:?}", stream.clone_dtoh(&out)?);
 
-    // A graph, uploaded before its launch: captured on a fresh buffer, after the stream is idle
-    // (a capture that waits on work recorded before it is invalidated).
+    // A graph, uploaded before its launch: captured on a fresh buffer of the idle stream, with
+    // cudarc's event tracking off (as its own graph test does: a capture that waits on an event
+    // recorded before it is invalidated).
+    // SAFETY: from here on, one stream uses the buffers.
+    unsafe { ctx.disable_event_tracking() };
     let mut data = stream.clone_htod(&[1i32; 4])?;
     stream.synchronize()?;
     stream.begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)?;

@@ -5,7 +5,7 @@
 //! are bound lazily and run with `LD_DEBUG=bindings`: the driver functions each side called are
 //! listed in `cudarc-driver-functions-<side>`. The linked pairs from the `mem-location` header on
 //! also run the tour of the calls cudarc's tests leave out ([`tour`]), which must print the same
-//! on both sides. Then the safe-layer benchmark ([`bench`]).
+//! on both sides. Then the safe-layer benchmark ([`bench()`]).
 
 use super::log::Logs;
 use crate::files::{self, read};

@@ -17,7 +17,7 @@ macro_rules! generated {
 
 /// bindgen's translation of `cuda.h` and `cudaTypedefs.h` (types, constants, `PFN_*`),
 /// re-exported at the crate root. bindgen derives `PartialEq` for structs holding callbacks.
-#[allow(unpredictable_function_pointer_comparisons)]
+#[allow(unknown_lints, unpredictable_function_pointer_comparisons)]
 mod bindings {
     generated!("bindings.rs");
 }

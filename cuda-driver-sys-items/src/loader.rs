@@ -395,7 +395,7 @@ pub(crate) use imp::{resolve, Function, FunctionSet};
 #[cfg(feature = "dynamic-loading")]
 mod imp {
     use super::*;
-    use core::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
     use crate::functions::{BOOTSTRAP, SET as CORE};
     use crate::loading::{Decided, FromPath, UNTRIED};
@@ -437,7 +437,7 @@ mod imp {
     /// The library, or why not: decided once per process (`crate::loading`, whose atomics and
     /// cells are ordered as docs/DESIGN.md's "Memory ordering" says).
     static LIBRARY: Decided<Library, LoadError> = Decided {
-        state: AtomicU8::new(UNTRIED),
+        state: AtomicU32::new(UNTRIED),
         library: UnsafeCell::new(Library {
             name: Text::EMPTY,
             handle: core::ptr::null_mut(),

@@ -8,16 +8,16 @@
 //! UNTRIED --compare_exchange--> BUSY --store(Release)--> LOADED | FAILED (final)
 //! ```
 
-use crate::sync::{AtomicU8, Backoff, Ordering, UnsafeCell};
+use crate::sync::{wake_all, AtomicU32, Backoff, Ordering, UnsafeCell};
 
 /// No thread has tried to load yet.
-pub(crate) const UNTRIED: u8 = 0;
+pub(crate) const UNTRIED: u32 = 0;
 /// One thread is loading; the others wait.
-pub(crate) const BUSY: u8 = 1;
+pub(crate) const BUSY: u32 = 1;
 /// Loaded: `library` holds the library, for good.
-pub(crate) const LOADED: u8 = 2;
+pub(crate) const LOADED: u32 = 2;
 /// Not loaded: `error` says why, for good.
-pub(crate) const FAILED: u8 = 3;
+pub(crate) const FAILED: u32 = 3;
 
 /// An outcome decided once: a `T` (the library) or an `E` (why there is none). Its fields are
 /// set by its static's initializer (`loader.rs`; loom's types are not `const`).
@@ -30,7 +30,7 @@ pub(crate) struct Decided<T, E> {
     /// four bootstrap slots, everything `dlopen` did) visible. The compare-exchange itself
     /// publishes nothing (no thread wrote anything before it): `Acquire` there is more than
     /// enough, and a thread that loses it reads the cells only after `settled`'s own `Acquire`.
-    pub(crate) state: AtomicU8,
+    pub(crate) state: AtomicU32,
     /// Written once, through `with_mut`, by the thread that moved `state` to `BUSY`, before its
     /// `Release` store; read only after an `Acquire` load has seen `LOADED`; never written again.
     pub(crate) library: UnsafeCell<T>,
@@ -53,7 +53,7 @@ pub(crate) enum FromPath<'a, T, E> {
 
 impl<T, E> Decided<T, E> {
     /// The outcome a state names, `None` before one is decided.
-    fn outcome(&self, state: u8) -> Option<Result<&T, &E>> {
+    fn outcome(&self, state: u32) -> Option<Result<&T, &E>> {
         match state {
             LOADED => Some(self.decided(true)),
             FAILED => Some(self.decided(false)),
@@ -74,14 +74,14 @@ impl<T, E> Decided<T, E> {
     }
 
     /// The state once no thread is loading: `UNTRIED`, `LOADED` or `FAILED`.
-    fn settled(&self) -> u8 {
+    fn settled(&self) -> u32 {
         let mut backoff = Backoff::new();
         loop {
             let s = self.state.load(Ordering::Acquire);
             if s != BUSY {
                 return s;
             }
-            backoff.pause();
+            backoff.wait(&self.state, BUSY);
         }
     }
 
@@ -152,6 +152,7 @@ impl<T, E> Decided<T, E> {
         });
         self.state
             .store(if loaded { LOADED } else { FAILED }, Ordering::Release);
+        wake_all(&self.state);
         Ok(self.decided(loaded))
     }
 }

@@ -8,7 +8,7 @@
 #[cfg(any(feature = "table", feature = "dynamic-loading"))]
 pub(crate) use core::sync::atomic::AtomicPtr;
 #[cfg(feature = "dynamic-loading")]
-pub(crate) use core::sync::atomic::{AtomicBool, AtomicU8};
+pub(crate) use core::sync::atomic::{AtomicBool, AtomicU32};
 #[cfg(any(feature = "table", feature = "dynamic-loading"))]
 pub(crate) use core::sync::atomic::Ordering;
 
@@ -37,10 +37,12 @@ impl<T> UnsafeCell<T> {
 }
 
 /// How a thread waits while another loads the library (milliseconds: `dlopen` of the driver):
-/// a few spins, for the case where the loading is about to end, then giving the CPU away at each
-/// look (`sched_yield`, `SwitchToThread`). Spinning alone made 64 threads starting at once on one
-/// CPU take 3-5 times as long as threads parked on `std::sync::Once`: the loading thread had
-/// 1/64th of the CPU (docs/BENCHMARKS.md, "The first call from 64 threads").
+/// a few spins, for the case where the loading is about to end, then asleep on the state word
+/// itself until the loading thread's [`wake_all`] (a futex on Linux, `WaitOnAddress` on
+/// Windows; elsewhere `sched_yield` at each look). Spinning alone made 64 threads starting at
+/// once on one CPU take ten times as long on average as threads parked on `std::sync::Once`
+/// (the loading thread had 1/64th of the CPU); yielding matched it on one CPU but not on two
+/// (docs/BENCHMARKS.md, "The first call from 64 threads").
 #[cfg(feature = "dynamic-loading")]
 pub(crate) struct Backoff {
     spins: u32,
@@ -48,43 +50,101 @@ pub(crate) struct Backoff {
 
 #[cfg(feature = "dynamic-loading")]
 impl Backoff {
-    /// Spins before the first yield: about a microsecond.
+    /// Spins before the first sleep: about a microsecond.
     const SPINS: u32 = 32;
 
     pub(crate) const fn new() -> Self {
         Backoff { spins: 0 }
     }
 
-    /// One wait between two looks at the state.
-    pub(crate) fn pause(&mut self) {
+    /// One wait while `state` holds `busy`; returns when it may have changed (or spuriously:
+    /// the caller looks again).
+    pub(crate) fn wait(&mut self, state: &AtomicU32, busy: u32) {
         if self.spins < Self::SPINS {
             self.spins += 1;
             core::hint::spin_loop();
         } else {
-            yield_now();
+            sleep_while(state, busy);
         }
     }
 }
 
-/// Gives the rest of this thread's time slice to another runnable thread.
-#[cfg(feature = "dynamic-loading")]
-fn yield_now() {
-    #[cfg(unix)]
-    // SAFETY: no arguments; it cannot fail on Linux (elsewhere a failure only means no yield).
+/// Sleeps until `state` is woken, unless it no longer holds `busy` (checked by the kernel
+/// atomically with going to sleep: a [`wake_all`] after the store cannot be missed).
+#[cfg(all(feature = "dynamic-loading", any(target_os = "linux", target_os = "android")))]
+fn sleep_while(state: &AtomicU32, busy: u32) {
+    // SAFETY: a valid, aligned 32-bit word for the whole call; no timeout. An error (`EAGAIN`:
+    // the state changed; `EINTR`) only means an earlier return.
     unsafe {
-        libc::sched_yield();
+        libc::syscall(
+            libc::SYS_futex,
+            state.as_ptr(),
+            libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
+            busy,
+            core::ptr::null::<libc::timespec>(),
+        );
     }
-    #[cfg(windows)]
-    // SAFETY: no arguments.
+}
+
+/// Wakes every thread asleep on `state`: called once, after the store that ends `busy`.
+#[cfg(all(feature = "dynamic-loading", any(target_os = "linux", target_os = "android")))]
+pub(crate) fn wake_all(state: &AtomicU32) {
+    // SAFETY: a valid, aligned 32-bit word; `i32::MAX` wakes all.
     unsafe {
-        SwitchToThread();
+        libc::syscall(
+            libc::SYS_futex,
+            state.as_ptr(),
+            libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG,
+            i32::MAX,
+        );
     }
-    #[cfg(not(any(unix, windows)))]
-    core::hint::spin_loop();
 }
 
 #[cfg(all(feature = "dynamic-loading", windows))]
-#[link(name = "kernel32")]
-extern "system" {
-    fn SwitchToThread() -> i32;
+fn sleep_while(state: &AtomicU32, busy: u32) {
+    // SAFETY: both addresses valid for 4 bytes during the call; `INFINITE`. A failure only means
+    // an earlier return.
+    unsafe {
+        WaitOnAddress(state.as_ptr().cast(), (&busy as *const u32).cast(), 4, u32::MAX);
+    }
 }
+
+#[cfg(all(feature = "dynamic-loading", windows))]
+pub(crate) fn wake_all(state: &AtomicU32) {
+    // SAFETY: a valid address; waking with no sleeper does nothing.
+    unsafe { WakeByAddressAll(state.as_ptr().cast()) }
+}
+
+// The import library std itself uses for these (no `synchronization.lib` needed at link time).
+#[cfg(all(feature = "dynamic-loading", windows))]
+#[link(name = "api-ms-win-core-synch-l1-2-0", kind = "raw-dylib")]
+extern "system" {
+    fn WaitOnAddress(
+        address: *const core::ffi::c_void,
+        compare: *const core::ffi::c_void,
+        size: usize,
+        milliseconds: u32,
+    ) -> i32;
+    fn WakeByAddressAll(address: *const core::ffi::c_void);
+}
+
+/// Elsewhere, no sleeping on an address: give the CPU away at each look.
+#[cfg(all(
+    feature = "dynamic-loading",
+    not(any(target_os = "linux", target_os = "android", windows))
+))]
+fn sleep_while(_state: &AtomicU32, _busy: u32) {
+    #[cfg(unix)]
+    // SAFETY: no arguments; a failure only means no yield.
+    unsafe {
+        libc::sched_yield();
+    }
+    #[cfg(not(unix))]
+    core::hint::spin_loop();
+}
+
+#[cfg(all(
+    feature = "dynamic-loading",
+    not(any(target_os = "linux", target_os = "android", windows))
+))]
+pub(crate) fn wake_all(_state: &AtomicU32) {}

@@ -19,10 +19,13 @@ use std::ffi::c_void;
 use std::ptr::NonNull;
 use std::sync::atomic::Ordering::SeqCst;
 
-/// The seam: loom's atomics and cell, and a wait that lets loom run another thread.
+/// The seam: loom's atomics and cell, and a wait that lets loom run another thread. The real
+/// wait's sleep on the state word and the wake after its final store are the kernel's (a futex:
+/// it sleeps only while the word still holds `BUSY`, checked atomically), not modelled here:
+/// a waiter here looks again after each yield, as a woken or never-sleeping one does.
 mod sync {
     pub(crate) use loom::cell::UnsafeCell;
-    pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, Ordering};
+    pub(crate) use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 
     pub(crate) struct Backoff;
 
@@ -31,10 +34,12 @@ mod sync {
             Backoff
         }
 
-        pub(crate) fn pause(&mut self) {
+        pub(crate) fn wait(&mut self, _state: &AtomicU32, _busy: u32) {
             loom::thread::yield_now();
         }
     }
+
+    pub(crate) fn wake_all(_state: &AtomicU32) {}
 }
 
 #[allow(dead_code)]
@@ -46,7 +51,7 @@ mod slot;
 
 use loading::{Decided, FromPath, FAILED, LOADED, UNTRIED};
 use slot::{resolve_function, Slot, MISSING};
-use sync::{AtomicBool, AtomicPtr, AtomicU8, UnsafeCell};
+use sync::{AtomicBool, AtomicPtr, AtomicU32, UnsafeCell};
 
 /// A driver function's address (never called: a call is [`Driver::call`]).
 const FUNCTION: *mut c_void = 0x1000 as *mut c_void;
@@ -77,7 +82,7 @@ impl Driver {
     fn new() -> Arc<Driver> {
         Arc::new(Driver {
             decided: Decided {
-                state: AtomicU8::new(UNTRIED),
+                state: AtomicU32::new(UNTRIED),
                 library: UnsafeCell::new(Library(0)),
                 error: UnsafeCell::new(Error(0)),
             },

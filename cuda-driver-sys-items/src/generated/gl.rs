@@ -7,7 +7,7 @@ use crate::bindings::*;
 
 /// bindgen's translation of the header pair, re-exported here. `cuda.h`'s types are the crate's;
 /// those of other APIs (OpenGL, EGL, VDPAU) are bound from their own headers, with their C sizes.
-#[allow(unpredictable_function_pointer_comparisons)]
+#[allow(unknown_lints, unpredictable_function_pointer_comparisons)]
 mod bindings {
     #[allow(unused_imports)]
     use crate::bindings::*;

@@ -6,7 +6,7 @@
 //! everything is also logged to target/ci-test.log, to total the tests at the end ([`tee`]).
 //!
 //! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
-//! one step). The task runs itself with `--teed` (first) for the steps, its output teed.
+//! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The task runs itself with `--teed` (first) for the steps, its output teed.
 
 mod imports;
 mod tee;
@@ -37,20 +37,91 @@ pub fn run(args: &[String]) -> Result {
     }
 }
 
-/// The steps (those whose heading holds `only`, if given), after the fetch step.
+/// The steps (those whose heading holds `only`, if given), after the fetch step. A step that runs
+/// beside the others starts first, and its output is shown after theirs.
 fn steps(only: Option<&str>) -> Result {
     let mut steps = Steps::new();
     steps.step("fetch headers, driver library and libclang into target/ci-deps");
-    let setup = Setup::new()?;
-    for step in plan()? {
-        if only.is_none_or(|words| step.heading.contains(words)) {
-            steps.step(&step.heading);
-            (step.run)(&setup)?;
+    let plan: Vec<Step> = plan()?
+        .into_iter()
+        .filter(|step| only.is_none_or(|words| step.heading.contains(words)))
+        .collect();
+    let setup = Setup::new(plan.iter().any(|step| step.beside.is_some()))?;
+    let mut beside = Vec::new();
+    for step in &plan {
+        if let Some(task) = step.beside {
+            beside.push(Beside::start(&step.heading, task)?);
         }
+    }
+    for step in plan.iter().filter(|step| step.beside.is_none()) {
+        steps.step(&step.heading);
+        (step.run)(&setup)?;
+    }
+    for lane in beside {
+        steps.step(&lane.heading);
+        lane.finish()?;
     }
     steps.finish();
     println!();
     Ok(())
+}
+
+/// A task run beside the other steps, from their start: one whose builds have target folders of
+/// their own (no wait for cargo's lock on `target/`) and whose runs under qemu and wine leave a CPU
+/// idle much of the time. Its output goes to a file, shown when the other steps are done.
+struct Beside {
+    heading: String,
+    child: std::process::Child,
+    log: PathBuf,
+    started: std::time::Instant,
+}
+
+impl Beside {
+    fn start(heading: &str, task: &str) -> Result<Self> {
+        let log = root().join(format!("target/ci-{task}.log"));
+        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let mut command = process::command(std::env::current_exe()?);
+        command.arg(task).stdout(file.try_clone()?).stderr(file);
+        let child = command.spawn().map_err(|e| process::error(&command, e))?;
+        println!(
+            "(started beside the steps below: cargo xtask {task}, its output in {})",
+            log.display()
+        );
+        Ok(Beside {
+            heading: heading.to_string(),
+            child,
+            log,
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Waits for the task, shows its output and its own wall time; an error if it failed.
+    fn finish(mut self) -> Result {
+        let status = self.child.wait()?;
+        let text = std::fs::read_to_string(&self.log)
+            .map_err(|e| format!("{}: {e}", self.log.display()))?;
+        print!("{text}");
+        println!(
+            "(ran beside the other steps: {} s from their start)",
+            self.started.elapsed().as_secs()
+        );
+        match status.success() {
+            true => Ok(()),
+            false => {
+                Err(format!("`{}` failed ({status}): its output is above", self.heading).into())
+            }
+        }
+    }
+}
+
+impl Drop for Beside {
+    /// A step before it failed: the task is not waited for.
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 /// What every step uses: the environment of the fetched dependencies, and the stub library.
@@ -66,8 +137,10 @@ struct Setup {
 }
 
 impl Setup {
-    fn new() -> Result<Self> {
-        deps::use_fetched(&[])?;
+    /// `arm64`: also the arm64 driver library (the platforms task's), fetched here before that
+    /// task starts beside other steps that read the fetched files.
+    fn new(arm64: bool) -> Result<Self> {
+        deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
         let driver = versions::the_one("driver")?;
         // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
         std::env::set_var("CUDA_DRIVER_EXPECT_VERSION", driver.to_string());
@@ -101,16 +174,26 @@ impl Setup {
     }
 }
 
-/// One step: its heading and what it runs.
+/// One step: its heading and what it runs, or the task it runs beside the others ([`Beside`]).
 struct Step {
     heading: String,
     run: Box<dyn Fn(&Setup) -> Result>,
+    beside: Option<&'static str>,
 }
 
 fn step(heading: impl Into<String>, run: impl Fn(&Setup) -> Result + 'static) -> Step {
     Step {
         heading: heading.into(),
         run: Box::new(run),
+        beside: None,
+    }
+}
+
+/// A step that runs task `name` beside the others.
+fn beside(heading: impl Into<String>, name: &'static str) -> Step {
+    Step {
+        beside: Some(name),
+        ..step(heading, |_| Ok(()))
     }
 }
 
@@ -183,7 +266,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the committed bindings are what the pinned headers give", "regenerate", &["--check"]),
         task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
-        task("aarch64 Linux and x86-64 Windows: bindings, layout and constant probes per target; Debian's arm64 driver under qemu; the tests built for aarch64, under qemu (cargo xtask platforms)", "platforms", &[]),
+        beside("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", "platforms"),
     ]);
     Ok(plan)
 }

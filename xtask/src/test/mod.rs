@@ -71,9 +71,10 @@ fn steps(only: Option<&str>) -> Result {
 /// idle much of the time. Its output goes to a file, shown when the other steps are done.
 struct Beside {
     heading: String,
-    child: std::process::Child,
+    child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
+    /// Waits for the task: its exit status and its wall time.
+    watcher: Option<std::thread::JoinHandle<std::io::Result<(std::process::ExitStatus, u64)>>>,
     log: PathBuf,
-    started: std::time::Instant,
 }
 
 impl Beside {
@@ -87,24 +88,31 @@ impl Beside {
             "(started beside the steps below: cargo xtask {task}, its output in {})",
             log.display()
         );
+        let child = std::sync::Arc::new(std::sync::Mutex::new(child));
+        let watched = child.clone();
+        let started = std::time::Instant::now();
+        let watcher = std::thread::spawn(move || loop {
+            if let Some(status) = watched.lock().expect("not poisoned").try_wait()? {
+                return Ok((status, started.elapsed().as_secs()));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        });
         Ok(Beside {
             heading: heading.to_string(),
             child,
+            watcher: Some(watcher),
             log,
-            started: std::time::Instant::now(),
         })
     }
 
     /// Waits for the task, shows its output and its own wall time; an error if it failed.
     fn finish(mut self) -> Result {
-        let status = self.child.wait()?;
+        let watcher = self.watcher.take().expect("finished once");
+        let (status, seconds) = watcher.join().map_err(|_| "the watcher panicked")??;
         let text = std::fs::read_to_string(&self.log)
             .map_err(|e| format!("{}: {e}", self.log.display()))?;
         print!("{text}");
-        println!(
-            "(ran beside the other steps: {} s from their start)",
-            self.started.elapsed().as_secs()
-        );
+        println!("(ran beside the other steps, from their start: {seconds} s)");
         match status.success() {
             true => Ok(()),
             false => {
@@ -117,9 +125,10 @@ impl Beside {
 impl Drop for Beside {
     /// A step before it failed: the task is not waited for.
     fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        if self.watcher.is_some() {
+            if let Ok(mut child) = self.child.lock() {
+                let _ = child.kill();
+            }
         }
     }
 }

@@ -6,7 +6,8 @@
 //! everything is also logged to target/ci-test.log, to total the tests at the end ([`tee`]).
 //!
 //! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
-//! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The task runs itself with `--teed` (first) for the steps, its output teed.
+//! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The
+//! task runs itself with `--teed` (first) for the steps, its output teed.
 
 mod imports;
 mod tee;

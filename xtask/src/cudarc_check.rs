@@ -4,12 +4,14 @@
 //!
 //!   cargo xtask cudarc-check                # CI: build, run on Debian's 535 library, compare
 //!   cargo xtask cudarc-check --bundle DIR   # the GPU bundle's part: every build in DIR
+//!   cargo xtask cudarc-check --update-locks # regenerate ci/cudarc/{own,ours}.lock
 //!
 //! cudarc comes from the package registry through cargo, pinned with its checksum by
 //! ci/cudarc/Cargo.lock, and is unpacked from cargo's cache twice under target/cudarc-check/: as
 //! published (`own`: its own `sys`), and with ci/cudarc/migration.patch applied (`ours`: `sys` is
 //! this workspace's cuda-driver-sys, through `[patch.crates-io]`; docs/MIGRATING.md gives each
-//! edit's reason). Each side is built with the features `driver`, `nvrtc` and `std` for each
+//! edit's reason). Each resolves from its committed lock, ci/cudarc/own.lock and ours.lock, whose
+//! crates are fetched before the offline builds ([`crate::dependents::LockedTree`]). Each side is built with the features `driver`, `nvrtc` and `std` for each
 //! `dependents` version, linked (`dynamic-linking`) and dynamically loaded (`dynamic-loading`,
 //! cudarc's default): the library's tests and the examples those features build ([`build`]).
 //! Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt), which also runs their NVRTC
@@ -22,7 +24,7 @@
 mod build;
 
 use crate::checks::links_stub;
-use crate::dependents::{apply, pinned_crate, LinkFolders};
+use crate::dependents::{apply, pinned_crate, LinkFolders, LockedTree};
 use crate::files::{copy, read};
 use crate::outcomes;
 use crate::process::root;
@@ -39,10 +41,11 @@ const VERSION: &str = "0.19.10";
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
     let started = Instant::now();
-    let bundle = match args {
-        [] => None,
-        [flag, dir] if flag == "--bundle" => Some(root().join(dir)),
-        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR]".into()),
+    let (bundle, update_locks) = match args {
+        [] => (None, false),
+        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
+        [flag] if flag == "--update-locks" => (None, true),
+        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR | --update-locks]".into()),
     };
     deps::use_fetched(&[])?;
     let work = root().join("target/cudarc-check");
@@ -54,10 +57,28 @@ pub fn run(args: &[String]) -> Result {
 
     let crate_file = pinned_crate("cudarc", VERSION)?;
     let sources = |side: Side| work.join(side.name());
-    unpack(&crate_file, &sources(Side::Own))?;
-    unpack(&crate_file, &sources(Side::Ours))?;
+    crate::dependents::unpack(&crate_file, &sources(Side::Own))?;
+    crate::dependents::unpack(&crate_file, &sources(Side::Ours))?;
     if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
         return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
+    }
+    for side in [Side::Own, Side::Ours] {
+        let dir = sources(side);
+        let tree = LockedTree {
+            dir: &dir,
+            label: format!("cudarc {VERSION} ({})", side.name()),
+            lock: format!("{DATA}/{}.lock", side.name()),
+            patched: side == Side::Ours,
+            update: "cargo xtask cudarc-check --update-locks".into(),
+        };
+        if update_locks {
+            tree.update(&root().join(DATA).join("Cargo.lock"))?;
+        } else {
+            tree.fetch()?;
+        }
+    }
+    if update_locks {
+        return Ok(());
     }
     let nvrtc = crate::gen_ptx::tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
@@ -246,9 +267,4 @@ fn run_build(work: &Path, build: &Build, held_to: &[String]) -> Result<(PathBuf,
     run_task("dependent-run", &args)?;
     let text = read(&path)?;
     Ok((path, text))
-}
-
-/// cudarc as published into `dir`, its own workspace, with the pinned lock.
-fn unpack(crate_file: &Path, dir: &Path) -> Result {
-    crate::dependents::unpack(crate_file, dir, &root().join(DATA).join("Cargo.lock"))
 }

@@ -1,4 +1,4 @@
-//! `cargo xtask cust-check [--bundle DIR]`: cust 0.3.2 (Rust-CUDA's driver layer), a real
+//! `cargo xtask cust-check [--bundle DIR | --update-locks]`: cust 0.3.2 (Rust-CUDA's driver layer), a real
 //! dependent written for cust_raw 0.11.3 (the CUDA 11.4 bindings), built on this workspace's crate
 //! with ci/cust/migration.patch, its tests' outcomes compared with those on cust_raw
 //! ([`crate::published_dependent`] says how). cust_raw's build script (find_cuda_helper) wants
@@ -18,6 +18,7 @@ const CUST: Dependent = Dependent {
     dependency: "cust_raw",
     dynamic_when_newer: true,
     gpu_baseline: true,
+    control: Some("half"),
     required: &["tests/unit"],
 };
 

@@ -1,4 +1,4 @@
-//! `cargo xtask dependent-0-3-check`: a second dependent of cuda-driver-sys 0.3 besides rustacuda.
+//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3 besides rustacuda.
 //! ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
 //! docs/MIGRATING.md names (attributes by name, one renamed and two renumbered; a glob import
 //! through the enum type; `as` casts; the vector types; the profiler functions). Built as it is
@@ -6,9 +6,11 @@
 //! ci/dependent-0-3/migration.patch on this workspace's crate with each `dependents` version, the
 //! newest with `compat-0-3` and deprecations denied. Every build runs on Debian's 535 library
 //! (no GPU: every call fails alike) and must print what the 0.3.0 build prints: the same
-//! attribute numbers, codes and layouts.
+//! attribute numbers, codes and layouts. The patched program resolves from
+//! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
+//! Cargo.lock is ([`crate::dependents::LockedTree`]); `--update-locks` regenerates both.
 
-use crate::dependents::{apply, copy_fresh, patch_config, pinned_crate, LinkFolders};
+use crate::dependents::{apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree};
 use crate::process::{self, root};
 use crate::versions;
 use crate::{deps, Result};
@@ -21,9 +23,11 @@ const PROGRAM: &str = "ci/dependent-0-3";
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
 pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask dependent-0-3-check (no arguments)".into());
-    }
+    let update_locks = match args {
+        [] => false,
+        [flag] if flag == "--update-locks" => true,
+        _ => return Err("usage: cargo xtask dependent-0-3-check [--update-locks]".into()),
+    };
     deps::use_fetched(&[])?;
     pinned_crate("cuda-driver-sys", "0.3.0")?;
     let work = root().join("target/dependent-0-3-check");
@@ -39,6 +43,23 @@ pub fn run(args: &[String]) -> Result {
     }
     if !apply(&format!("{PROGRAM}/migration.patch"), &migrated)? {
         return Err(format!("{PROGRAM}/migration.patch does not apply").into());
+    }
+    for (dir, lock, patched) in [(&published, "Cargo", false), (&migrated, "migrated", true)] {
+        let tree = LockedTree {
+            dir,
+            label: format!("{PROGRAM} ({})", crate::files::name(dir)),
+            lock: format!("{PROGRAM}/{lock}.lock"),
+            patched,
+            update: "cargo xtask dependent-0-3-check --update-locks".into(),
+        };
+        if update_locks {
+            tree.update(&root().join(PROGRAM).join("Cargo.lock"))?;
+        } else {
+            tree.fetch()?;
+        }
+    }
+    if update_locks {
+        return Ok(());
     }
     let links = LinkFolders::new(&work)?;
 

@@ -123,19 +123,19 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "rustacuda-check",
-        usage: "[--bundle DIR]",
+        usage: "[--bundle DIR | --update-locks]",
         about: "rustacuda 0.1.3 built on this crate, its tests run as on cuda-driver-sys 0.3.0",
         run: rustacuda_check::run,
     },
     Task {
         name: "cust-check",
-        usage: "[--bundle DIR]",
+        usage: "[--bundle DIR | --update-locks]",
         about: "cust 0.3.2 built on this crate, its tests run as on cust_raw 0.11.3",
         run: cust_check::run,
     },
     Task {
         name: "cudarc-check",
-        usage: "[--bundle DIR]",
+        usage: "[--bundle DIR | --update-locks]",
         about: "cudarc 0.19.10's driver module built on this crate, its tests run as on its own sys",
         run: cudarc_check::run,
     },
@@ -147,7 +147,7 @@ const TASKS: &[Task] = &[
     },
     Task {
         name: "dependent-0-3-check",
-        usage: "",
+        usage: "[--update-locks]",
         about: "a program written for cuda-driver-sys 0.3.0 builds and prints the same on this crate",
         run: dependent_0_3_check::run,
     },

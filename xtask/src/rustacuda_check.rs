@@ -1,4 +1,4 @@
-//! `cargo xtask rustacuda-check [--bundle DIR]`: rustacuda 0.1.3, a real dependent written for
+//! `cargo xtask rustacuda-check [--bundle DIR | --update-locks]`: rustacuda 0.1.3, a real dependent written for
 //! the registry's cuda-driver-sys 0.3.0, built on this workspace's crate with
 //! ci/rustacuda/migration.patch, its tests' outcomes compared with those on 0.3.0
 //! ([`crate::published_dependent`] says how).
@@ -14,6 +14,7 @@ const RUSTACUDA: Dependent = Dependent {
     dependency: "cuda-driver-sys",
     dynamic_when_newer: false,
     gpu_baseline: false,
+    control: None,
     required: &["tests/unit", "examples/launch"],
 };
 

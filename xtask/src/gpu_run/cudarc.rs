@@ -27,7 +27,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             );
         }
         process::run(
-            process::command("tar")
+            Command::new("tar")
                 .arg("xJf")
                 .arg(&archive)
                 .arg("-C")

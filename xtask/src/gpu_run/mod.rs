@@ -185,3 +185,30 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod runs_anywhere {
+    /// The runner runs where the build machine's checkout does not exist: no file of it (nor of
+    /// dependent-run, which it starts, and what both use) names the workspace root or starts a
+    /// command there (`process::command` runs from it).
+    #[test]
+    fn the_runner_reaches_for_no_path_of_the_build_machine() {
+        let files = [
+            ("gpu_run/mod.rs", include_str!("mod.rs")),
+            ("gpu_run/checks.rs", include_str!("checks.rs")),
+            ("gpu_run/cudarc.rs", include_str!("cudarc.rs")),
+            ("gpu_run/log.rs", include_str!("log.rs")),
+            ("gpu_run/sanitizer.rs", include_str!("sanitizer.rs")),
+            ("gpu_run/tests.rs", include_str!("tests.rs")),
+            ("dependent_run.rs", include_str!("../dependent_run.rs")),
+            ("outcomes.rs", include_str!("../outcomes.rs")),
+            ("files.rs", include_str!("../files.rs")),
+        ];
+        let banned = [concat!("root", "("), concat!("process::", "command(")];
+        for (file, text) in files {
+            for word in banned {
+                assert!(!text.contains(word), "xtask/src/{file} uses `{word}`");
+            }
+        }
+    }
+}

@@ -6,12 +6,15 @@
 //!   cargo xtask NAME-check --bundle DIR   # the GPU bundle's part: the oldest and newest
 //!                                         # `dependents` builds in DIR (and the old
 //!                                         # bindings' build, if gpu-run compares with it)
+//!   cargo xtask NAME-check --update-locks # regenerate ci/NAME/{published,migrated}.lock
 //!
 //! The crate comes from the package registry through cargo, pinned with its checksum by
 //! `ci/NAME/Cargo.lock`, and is unpacked from cargo's cache twice under target/NAME-check/: as
 //! published (on its old bindings, linked through `<CUDA_LIBRARY_PATH>/lib64` as they expect), and
 //! with `ci/NAME/migration.patch` applied (docs/MIGRATING.md gives each edit's reason), on this
-//! workspace's cuda-driver-sys through `[patch.crates-io]`. Each build (the old bindings; ours with
+//! workspace's cuda-driver-sys through `[patch.crates-io]`. Each tree resolves from its committed
+//! lock, `ci/NAME/published.lock` and `ci/NAME/migrated.lock`, whose crates are fetched before the
+//! offline builds ([`crate::dependents::LockedTree`]). Each build (the old bindings; ours with
 //! each `dependents` version; the headers newer than the 535 driver link the stub library)
 //! compiles the library, the unit and integration tests, the examples and every doctest, into a
 //! folder dependent-run runs ([`build`]). The headers that bind cuCtxCreate_v4 bind symbols the
@@ -24,7 +27,7 @@
 mod build;
 
 use crate::checks::binds_ctx_create_v4;
-use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders};
+use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
 use crate::outcomes as compare;
 use crate::process::root;
 use crate::versions;
@@ -52,6 +55,9 @@ pub struct Dependent {
     /// compare with as CI does; else gpu-run wants every test to pass but the expected
     /// differences.
     pub gpu_baseline: bool,
+    /// An optional dependency that the migrated tree's lock must hold: the control drops it from
+    /// a copy of the lock, whose fetch must then fail naming the lock and the command.
+    pub control: Option<&'static str>,
 }
 
 impl Dependent {
@@ -71,16 +77,19 @@ impl Dependent {
     }
 }
 
-/// `cargo xtask NAME-check [--bundle DIR]`: the builds, then (without `--bundle`) the runs and
-/// their comparison.
+/// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
+/// `--bundle`) the runs and their comparison.
 pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let started = Instant::now();
     let task = dep.task();
     let data = dep.data();
-    let bundle = match args {
-        [] => None,
-        [flag, dir] if flag == "--bundle" => Some(root().join(dir)),
-        _ => return Err(format!("usage: cargo xtask {task} [--bundle DIR]").into()),
+    let (bundle, update_locks) = match args {
+        [] => (None, false),
+        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
+        [flag] if flag == "--update-locks" => (None, true),
+        _ => {
+            return Err(format!("usage: cargo xtask {task} [--bundle DIR | --update-locks]").into())
+        }
     };
     deps::use_fetched(&[])?;
     let work = root().join("target").join(&task);
@@ -91,10 +100,29 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
 
     let crate_file = pinned_crate(dep.name, dep.version)?;
     let (published, migrated) = (work.join("published"), work.join("migrated"));
-    unpack(dep, &crate_file, &published)?;
-    unpack(dep, &crate_file, &migrated)?;
+    crate::dependents::unpack(&crate_file, &published)?;
+    crate::dependents::unpack(&crate_file, &migrated)?;
     if !apply(&format!("{data}/migration.patch"), &migrated)? {
         return Err(format!("{data}/migration.patch does not apply to {}", dep.label()).into());
+    }
+    let trees = [(&published, false), (&migrated, true)].map(|(dir, patched)| LockedTree {
+        dir,
+        label: format!("{} ({})", dep.label(), crate::files::name(dir)),
+        lock: format!("{data}/{}.lock", crate::files::name(dir)),
+        patched,
+        update: format!("cargo xtask {task} --update-locks"),
+    });
+    if update_locks {
+        for t in &trees {
+            t.update(&root().join(&data).join("Cargo.lock"))?;
+        }
+        return Ok(());
+    }
+    for t in &trees {
+        t.fetch()?;
+    }
+    if let Some(optional) = dep.control {
+        trees[1].control_without(optional, &work.join("control"))?;
     }
     let links = LinkFolders::new(&work)?;
     let builder = Builder::new(dep, &work)?;
@@ -227,10 +255,4 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         started.elapsed().as_secs()
     );
     Ok(())
-}
-
-/// The crate as published into `dir`, its own workspace, with the pinned lock.
-fn unpack(dep: &Dependent, crate_file: &Path, dir: &Path) -> Result {
-    let lock = root().join(dep.data()).join("Cargo.lock");
-    crate::dependents::unpack(crate_file, dir, &lock)
 }

@@ -7,8 +7,11 @@
 //!
 //! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
 //! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The
-//! task runs itself with `--teed` (first) for the steps, its output teed.
+//! task runs itself with `--teed` (first) for the steps, its output teed, in homes of its own
+//! for cargo, rustup and pip, empty at each start ([`home`]): what a step needs, it fetches or
+//! installs.
 
+mod home;
 mod imports;
 mod tee;
 
@@ -27,11 +30,17 @@ const TEED: &str = "--teed";
 pub fn run(args: &[String]) -> Result {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args[..] {
-        [] => tee::run(&["test", TEED], "all checks passed"),
-        ["--only", words] => tee::run(
-            &["test", TEED, "--only", words],
-            &format!("the steps whose heading holds `{words}` passed"),
-        ),
+        [] => {
+            home::fresh()?;
+            tee::run(&["test", TEED], "all checks passed")
+        }
+        ["--only", words] => {
+            home::fresh()?;
+            tee::run(
+                &["test", TEED, "--only", words],
+                &format!("the steps whose heading holds `{words}` passed"),
+            )
+        }
         [TEED] => steps(None),
         [TEED, "--only", words] => steps(Some(words)),
         _ => Err(USAGE.into()),
@@ -42,11 +51,17 @@ pub fn run(args: &[String]) -> Result {
 /// beside the others starts first, and its output is shown after theirs.
 fn steps(only: Option<&str>) -> Result {
     let mut steps = Steps::new();
-    steps.step("fetch headers, driver library and libclang into target/ci-deps");
     let plan: Vec<Step> = plan()?
         .into_iter()
         .filter(|step| only.is_none_or(|words| step.heading.contains(words)))
         .collect();
+    // Numbered in the order they are shown: the fetch step, the others, then those run beside.
+    let count = plan.len() + 1;
+    let mut numbered = (1..).map(|i| format!("[{i}/{count}]"));
+    let mut next = |heading: &str| format!("{} {heading}", numbered.next().expect("endless"));
+    steps.step(&next(
+        "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
+    ));
     let setup = Setup::new(plan.iter().any(|step| step.beside.is_some()))?;
     let mut beside = Vec::new();
     for step in &plan {
@@ -55,11 +70,11 @@ fn steps(only: Option<&str>) -> Result {
         }
     }
     for step in plan.iter().filter(|step| step.beside.is_none()) {
-        steps.step(&step.heading);
+        steps.step(&next(&step.heading));
         (step.run)(&setup)?;
     }
     for lane in beside {
-        steps.step(&lane.heading);
+        steps.step(&next(&lane.heading));
         lane.finish()?;
     }
     steps.finish();
@@ -151,6 +166,22 @@ impl Setup {
     /// task starts beside other steps that read the fetched files.
     fn new(arm64: bool) -> Result<Self> {
         deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
+        // The workspace's crates, as its committed lock pins them: the builds below resolve
+        // nothing anew.
+        let mut fetch = process::command("cargo");
+        fetch.args(["fetch", "--locked"]);
+        let (status, said) = crate::capture::merged(&mut fetch)?;
+        if !status.success() {
+            return Err(format!(
+                "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
+                 `cargo fetch` and commit Cargo.lock",
+                said.lines()
+                    .rfind(|l| l.starts_with("error"))
+                    .unwrap_or("")
+                    .trim()
+            )
+            .into());
+        }
         let driver = versions::the_one("driver")?;
         // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
         std::env::set_var("CUDA_DRIVER_EXPECT_VERSION", driver.to_string());

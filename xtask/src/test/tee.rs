@@ -1,6 +1,7 @@
 //! The test task's log: everything it and the commands it runs print, on the terminal and in
-//! `target/ci-test.log`; and the total of the tests that passed, from the log's
-//! `test result: ok. N passed; ...` lines.
+//! `target/ci-test.log`; and the tests that passed, from the log's `test result: ok. N passed;
+//! ...` lines: per step (the lines after its heading `=== [i/n] ...`), so that a count that
+//! drops is seen where, and in total.
 
 use crate::capture;
 use crate::process::{self, root};
@@ -22,22 +23,33 @@ pub fn run(args: &[&str], summary: &str) -> Result {
     let mut log = std::fs::File::create(&path).map_err(|e| format!("{LOG}: {e}"))?;
     let (mut child, reader) =
         capture::spawn_merged(process::command(std::env::current_exe()?).args(args))?;
-    let mut passed = 0;
+    let mut per_step: Vec<(String, u64)> = vec![("before the steps".into(), 0)];
     let mut stdout = std::io::stdout();
     let mut line = Vec::new();
     let mut reader = BufReader::new(reader);
     while reader.read_until(b'\n', &mut line)? > 0 {
         stdout.write_all(&line)?;
         log.write_all(&line)?;
-        passed += passed_in(&String::from_utf8_lossy(&line));
+        let text = String::from_utf8_lossy(&line);
+        match step_heading(&text) {
+            Some(heading) => per_step.push((heading.to_string(), 0)),
+            None => per_step.last_mut().expect("one at least").1 += passed_in(&text),
+        }
         line.clear();
     }
     let status = child.wait()?;
     if !status.success() {
         return Err(format!("a check failed: its output is above and in {LOG}").into());
     }
+    let passed: u64 = per_step.iter().map(|(_, n)| n).sum();
+    let mut lines = String::from("\ntests passed per step (the steps not listed count none):\n");
+    for (heading, n) in per_step.iter().filter(|(_, n)| *n > 0) {
+        let short: String = heading.chars().take(90).collect();
+        lines += &format!("{n:6}  {short}\n");
+    }
+    lines += &format!("{}\n", super::home::downloads());
     let s = started.elapsed().as_secs();
-    let lines = format!(
+    lines += &format!(
         "{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {} min {} s\n",
         s / 60,
         s % 60
@@ -45,6 +57,12 @@ pub fn run(args: &[&str], summary: &str) -> Result {
     stdout.write_all(lines.as_bytes())?;
     log.write_all(lines.as_bytes())?;
     Ok(())
+}
+
+/// The heading of a step of the test task (`=== [2/40] cargo fmt --check`), without `=== `.
+fn step_heading(line: &str) -> Option<&str> {
+    let heading = line.strip_prefix("=== ")?.trim_end();
+    heading.starts_with('[').then_some(heading)
 }
 
 /// The count of `test result: ok. N passed; ...` (the libtest summary of one test binary); 0 for
@@ -58,7 +76,17 @@ fn passed_in(line: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::passed_in;
+    use super::{passed_in, step_heading};
+
+    #[test]
+    fn step_headings_are_numbered() {
+        assert_eq!(
+            step_heading("=== [2/40] cargo fmt --check\n"),
+            Some("[2/40] cargo fmt --check")
+        );
+        assert_eq!(step_heading("=== platforms: aarch64\n"), None);
+        assert_eq!(step_heading("  === [1/2] x"), None);
+    }
 
     #[test]
     fn counts_of_passing_binaries_only() {

@@ -1,0 +1,126 @@
+//! The test command's own homes, made empty at each start under `target/ci-home/`: cargo's
+//! (`CARGO_HOME`: the package index, the downloaded crates), rustup's (`RUSTUP_HOME`: the
+//! toolchains, targets and components) and pip's cache (`PIP_CACHE_DIR`). So a run on a
+//! developer's machine sees what a fresh machine sees: every step fetches or installs what it
+//! needs (the crates through committed locks, Rust 1.84, `rust-src`, the aarch64 and Windows
+//! targets), and one that leans on a cache fails here as it would there.
+//!
+//! The toolchain that runs the command is installed into the new rustup home first (the same
+//! release, minimal profile with clippy and rustfmt), and the steps run with it.
+
+use crate::process::{self, root};
+use crate::Result;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The homes' folder, relative to the workspace root.
+pub const HOMES: &str = "target/ci-home";
+
+/// Empties the homes, installs the running toolchain into the new rustup home, and sets this
+/// process's environment to them (the steps' process inherits it).
+pub fn fresh() -> Result {
+    let started = Instant::now();
+    let homes = root().join(HOMES);
+    if homes.exists() {
+        std::fs::remove_dir_all(&homes).map_err(|e| format!("{}: {e}", homes.display()))?;
+    }
+    let [cargo, rustup, pip] = ["cargo", "rustup", "pip"].map(|name| homes.join(name));
+    for dir in [&cargo, &rustup, &pip] {
+        crate::files::create_dir(dir)?;
+    }
+    let toolchain = running_toolchain()?;
+    let mut install = process::command("rustup");
+    install
+        .args(["toolchain", "install", &toolchain, "--profile", "minimal"])
+        .args(["--component", "clippy,rustfmt", "--no-self-update"])
+        .env("RUSTUP_HOME", &rustup)
+        .env("CARGO_HOME", &cargo);
+    let (status, said) = crate::capture::merged(&mut install)?;
+    if !status.success() {
+        return Err(format!(
+            "cannot install Rust {toolchain} into the test command's own rustup home ({}): {}",
+            rustup.display(),
+            said.lines()
+                .rfind(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .trim()
+        )
+        .into());
+    }
+    if let Some(paths) = std::env::var_os("LD_LIBRARY_PATH") {
+        std::env::set_var("LD_LIBRARY_PATH", without_toolchain(&paths));
+    }
+    std::env::set_var("CARGO_HOME", &cargo);
+    std::env::set_var("RUSTUP_HOME", &rustup);
+    std::env::set_var("RUSTUP_TOOLCHAIN", &toolchain);
+    std::env::set_var("PIP_CACHE_DIR", &pip);
+    // What `cargo run` set for this program, pointing into the toolchain that built it.
+    std::env::remove_var("CARGO");
+    std::env::remove_var("RUSTUP_TOOLCHAIN_SOURCE");
+    println!(
+        "the test command's own homes, empty: {HOMES}/{{cargo,rustup,pip}}; Rust {toolchain} \
+         installed into its rustup home in {} s",
+        started.elapsed().as_secs()
+    );
+    Ok(())
+}
+
+/// The release of the toolchain that runs cargo here (`1.95.0`), as rustup names it; only a
+/// stable release can be installed again by that name.
+fn running_toolchain() -> Result<String> {
+    let said = process::output(process::command("rustc").arg("-vV"))?;
+    let release = said
+        .lines()
+        .find_map(|l| l.strip_prefix("release: "))
+        .ok_or("rustc -vV names no release")?;
+    if release.contains('-') {
+        return Err(format!(
+            "the test command installs the toolchain that runs it into a rustup home of its own, \
+             by its release; rustc {release} is not a stable release: run it with a stable \
+             toolchain (`cargo +stable xtask test`)"
+        )
+        .into());
+    }
+    Ok(release.to_string())
+}
+
+/// `LD_LIBRARY_PATH` without the folders `cargo run` added for this program: its target folder's
+/// and its toolchain's (under the rustup home it was built with, which this process's
+/// `RUSTUP_HOME` still names).
+fn without_toolchain(paths: &std::ffi::OsStr) -> OsString {
+    let outer = std::env::var_os("RUSTUP_HOME").map(PathBuf::from);
+    let target = root().join("target");
+    let kept: Vec<PathBuf> = std::env::split_paths(paths)
+        .filter(|p| !p.starts_with(&target) && outer.as_ref().is_none_or(|o| !p.starts_with(o)))
+        .collect();
+    std::env::join_paths(kept).unwrap_or_default()
+}
+
+/// What the run downloaded into the homes, in MB: the crates (`.crate` files) and the installed
+/// toolchains, as one line.
+pub fn downloads() -> String {
+    let homes = root().join(HOMES);
+    let crates = size(&homes.join("cargo/registry/cache"));
+    let toolchains = size(&homes.join("rustup/toolchains"));
+    format!(
+        "downloaded into {HOMES}: crates {} MB (.crate files), toolchains {} MB (installed)",
+        crates / 1_000_000,
+        toolchains / 1_000_000
+    )
+}
+
+/// The bytes of the files under `dir` (links not followed); 0 if it is missing.
+fn size(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => size(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}

@@ -27,7 +27,15 @@ pub fn toolchain(version: &str) -> Result<String> {
     let installed = rustup(&["toolchain", "list"], "the installed toolchains")?;
     let prefix = format!("{version}-");
     if !installed.lines().any(|l| l.starts_with(&prefix)) {
-        let args = ["toolchain", "install", version, "--profile", "minimal"];
+        // No self-update: in the test command's own homes rustup itself is not installed.
+        let args = [
+            "toolchain",
+            "install",
+            version,
+            "--profile",
+            "minimal",
+            "--no-self-update",
+        ];
         rustup(&args, &format!("Rust {version}"))?;
     }
     Ok(version.to_string())

@@ -71,11 +71,7 @@ pub fn run(args: &[String]) -> Result {
             patched: side == Side::Ours,
             update: "cargo xtask cudarc-check --update-locks".into(),
         };
-        if update_locks {
-            tree.update(&root().join(DATA).join("Cargo.lock"))?;
-        } else {
-            tree.fetch()?;
-        }
+        tree.prepare(update_locks, &root().join(DATA).join("Cargo.lock"))?;
     }
     if update_locks {
         return Ok(());

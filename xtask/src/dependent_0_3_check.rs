@@ -52,11 +52,7 @@ pub fn run(args: &[String]) -> Result {
             patched,
             update: "cargo xtask dependent-0-3-check --update-locks".into(),
         };
-        if update_locks {
-            tree.update(&root().join(PROGRAM).join("Cargo.lock"))?;
-        } else {
-            tree.fetch()?;
-        }
+        tree.prepare(update_locks, &root().join(PROGRAM).join("Cargo.lock"))?;
     }
     if update_locks {
         return Ok(());

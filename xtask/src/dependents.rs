@@ -167,6 +167,15 @@ impl LockedTree<'_> {
         Err(format!("fetching the crates of {} failed: {said}", self.lock).into())
     }
 
+    /// With `update_locks`, [`update`](Self::update) the committed lock from `start`; else
+    /// [`fetch`](Self::fetch) its crates.
+    pub fn prepare(&self, update_locks: bool, start: &Path) -> Result {
+        match update_locks {
+            true => self.update(start),
+            false => self.fetch(),
+        }
+    }
+
     /// Completes the lock in the tree (the committed one if there is one, else `start`) with what
     /// the package needs as built (`cargo fetch`, which keeps every version already locked) and
     /// writes it to the committed path.

@@ -112,14 +112,11 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         patched,
         update: format!("cargo xtask {task} --update-locks"),
     });
-    if update_locks {
-        for t in &trees {
-            t.update(&root().join(&data).join("Cargo.lock"))?;
-        }
-        return Ok(());
-    }
     for t in &trees {
-        t.fetch()?;
+        t.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
+    }
+    if update_locks {
+        return Ok(());
     }
     if let Some(optional) = dep.control {
         trees[1].control_without(optional, &work.join("control"))?;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // How many checks failed: calls that check() reported and expect()s that did not hold.
 static int failures = 0;
@@ -51,4 +52,23 @@ static void expect(bool ok, const char* what) {
 static int finish() {
     printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
     return failures == 0 ? 0 : 1;
+}
+
+// The module of the PTX `file` in the kernels folder (argv[1]; examples/kernels by default).
+static CUmodule load_module(int argc, char** argv, const char* file) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
+    CUmodule module = NULL;
+    check(cuModuleLoad(&module, path));
+    return module;
+}
+
+// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
+static bool wait_for(volatile unsigned int* word, unsigned int value) {
+    for (int ms = 0; ms < 10000; ms++) {
+        if (*word == value) return true;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return *word == value;
 }

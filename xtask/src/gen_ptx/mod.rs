@@ -64,6 +64,7 @@ const TARGETS: &[Target] = &[
         "context_independent_loading.cu",
         false,
     ),
+    target("stream_memops", "stream_memops.cu", false),
 ];
 
 /// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own

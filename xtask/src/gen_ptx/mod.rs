@@ -65,6 +65,7 @@ const TARGETS: &[Target] = &[
         false,
     ),
     target("stream_memops", "stream_memops.cu", false),
+    target("peer", "peer.cu", false),
 ];
 
 /// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own

@@ -56,6 +56,12 @@ pub fn expect(ok: bool, what: &str) {
     }
 }
 
+/// `what: same of n`, and a check that all `n` were.
+pub fn expect_all(what: &str, same: usize, n: usize) {
+    println!("{what}: {same} of {n}");
+    expect(same == n, what);
+}
+
 /// Prints the last line and exits: 0 when every check held, else 1.
 pub fn finish() -> ! {
     let failures = FAILURES.load(Ordering::Relaxed);

@@ -1,6 +1,7 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas.
+//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas, the hand-written ones
+//! ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12 compiler emits) too.
 //!
 //!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
 //!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
@@ -66,7 +67,12 @@ const TARGETS: &[Target] = &[
     ),
     target("stream_memops", "stream_memops.cu", false),
     target("peer", "peer.cu", false),
+    target("textures", "textures.cu", false),
 ];
+
+/// PTX written by hand (no CUDA 12 compiler emits texture and surface references), of the
+/// oldest architecture: checked with the generated PTX, never regenerated.
+const HAND_WRITTEN: &[&str] = &["texture_references"];
 
 /// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own
 /// (`compute_52`: `sm_52`) and Hopper's, where the GPU checks run.
@@ -156,19 +162,16 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
     Ok(same)
 }
 
-/// Checks the committed PTX: ISA version at most the pinned one, accepted by ptxas for every
-/// architecture, and the deliberately broken PTX of ptx_jit rejected. Whether all passed.
+/// Checks the committed PTX (generated and hand-written): ISA version at most the pinned one,
+/// accepted by ptxas for every architecture, and the deliberately broken PTX of ptx_jit rejected.
+/// Whether all passed.
 fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
-    for &Target {
-        name,
-        relocatable,
-        arch,
-        ..
-    } in TARGETS
-    {
+    let generated = TARGETS.iter().map(|t| (t.name, t.relocatable, t.arch));
+    let hand_written = HAND_WRITTEN.iter().map(|name| (*name, false, OLDEST));
+    for (name, relocatable, arch) in generated.chain(hand_written) {
         let path = kernels.join(format!("{name}.ptx"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));

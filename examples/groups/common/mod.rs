@@ -62,6 +62,11 @@ pub fn expect_all(what: &str, same: usize, n: usize) {
     expect(same == n, what);
 }
 
+/// Whether a check failed so far.
+pub fn failed() -> bool {
+    FAILURES.load(Ordering::Relaxed) != 0
+}
+
 /// Prints the last line and exits: 0 when every check held, else 1.
 pub fn finish() -> ! {
     let failures = FAILURES.load(Ordering::Relaxed);

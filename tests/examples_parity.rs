@@ -838,6 +838,17 @@ fn parity(name: &str) {
                 problems.push(format!("on a GPU the {who} must print `Result = PASS`"));
             }
         }
+        // What the program said failed: its check reports and its own `FAILED:` lines.
+        let said: Vec<&String> = (rust_lines.iter())
+            .filter(|l| {
+                l.starts_with("FAILED: ") || l.ends_with(" failed. ") || l.starts_with("  code = ")
+            })
+            .take(20)
+            .collect();
+        if !problems.is_empty() && !said.is_empty() {
+            let said: Vec<&str> = said.iter().map(|l| l.as_str()).collect();
+            problems.push(format!("the Rust example reported:\n{}", said.join("\n")));
+        }
     }
     if !problems.is_empty() {
         let stderr = |who: &str, r: &Run| {

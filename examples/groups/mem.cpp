@@ -1,10 +1,10 @@
 // The memory group beyond allocation: every copy form (host, device, arrays; 1D, 2D, 3D; pitched,
 // unaligned, unified-address and asynchronous ones; CUDA 12.8's batches), every memset (8, 16
 // and 32 bits, 2D, asynchronous), 1D, 2D and 3D arrays with their descriptors, mipmapped arrays
-// (a level, sparse properties, memory requirements), a multi-planar array's plane, registered
-// host memory and its flags, address ranges, a DMA-BUF handle for a range, the memory's info,
-// and where the driver answers them, async notifications and batched decompression. Each copy and
-// set is read back. Rust program: mem.rs.
+// (a level, sparse properties, a deferred-mapping one's memory requirements), a multi-planar
+// array's plane, registered host memory and its flags, address ranges, a DMA-BUF handle for a
+// range, the memory's info, and where the driver answers them, async notifications and batched
+// decompression. Each copy and set is read back. Rust program: mem.rs.
 #include "common.h"
 #include <cudaTypedefs.h>
 #include <unistd.h>
@@ -375,11 +375,16 @@ int main() {
         printf("sparse mipmapped array: tile %u x %u x %u, mip tail from level %u, %llu bytes\n",
                props.tileExtent.width, props.tileExtent.height, props.tileExtent.depth, props.miptailFirstLevel,
                props.miptailSize);
+        check(cuMipmappedArrayDestroy(sparse));
+    }
+    mip_desc.Flags = CUDA_ARRAY3D_DEFERRED_MAPPING;
+    CUmipmappedArray deferred = NULL;
+    if (check(cuMipmappedArrayCreate(&deferred, &mip_desc, 4))) {
         CUDA_ARRAY_MEMORY_REQUIREMENTS needs;
         memset(&needs, 0, sizeof needs);
-        check(cuMipmappedArrayGetMemoryRequirements(&needs, sparse, device));
-        printf("sparse mipmapped array memory: %zu bytes, alignment %zu\n", needs.size, needs.alignment);
-        check(cuMipmappedArrayDestroy(sparse));
+        check(cuMipmappedArrayGetMemoryRequirements(&needs, deferred, device));
+        printf("deferred-mapping mipmapped array memory: %zu bytes, alignment %zu\n", needs.size, needs.alignment);
+        check(cuMipmappedArrayDestroy(deferred));
     }
 
     // A multi-planar (NV12) array and its chroma plane.
@@ -388,10 +393,13 @@ int main() {
     nv12.Width = 64;
     nv12.Height = 64;
     nv12.Format = CU_AD_FORMAT_NV12;
-    nv12.NumChannels = 3;
     CUarray planar = NULL;
-    CUresult code = cuArray3DCreate(&planar, &nv12);
-    printf("NV12 array: %s\n", result_name(code));
+    CUresult code = CUDA_ERROR_INVALID_VALUE;
+    for (unsigned int channels = 1; channels <= 3 && code != CUDA_SUCCESS; channels += 2) {
+        nv12.NumChannels = channels;
+        code = cuArray3DCreate(&planar, &nv12);
+        printf("NV12 array of %u channel(s): %s\n", channels, result_name(code));
+    }
     if (code == CUDA_SUCCESS) {
         CUarray plane = NULL;
         check(cuArrayGetPlane(&plane, planar, 1));

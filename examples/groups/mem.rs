@@ -1,7 +1,8 @@
 //! The memory group beyond allocation: every copy form (host, device, arrays; 1D, 2D, 3D;
 //! pitched, unaligned, unified-address and asynchronous ones; CUDA 12.8's batches), every memset
 //! (8, 16 and 32 bits, 2D, asynchronous), 1D, 2D and 3D arrays with their descriptors, mipmapped
-//! arrays (a level, sparse properties, memory requirements), a multi-planar array's plane,
+//! arrays (a level, sparse properties, a deferred-mapping one's memory requirements), a
+//! multi-planar array's plane,
 //! registered host memory and its flags, address ranges, a DMA-BUF handle for a range, the
 //! memory's info, and where the driver answers them, async notifications and batched
 //! decompression. Each copy and set is read back. C twin: `mem.cpp`.
@@ -523,15 +524,20 @@ fn main() {
                 props.miptailFirstLevel,
                 props.miptailSize
             );
+            check!(cuMipmappedArrayDestroy(sparse));
+        }
+        mip_desc.Flags = CUDA_ARRAY3D_DEFERRED_MAPPING;
+        let mut deferred: CUmipmappedArray = ptr::null_mut();
+        if check!(cuMipmappedArrayCreate(&mut deferred, &mip_desc, 4)) {
             let mut needs: CUDA_ARRAY_MEMORY_REQUIREMENTS = zeroed();
             check!(cuMipmappedArrayGetMemoryRequirements(
-                &mut needs, sparse, device
+                &mut needs, deferred, device
             ));
             println!(
-                "sparse mipmapped array memory: {} bytes, alignment {}",
+                "deferred-mapping mipmapped array memory: {} bytes, alignment {}",
                 needs.size, needs.alignment
             );
-            check!(cuMipmappedArrayDestroy(sparse));
+            check!(cuMipmappedArrayDestroy(deferred));
         }
 
         // A multi-planar (NV12) array and its chroma plane.
@@ -539,10 +545,15 @@ fn main() {
         nv12.Width = 64;
         nv12.Height = 64;
         nv12.Format = CU_AD_FORMAT_NV12;
-        nv12.NumChannels = 3;
         let mut planar: CUarray = ptr::null_mut();
-        let code = cuArray3DCreate(&mut planar, &nv12);
-        println!("NV12 array: {}", result_name(code));
+        let mut code = CUresult::CUDA_ERROR_INVALID_VALUE;
+        let mut channels: c_uint = 1;
+        while channels <= 3 && code != CUresult::CUDA_SUCCESS {
+            nv12.NumChannels = channels;
+            code = cuArray3DCreate(&mut planar, &nv12);
+            println!("NV12 array of {channels} channel(s): {}", result_name(code));
+            channels += 2;
+        }
         if code == CUresult::CUDA_SUCCESS {
             let mut plane: CUarray = ptr::null_mut();
             check!(cuArrayGetPlane(&mut plane, planar, 1));

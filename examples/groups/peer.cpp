@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     check(cuMemcpyDtoH(back, b[0], bytes));
     printf("cuMemcpyPeerAsync back to device 0: %zu of %d words\n", count_equal(back, n, 1000), n);
     expect(count_equal(back, n, 1000) == (size_t)n, "cuMemcpyPeerAsync copied back to device 0");
-    // A box of 64 x 16 x 16 ints (the whole buffer), device 0 to 1, then back to 0, asynchronously.
+    // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then back to 0, asynchronously.
     CUDA_MEMCPY3D_PEER box;
     memset(&box, 0, sizeof box);
     box.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     box.dstHeight = 16;
     box.WidthInBytes = 64 * sizeof(int);
     box.Height = 16;
-    box.Depth = 16;
+    box.Depth = 64;
     check(cuMemcpy3DPeer(&box));
     check(cuMemsetD32(b[0], 0, n));
     CUDA_MEMCPY3D_PEER box_back = box;

@@ -136,7 +136,7 @@ fn main() {
             same == n as usize,
             "cuMemcpyPeerAsync copied back to device 0",
         );
-        // A box of 64 x 16 x 16 ints (the whole buffer), device 0 to 1, then back to 0,
+        // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then back to 0,
         // asynchronously.
         let mut cube: CUDA_MEMCPY3D_PEER = zeroed();
         cube.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -151,7 +151,7 @@ fn main() {
         cube.dstHeight = 16;
         cube.WidthInBytes = 64 * size_of::<c_int>();
         cube.Height = 16;
-        cube.Depth = 16;
+        cube.Depth = 64;
         check!(cuMemcpy3DPeer(&cube));
         check!(cuMemsetD32(b[0], 0, n as usize));
         let mut cube_back = cube;

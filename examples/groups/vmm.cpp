@@ -3,8 +3,9 @@
 // handle, its properties read back; an address range reserved, mapped, given read-write access
 // (and the access read back); the handle retained from the address; the memory exported as a file
 // descriptor, imported again and mapped at a second address, where the data written through the
-// first reads back; a sparse CUDA array's tile mapped and unmapped onto physical memory
-// (cuMemMapArrayAsync), with its sparse properties and memory requirements. Rust program: vmm.rs.
+// first reads back; a sparse CUDA array's tile mapped and unmapped onto a tile pool
+// (cuMemMapArrayAsync), with its sparse properties; the memory requirements of an array with
+// deferred mapping. Rust program: vmm.rs.
 #include "common.h"
 #include <unistd.h>
 
@@ -118,10 +119,14 @@ int main() {
             printf("sparse array: tile %u x %u x %u, mip tail from level %u, %llu bytes, flags %u\n",
                    props.tileExtent.width, props.tileExtent.height, props.tileExtent.depth,
                    props.miptailFirstLevel, props.miptailSize, props.flags);
-            CUDA_ARRAY_MEMORY_REQUIREMENTS needs;
-            memset(&needs, 0, sizeof needs);
-            check(cuArrayGetMemoryRequirements(&needs, array, device));
-            printf("sparse array memory: %zu bytes, alignment %zu\n", needs.size, needs.alignment);
+            // Tiles are mapped from memory made for them (a tile pool).
+            CUmemAllocationProp pool_prop;
+            memset(&pool_prop, 0, sizeof pool_prop);
+            pool_prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+            pool_prop.location = prop.location;
+            pool_prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL;
+            CUmemGenericAllocationHandle tiles = 0;
+            check(cuMemCreate(&tiles, minimum, &pool_prop, 0));
             CUarrayMapInfo info;
             memset(&info, 0, sizeof info);
             info.resourceType = CU_RESOURCE_TYPE_ARRAY;
@@ -132,7 +137,7 @@ int main() {
             info.subresource.sparseLevel.extentDepth = 1;
             info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
             info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
-            info.memHandle.memHandle = handle;
+            info.memHandle.memHandle = tiles;
             info.offset = 0;
             info.deviceBitMask = 1u << device;
             check(cuMemMapArrayAsync(&info, 1, NULL));
@@ -141,8 +146,25 @@ int main() {
             check(cuMemMapArrayAsync(&info, 1, NULL));
             check(cuStreamSynchronize(NULL));
             printf("sparse array: a tile mapped and unmapped\n");
+            check(cuMemRelease(tiles));
             check(cuArrayDestroy(array));
         }
+    }
+    // An array whose memory is bound later (deferred mapping): what it needs.
+    CUDA_ARRAY3D_DESCRIPTOR deferred_desc;
+    memset(&deferred_desc, 0, sizeof deferred_desc);
+    deferred_desc.Width = 1024;
+    deferred_desc.Height = 1024;
+    deferred_desc.Format = CU_AD_FORMAT_FLOAT;
+    deferred_desc.NumChannels = 1;
+    deferred_desc.Flags = CUDA_ARRAY3D_DEFERRED_MAPPING;
+    CUarray deferred = NULL;
+    if (check(cuArray3DCreate(&deferred, &deferred_desc))) {
+        CUDA_ARRAY_MEMORY_REQUIREMENTS needs;
+        memset(&needs, 0, sizeof needs);
+        check(cuArrayGetMemoryRequirements(&needs, deferred, device));
+        printf("deferred-mapping array memory: %zu bytes, alignment %zu\n", needs.size, needs.alignment);
+        check(cuArrayDestroy(deferred));
     }
     check(cuMemRelease(handle));
     check(cuDevicePrimaryCtxRelease(device));

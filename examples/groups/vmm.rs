@@ -3,8 +3,9 @@
 //! handle, its properties read back; an address range reserved, mapped, given read-write access
 //! (and the access read back); the handle retained from the address; the memory exported as a
 //! file descriptor, imported again and mapped at a second address, where the data written through
-//! the first reads back; a sparse CUDA array's tile mapped and unmapped onto physical memory
-//! (`cuMemMapArrayAsync`), with its sparse properties and memory requirements. C twin: `vmm.cpp`.
+//! the first reads back; a sparse CUDA array's tile mapped and unmapped onto a tile pool
+//! (`cuMemMapArrayAsync`), with its sparse properties; the memory requirements of an array with
+//! deferred mapping. C twin: `vmm.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -173,12 +174,13 @@ fn main() {
                     props.miptailSize,
                     props.flags
                 );
-                let mut needs: CUDA_ARRAY_MEMORY_REQUIREMENTS = zeroed();
-                check!(cuArrayGetMemoryRequirements(&mut needs, array, device));
-                println!(
-                    "sparse array memory: {} bytes, alignment {}",
-                    needs.size, needs.alignment
-                );
+                // Tiles are mapped from memory made for them (a tile pool).
+                let mut pool_prop: CUmemAllocationProp = zeroed();
+                pool_prop.type_ = CU_MEM_ALLOCATION_TYPE_PINNED;
+                pool_prop.location = prop.location;
+                pool_prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL as u16;
+                let mut tiles: CUmemGenericAllocationHandle = 0;
+                check!(cuMemCreate(&mut tiles, minimum, &pool_prop, 0));
                 let mut info: CUarrayMapInfo = zeroed();
                 info.resourceType = CU_RESOURCE_TYPE_ARRAY;
                 info.resource.array = array;
@@ -188,7 +190,7 @@ fn main() {
                 info.subresource.sparseLevel.extentDepth = 1;
                 info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
                 info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
-                info.memHandle.memHandle = handle;
+                info.memHandle.memHandle = tiles;
                 info.offset = 0;
                 info.deviceBitMask = 1 << device as c_uint;
                 check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()));
@@ -197,8 +199,26 @@ fn main() {
                 check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()));
                 check!(cuStreamSynchronize(ptr::null_mut()));
                 println!("sparse array: a tile mapped and unmapped");
+                check!(cuMemRelease(tiles));
                 check!(cuArrayDestroy(array));
             }
+        }
+        // An array whose memory is bound later (deferred mapping): what it needs.
+        let mut deferred_desc: CUDA_ARRAY3D_DESCRIPTOR = zeroed();
+        deferred_desc.Width = 1024;
+        deferred_desc.Height = 1024;
+        deferred_desc.Format = CU_AD_FORMAT_FLOAT;
+        deferred_desc.NumChannels = 1;
+        deferred_desc.Flags = CUDA_ARRAY3D_DEFERRED_MAPPING;
+        let mut deferred: CUarray = ptr::null_mut();
+        if check!(cuArray3DCreate(&mut deferred, &deferred_desc)) {
+            let mut needs: CUDA_ARRAY_MEMORY_REQUIREMENTS = zeroed();
+            check!(cuArrayGetMemoryRequirements(&mut needs, deferred, device));
+            println!(
+                "deferred-mapping array memory: {} bytes, alignment {}",
+                needs.size, needs.alignment
+            );
+            check!(cuArrayDestroy(deferred));
         }
         check!(cuMemRelease(handle));
         check!(cuDevicePrimaryCtxRelease(device));

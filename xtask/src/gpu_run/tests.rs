@@ -137,8 +137,10 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                 }
             }
         }
-        let name = format!("ncu-profiler-{}", checks.default);
-        logs.print_matching(&name, &["VecAdd", "Block Size", "Grid Size"], "  ", 8)?;
+        if checks.profiler.contains(&checks.default) {
+            let name = format!("ncu-profiler-{}", checks.default);
+            logs.print_matching(&name, &["VecAdd", "Block Size", "Grid Size"], "  ", 8)?;
+        }
     } else {
         println!("  no ncu on this machine: profiler ran only as an example (parity above)");
     }

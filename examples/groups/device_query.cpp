@@ -223,7 +223,10 @@ static void query(int ordinal) {
     printf("\n");
     char luid[8] = {0};
     unsigned int node_mask = 0;
-    printf("  cuDeviceGetLuid: %s\n", result_name(cuDeviceGetLuid(luid, &node_mask, device)));
+    CUresult code = cuDeviceGetLuid(luid, &node_mask, device);
+    const char* message = NULL;
+    cuGetErrorString(code, &message);
+    printf("  cuDeviceGetLuid: %s (%s)\n", result_name(code), message != NULL ? message : "no message");
     // No attribute list is passed: on a system without NvSci the driver says so before reading it.
     printf("  cuDeviceGetNvSciSyncAttributes: %s\n",
            result_name(cuDeviceGetNvSciSyncAttributes(NULL, device, CUDA_NVSCISYNC_ATTR_SIGNAL)));
@@ -251,7 +254,7 @@ static void query(int ordinal) {
     size_t count = sizeof attributes / sizeof attributes[0];
     printf("  %zu attributes:\n", count);
     for (size_t i = 0; i < count; i++) {
-        CUresult code = cuDeviceGetAttribute(&value, attributes[i].value, device);
+        code = cuDeviceGetAttribute(&value, attributes[i].value, device);
         if (code == CUDA_SUCCESS)
             printf("    %s = %d\n", attributes[i].name, value);
         else
@@ -309,7 +312,7 @@ static void query(int ordinal) {
     CUcontext context = NULL;
     if (check(cuDevicePrimaryCtxRetain(&context, device))) {
         check(cuCtxSetCurrent(context));
-        CUresult code = cuFlushGPUDirectRDMAWrites(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+        code = cuFlushGPUDirectRDMAWrites(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
                                                    CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
         printf("  cuFlushGPUDirectRDMAWrites (flush options %d): %s\n", flush, result_name(code));
         check(cuCtxSetCurrent(NULL));

@@ -254,7 +254,14 @@ unsafe fn query(ordinal: c_int) {
     let mut luid = [0 as c_char; 8];
     let mut node_mask: c_uint = 0;
     let code = cuDeviceGetLuid(luid.as_mut_ptr(), &mut node_mask, device);
-    println!("  cuDeviceGetLuid: {}", result_name(code));
+    let mut message: *const c_char = ptr::null();
+    let _ = cuGetErrorString(code, &mut message);
+    let message = if message.is_null() {
+        "no message".into()
+    } else {
+        CStr::from_ptr(message).to_string_lossy()
+    };
+    println!("  cuDeviceGetLuid: {} ({message})", result_name(code));
     // No attribute list is passed: on a system without NvSci the driver says so before reading it.
     let signal = CUDA_NVSCISYNC_ATTR_SIGNAL as c_int;
     let code = cuDeviceGetNvSciSyncAttributes(ptr::null_mut(), device, signal);

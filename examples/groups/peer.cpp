@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
     box.Depth = 64;
     check(cuMemcpy3DPeer(&box));
     check(cuMemsetD32(b[0], 0, n));
+    check(cuCtxSynchronize());  // the memset, on the NULL stream, done before the copy back
     CUDA_MEMCPY3D_PEER box_back = box;
     box_back.srcDevice = b[1];
     box_back.srcContext = ctx[1];

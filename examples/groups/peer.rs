@@ -154,6 +154,7 @@ fn main() {
         cube.Depth = 64;
         check!(cuMemcpy3DPeer(&cube));
         check!(cuMemsetD32(b[0], 0, n as usize));
+        check!(cuCtxSynchronize()); // the memset, on the NULL stream, done before the copy back
         let mut cube_back = cube;
         cube_back.srcDevice = b[1];
         cube_back.srcContext = ctx[1];

@@ -21,7 +21,7 @@
 //! version's `CUDA_HEADERS_<V>`, CUDART_LIBRARY_PATH and CUDART_INCLUDE_PATH (the CUDA 12 runtime);
 //! and CUDA_STUB_LIBRARY_PATH (stub-libcuda) to link the builds of the headers that bind
 //! cuCtxCreate_v4 (from the version tagged `ctx-create-v4` on), which the CI machine's driver
-//! (535) lacks. Run by the
+//! (535) lacks, and the group programs and twins of headers newer than that driver. Run by the
 //! test task, after the tests of every version were built in this checkout.
 
 mod examples;

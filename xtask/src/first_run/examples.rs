@@ -4,7 +4,7 @@
 
 use super::{output, FirstRun, USES_RUNTIME};
 use crate::capture::{exit_code, show_non_empty};
-use crate::checks::{binds_ctx_create_v4, group_programs_at};
+use crate::checks::{binds_ctx_create_v4, group_programs_at, links_stub};
 use crate::process;
 use crate::versions;
 use crate::versions::the_one;
@@ -18,17 +18,21 @@ pub fn check(run: &FirstRun) -> Result {
         let features = format!("cuda-{v},interop");
         let features = ["--no-default-features", "--features", &features];
         // A header binding cuCtxCreate_v4, which the 535 library lacks: link against the stub,
-        // as a toolkit's stubs/libcuda.so is for; the loader still loads the real driver.
+        // as a toolkit's stubs/libcuda.so is for; the loader still loads the real driver. A
+        // group program of a header newer than the driver calls functions it lacks
+        // (cuMemcpyBatchAsync of 12.8), and so do the twins the parity test builds: the stub too.
         let v4 = binds_ctx_create_v4(v)?;
-        let link = if v4 { &run.stub } else { &run.driver };
+        let newer = links_stub(v)?;
+        let link = if v4 || newer { &run.stub } else { &run.driver };
         let out = run.scratch(&format!("out/{v}"));
         std::fs::create_dir_all(&out)?;
         println!(
             "--- cuda-{v}: cargo run --example NAME, in {}",
             run.repo().display()
         );
+        let groups = group_programs_at(v)?;
         let mut examples = run.examples.clone();
-        examples.extend(group_programs_at(v)?);
+        examples.extend(groups.iter().cloned());
         for e in &examples {
             let mut cargo = run.fresh("cargo");
             cargo
@@ -40,8 +44,8 @@ pub fn check(run: &FirstRun) -> Result {
                 .stderr(Stdio::from(std::fs::File::create(output(
                     &out, e, "stderr",
                 ))?));
-            if v4 {
-                cargo.env("CUDA_LIBRARY_PATH", link);
+            if v4 || (newer && groups.contains(e)) {
+                cargo.env("CUDA_LIBRARY_PATH", &run.stub);
             }
             if e == USES_RUNTIME {
                 cargo.env("CUDART_LIBRARY_PATH", &run.cudart_lib);

@@ -1,9 +1,10 @@
-//! Step 1: every example run with `cargo run` in the fresh clone under each `dependents`
-//! version, then each output compared with its C twin's by this checkout's parity test.
+//! Step 1: every example, and every group program the version builds, run with `cargo run` in
+//! the fresh clone under each `dependents` version, then each output compared with its C twin's
+//! by this checkout's parity test.
 
 use super::{output, FirstRun, USES_RUNTIME};
 use crate::capture::{exit_code, show_non_empty};
-use crate::checks::binds_ctx_create_v4;
+use crate::checks::{binds_ctx_create_v4, group_programs_at, links_stub};
 use crate::process;
 use crate::versions;
 use crate::versions::the_one;
@@ -17,16 +18,22 @@ pub fn check(run: &FirstRun) -> Result {
         let features = format!("cuda-{v},interop");
         let features = ["--no-default-features", "--features", &features];
         // A header binding cuCtxCreate_v4, which the 535 library lacks: link against the stub,
-        // as a toolkit's stubs/libcuda.so is for; the loader still loads the real driver.
+        // as a toolkit's stubs/libcuda.so is for; the loader still loads the real driver. A
+        // group program of a header newer than the driver calls functions it lacks
+        // (cuMemcpyBatchAsync of 12.8), and so do the twins the parity test builds: the stub too.
         let v4 = binds_ctx_create_v4(v)?;
-        let link = if v4 { &run.stub } else { &run.driver };
+        let newer = links_stub(v)?;
+        let link = if v4 || newer { &run.stub } else { &run.driver };
         let out = run.scratch(&format!("out/{v}"));
         std::fs::create_dir_all(&out)?;
         println!(
             "--- cuda-{v}: cargo run --example NAME, in {}",
             run.repo().display()
         );
-        for e in &run.examples {
+        let groups = group_programs_at(v)?;
+        let mut examples = run.examples.clone();
+        examples.extend(groups.iter().cloned());
+        for e in &examples {
             let mut cargo = run.fresh("cargo");
             cargo
                 .args(["run", "-q", "--example", e])
@@ -37,8 +44,8 @@ pub fn check(run: &FirstRun) -> Result {
                 .stderr(Stdio::from(std::fs::File::create(output(
                     &out, e, "stderr",
                 ))?));
-            if v4 {
-                cargo.env("CUDA_LIBRARY_PATH", link);
+            if v4 || (newer && groups.contains(e)) {
+                cargo.env("CUDA_LIBRARY_PATH", &run.stub);
             }
             if e == USES_RUNTIME {
                 cargo.env("CUDART_LIBRARY_PATH", &run.cudart_lib);

@@ -3,7 +3,7 @@
 
 use super::FirstRun;
 use crate::capture::show_non_empty;
-use crate::checks::env_path;
+use crate::checks::{env_path, links_stub};
 use crate::process;
 use crate::versions::{dotted, the_one};
 use crate::Result;
@@ -51,8 +51,15 @@ pub fn check(run: &FirstRun) -> Result {
         toolkit.join("lib64/libcudart.so.12"),
     )?;
     let features = format!("cuda-{v},interop");
+    let mut cargo = run.fresh("cargo");
+    // A header newer than the driver (535): its group programs' twins call functions that
+    // library lacks (cuMemcpyBatchAsync of 12.8), which a toolkit's stubs/libcuda.so has; the
+    // build script takes a system's driver before the stubs, so the stub is named.
+    if links_stub(v)? {
+        cargo.env("CUDA_LIBRARY_PATH", &run.stub);
+    }
     show_non_empty(
-        run.fresh("cargo")
+        cargo
             .env("CUDA_PATH", &toolkit)
             .env("CUDA_INTEROP_INCLUDE", &run.interop)
             .args([

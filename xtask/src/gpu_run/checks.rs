@@ -1,6 +1,7 @@
 //! The bundle's `checks` file: which example builds gpu-run checks beyond running the tests.
-//! gpu-bundle writes it from the version list (which the GPU machine does not have); gpu-run reads
-//! it. One line per check, `CHECK TAG...`, each TAG an `examples-<TAG>` folder of the bundle.
+//! gpu-bundle writes it from the version list and the group programs' declarations (which the GPU
+//! machine does not have); gpu-run reads it. One line per check, `CHECK TAG...`, each TAG an
+//! `examples-<TAG>` folder of the bundle; `api-errors NAME...` names examples.
 
 use crate::Result;
 
@@ -13,6 +14,10 @@ pub struct Checks {
     pub sanitizer: Vec<String>,
     /// The builds whose profiler and vector_add examples run under ncu.
     pub profiler: Vec<String>,
+    /// The examples whose driver API errors are part of what they print (a broken PTX, the
+    /// group programs' answers of the driver): memcheck does not report their API errors
+    /// (memory errors and leaks still count).
+    pub api_errors: Vec<String>,
 }
 
 impl Checks {
@@ -20,10 +25,11 @@ impl Checks {
     pub fn render(&self) -> String {
         format!(
             "# The example builds gpu-run checks (cargo xtask gpu-bundle wrote it): CHECK TAG...\n\
-             default {}\nsanitizer {}\nprofiler {}\n",
+             default {}\nsanitizer {}\nprofiler {}\napi-errors {}\n",
             self.default,
             self.sanitizer.join(" "),
-            self.profiler.join(" ")
+            self.profiler.join(" "),
+            self.api_errors.join(" ")
         )
     }
 
@@ -33,6 +39,7 @@ impl Checks {
             default: String::new(),
             sanitizer: Vec::new(),
             profiler: Vec::new(),
+            api_errors: Vec::new(),
         };
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let (check, tags) = line.split_once(' ').unwrap_or((line, ""));
@@ -41,9 +48,11 @@ impl Checks {
                 "default" if tags.len() == 1 => checks.default = tags[0].clone(),
                 "sanitizer" => checks.sanitizer = tags,
                 "profiler" => checks.profiler = tags,
+                "api-errors" => checks.api_errors = tags,
                 _ => {
                     return Err(format!(
-                        "`{line}` is not `default TAG` or `sanitizer|profiler TAG...`"
+                        "`{line}` is not `default TAG`, `sanitizer|profiler TAG...` or \
+                         `api-errors NAME...`"
                     )
                     .into())
                 }
@@ -66,6 +75,7 @@ mod tests {
             default: "1".into(),
             sanitizer: vec!["1".into(), "2".into()],
             profiler: vec!["1-dyn".into()],
+            api_errors: vec!["ptx_jit".into()],
         };
         assert_eq!(Checks::parse(&checks.render()).unwrap(), checks);
         assert!(Checks::parse("sanitizer 1\n").is_err());

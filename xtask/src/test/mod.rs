@@ -307,6 +307,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the committed bindings are what the pinned headers give", "regenerate", &["--check"]),
         task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
+        task("docs/COVERAGE.md has a row for each function of the newest headers, and no other (cargo xtask coverage --check)", "coverage", &["--check"]),
         beside("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", "platforms"),
     ]);
     Ok(plan)
@@ -318,6 +319,9 @@ fn plan() -> Result<Vec<Step>> {
 /// example's parity. cuda-driver-sys names the modules' features itself.
 fn per_version() -> Result<Vec<Step>> {
     let mut steps = Vec::new();
+    // The headers the group programs run at (each one's oldest, and the newest): their parity,
+    // which an anchor's tests run anyway.
+    let groups = crate::checks::group_versions()?;
     for v in versions::all()? {
         let number = v.number;
         let interop = format!("cuda-{number},interop");
@@ -370,7 +374,13 @@ fn per_version() -> Result<Vec<Step>> {
                 )
             }));
         } else {
-            let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-{number} with the interop modules");
+            let parity = groups.contains(&number);
+            let also = if parity {
+                ", the examples' and group programs' parity"
+            } else {
+                ""
+            };
+            let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
             steps.push(step(heading, move |setup| {
                 let link = Some(setup.link_dir(number));
                 cargo(
@@ -403,6 +413,11 @@ fn per_version() -> Result<Vec<Step>> {
                     "--test",
                     "interop",
                 ];
+                let examples: &[&str] = if parity {
+                    &["--test", "examples_parity"]
+                } else {
+                    &[]
+                };
                 let args = [
                     &[
                         "test",
@@ -413,6 +428,7 @@ fn per_version() -> Result<Vec<Step>> {
                         interop.as_str(),
                     ][..],
                     &probes,
+                    examples,
                     &["--", "--nocapture"],
                 ];
                 cargo(&args.concat(), link)

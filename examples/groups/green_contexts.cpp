@@ -1,0 +1,197 @@
+// C twin of examples/groups/green_contexts.rs. The green contexts group of the Driver API: the
+// device's SM resource split by count into two groups, a resource descriptor and a green context
+// for each, their SM resources read back (from the green context and from the context it converts
+// to), a stream in each, a kernel launched in each partition recording the SM each of its blocks
+// ran on, and the check that each partition ran on no more SMs than it was given and that the two
+// sets of SMs are disjoint; an event recorded in one green context and waited for by the other.
+// Functions of newer headers than the GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource:
+// CUDA 13.1) are looked up with cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
+// Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
+// is the kernels folder.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stdio.h>
+#include <string.h>
+#include <string>
+
+#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
+
+bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
+    if(code != CUresult::CUDA_SUCCESS){
+        const char* err_name = nullptr;
+        const char* err_message = nullptr;
+        cuGetErrorName(code, &err_name);
+        cuGetErrorString(code, &err_message);
+        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
+        return false;
+    }
+    return true;
+}
+
+// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
+static bool show(const char* what, CUresult code)
+{
+    const char* name = nullptr;
+    cuGetErrorName(code, &name);
+    printf("%s = %s\n", what, name ? name : "(unknown)");
+    return code == CUDA_SUCCESS;
+}
+
+// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
+[[maybe_unused]] static void* entry(const char* symbol, int version)
+{
+    void* pfn = nullptr;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
+}
+
+#define BLOCKS 1024
+#define MAX_SM 1024
+
+int main(int argc, char** argv)
+{
+    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
+    std::string ptx_path = std::string(kernels_dir) + "/green_contexts.ptx";
+
+    if (!checkDriver(cuInit(0)))
+        return 1;
+    CUdevice device;
+    if (!checkDriver(cuDeviceGet(&device, 0)))
+        return 1;
+    // The primary context first, as cuGreenCtxCreate's documentation advises.
+    CUcontext primary;
+    if (!checkDriver(cuDevicePrimaryCtxRetain(&primary, device)) || !checkDriver(cuCtxSetCurrent(primary)))
+        return 1;
+    CUlibrary library;
+    CUkernel record_sm;
+    if (!checkDriver(cuLibraryLoadFromFile(&library, ptx_path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
+        !checkDriver(cuLibraryGetKernel(&record_sm, library, "record_sm")))
+        return 1;
+
+    CUdevResource sm;
+    memset(&sm, 0, sizeof(sm));
+    if (!show("cuDeviceGetDevResource", cuDeviceGetDevResource(device, &sm, CU_DEV_RESOURCE_TYPE_SM)))
+        return 1;
+    printf("  device: %u SMs\n", sm.sm.smCount);
+#if CUDA_VERSION >= 13000
+    printf("  minimum partition %u, co-scheduled alignment %u\n", sm.sm.minSmPartitionSize,
+           sm.sm.smCoscheduledAlignment);
+#endif
+
+    // How many groups of at least 16 SMs there could be, then two of them.
+    unsigned int groups = 0;
+    show("cuDevSmResourceSplitByCount(count)", cuDevSmResourceSplitByCount(nullptr, &groups, &sm, nullptr, 0, 16));
+    printf("  groups of 16 SMs or more: %u\n", groups);
+    CUdevResource split[2], remaining;
+    memset(split, 0, sizeof(split));
+    memset(&remaining, 0, sizeof(remaining));
+    groups = 2;
+    if (!show("cuDevSmResourceSplitByCount", cuDevSmResourceSplitByCount(split, &groups, &sm, &remaining, 0, 16)))
+        return 1;
+    printf("  %u groups of %u and %u SMs, %u remaining\n", groups, split[0].sm.smCount, split[1].sm.smCount,
+           remaining.sm.smCount);
+
+    bool ok = groups == 2;
+    CUgreenCtx green[2];
+    CUcontext ctx[2];
+    CUstream stream[2];
+    CUdeviceptr sm_of_block[2];
+    for (int i = 0; i < 2; ++i) {
+        printf("partition %d:\n", i);
+        CUdevResourceDesc desc;
+        if (!show("  cuDevResourceGenerateDesc", cuDevResourceGenerateDesc(&desc, &split[i], 1)) ||
+            !show("  cuGreenCtxCreate", cuGreenCtxCreate(&green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM)))
+            return 1;
+        CUdevResource r;
+        memset(&r, 0, sizeof(r));
+        show("  cuGreenCtxGetDevResource", cuGreenCtxGetDevResource(green[i], &r, CU_DEV_RESOURCE_TYPE_SM));
+        printf("    %u SMs\n", r.sm.smCount);
+        show("  cuCtxFromGreenCtx", cuCtxFromGreenCtx(&ctx[i], green[i]));
+        memset(&r, 0, sizeof(r));
+        show("  cuCtxGetDevResource", cuCtxGetDevResource(ctx[i], &r, CU_DEV_RESOURCE_TYPE_SM));
+        printf("    %u SMs\n", r.sm.smCount);
+        show("  cuGreenCtxStreamCreate", cuGreenCtxStreamCreate(&stream[i], green[i], CU_STREAM_NON_BLOCKING, 0));
+        CUgreenCtx owner = nullptr;
+        show("  cuStreamGetGreenCtx", cuStreamGetGreenCtx(stream[i], &owner));
+        printf("    the stream's green context: %s\n", owner == green[i] ? "this one" : "another");
+#if CUDA_VERSION >= 13010
+        PFN_cuStreamGetDevResource_v13010 streamGetDevResource =
+            (PFN_cuStreamGetDevResource_v13010)entry("cuStreamGetDevResource", 13010);
+        memset(&r, 0, sizeof(r));
+        if (show("  cuStreamGetDevResource",
+                 streamGetDevResource ? streamGetDevResource(stream[i], &r, CU_DEV_RESOURCE_TYPE_SM) : CUDA_ERROR_NOT_FOUND))
+            printf("    %u SMs\n", r.sm.smCount);
+#endif
+
+        // The kernel, in the context the green context converts to, on its stream.
+        checkDriver(cuCtxSetCurrent(ctx[i]));
+        CUfunction f;
+        checkDriver(cuKernelGetFunction(&f, record_sm));
+        checkDriver(cuMemAlloc(&sm_of_block[i], BLOCKS * sizeof(unsigned int)));
+        void* args[] = { &sm_of_block[i] };
+        show("  cuLaunchKernel(record_sm)", cuLaunchKernel(f, BLOCKS, 1, 1, 128, 1, 1, 0, stream[i], args, nullptr));
+    }
+#if CUDA_VERSION >= 13000
+    unsigned long long id0 = 0, id1 = 0;
+    show("cuGreenCtxGetId", cuGreenCtxGetId(green[0], &id0));
+    show("cuGreenCtxGetId", cuGreenCtxGetId(green[1], &id1));
+    printf("  the two ids differ: %s\n", id0 != id1 ? "yes" : "no");
+#endif
+
+    // The second partition waits for the first one's work.
+    CUevent done;
+    checkDriver(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+    show("cuGreenCtxRecordEvent", cuGreenCtxRecordEvent(green[0], done));
+    show("cuGreenCtxWaitEvent", cuGreenCtxWaitEvent(green[1], done));
+
+    static unsigned int host[2][BLOCKS];
+    static bool used[2][MAX_SM];
+    for (int i = 0; i < 2; ++i) {
+        checkDriver(cuCtxSetCurrent(ctx[i]));
+        checkDriver(cuStreamSynchronize(stream[i]));
+        checkDriver(cuMemcpyDtoH(host[i], sm_of_block[i], sizeof(host[i])));
+        unsigned int distinct = 0;
+        for (int b = 0; b < BLOCKS; ++b) {
+            unsigned int s = host[i][b] < MAX_SM ? host[i][b] : MAX_SM - 1;
+            if (!used[i][s]) {
+                used[i][s] = true;
+                ++distinct;
+            }
+        }
+        bool within = distinct <= split[i].sm.smCount;
+        printf("partition %d ran on at most its %u SMs: %s\n", i, split[i].sm.smCount, within ? "yes" : "no");
+        ok = ok && within && distinct > 0;
+    }
+    bool disjoint = true;
+    for (int s = 0; s < MAX_SM; ++s)
+        if (used[0][s] && used[1][s])
+            disjoint = false;
+    printf("the partitions' SMs are disjoint: %s\n", disjoint ? "yes" : "no");
+    ok = ok && disjoint;
+
+#if CUDA_VERSION >= 13010
+    PFN_cuDevSmResourceSplit_v13010 smResourceSplit = (PFN_cuDevSmResourceSplit_v13010)entry("cuDevSmResourceSplit", 13010);
+    CUdevResource groups_of[2];
+    memset(groups_of, 0, sizeof(groups_of));
+    CU_DEV_SM_RESOURCE_GROUP_PARAMS params[2];
+    memset(params, 0, sizeof(params));
+    params[0].smCount = 16;
+    params[1].smCount = 16;
+    show("cuDevSmResourceSplit",
+         smResourceSplit ? smResourceSplit(groups_of, 2, &sm, nullptr, 0, params) : CUDA_ERROR_NOT_FOUND);
+#endif
+
+    checkDriver(cuEventDestroy(done));
+    for (int i = 0; i < 2; ++i) {
+        checkDriver(cuCtxSetCurrent(ctx[i]));
+        checkDriver(cuMemFree(sm_of_block[i]));
+        checkDriver(cuStreamDestroy(stream[i]));
+        checkDriver(cuCtxSetCurrent(primary));
+        show("cuGreenCtxDestroy", cuGreenCtxDestroy(green[i]));
+    }
+    checkDriver(cuLibraryUnload(library));
+    checkDriver(cuDevicePrimaryCtxRelease(device));
+    printf("Result = %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}

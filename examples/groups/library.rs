@@ -1,0 +1,442 @@
+// The library and module groups of the Driver API: a library loaded from memory and from a file,
+// its kernels counted and enumerated with their names, parameters, attributes and library; a
+// device global and a managed variable read and written through the library, a kernel launched
+// to check them; the library's module; then the module group: a module loaded from a file, from
+// memory and with JIT options, its functions counted and enumerated, its global, the loading mode,
+// two PTX inputs linked into a cubin (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete)
+// which is loaded as a module and as a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is
+// looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has
+// none. C twin: library.cpp.
+// Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
+// argv[1] is the kernels folder.
+#![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
+use std::mem::size_of;
+use std::process::exit;
+use std::ptr;
+
+use common::{c_path, kernel_path, s};
+use cuda_check::check_driver;
+use cuda_driver_sys::*;
+
+/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
+fn show(what: &str, code: CUresult) -> bool {
+    let mut name: *const c_char = ptr::null();
+    let _ = unsafe { cuGetErrorName(code, &mut name) };
+    let name = if name.is_null() {
+        "(unknown)".into()
+    } else {
+        unsafe { s(name) }
+    };
+    println!("{} = {}", what, name);
+    code == CUDA_SUCCESS
+}
+
+/// The whole file at `path`, NUL-terminated (PTX is text); just the NUL where it cannot be read.
+fn read_file(path: &std::path::Path) -> Vec<u8> {
+    let mut text = std::fs::read(path).unwrap_or_default();
+    text.push(0);
+    text
+}
+
+/// Launches add_values(out, 5) and prints what it computed.
+fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
+    let mut k: c_int = 5;
+    let mut args: [*mut c_void; 2] = [&raw mut out as *mut c_void, &raw mut k as *mut c_void];
+    check_driver!(unsafe {
+        cuLaunchKernel(
+            f,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            ptr::null_mut(),
+            args.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    });
+    check_driver!(unsafe { cuCtxSynchronize() });
+    let mut value: c_int = 0;
+    check_driver!(unsafe { cuMemcpyDtoH(&raw mut value as *mut c_void, out, size_of::<c_int>()) });
+    println!("  add_values(5) = {}", value);
+    value
+}
+
+fn main() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let kernels_dir = if argv.len() > 1 {
+        argv[1].as_os_str()
+    } else {
+        OsStr::new("examples/kernels")
+    };
+    let ptx_file = kernel_path(kernels_dir, "library.ptx");
+    let ptx_path = c_path(ptx_file.clone());
+    let link0_file = kernel_path(kernels_dir, "ptx_link0.ptx");
+    let link1_path = c_path(kernel_path(kernels_dir, "ptx_link1.ptx"));
+
+    if !check_driver!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    let mut device: CUdevice = 0;
+    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+        exit(1);
+    }
+    let mut ctx: CUcontext = ptr::null_mut();
+    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    {
+        exit(1);
+    }
+    let ptx = read_file(&ptx_file);
+    let mut ok = ptx.len() > 1;
+    println!("library.ptx: {}", if ok { "read" } else { "missing" });
+    if !ok {
+        exit(1);
+    }
+    let ptx_ptr = ptx.as_ptr() as *const c_void;
+
+    // The library group.
+    let mut library: CUlibrary = ptr::null_mut();
+    let mut from_file: CUlibrary = ptr::null_mut();
+    if !show("cuLibraryLoadData", unsafe {
+        cuLibraryLoadData(
+            &mut library,
+            ptx_ptr,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            0,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            0,
+        )
+    }) {
+        exit(1);
+    }
+    let mut jit_options: [CUjit_option; 1] = [CU_JIT_OPTIMIZATION_LEVEL];
+    let mut jit_values: [*mut c_void; 1] = [3usize as *mut c_void];
+    show("cuLibraryLoadFromFile", unsafe {
+        cuLibraryLoadFromFile(
+            &mut from_file,
+            ptx_path.as_ptr(),
+            jit_options.as_mut_ptr(),
+            jit_values.as_mut_ptr(),
+            1,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            0,
+        )
+    });
+    let mut count: c_uint = 0;
+    show("cuLibraryGetKernelCount", unsafe {
+        cuLibraryGetKernelCount(&mut count, library)
+    });
+    println!("  {} kernels", count);
+    let mut kernels: [CUkernel; 8] = [ptr::null_mut(); 8];
+    if count > 8 {
+        count = 8;
+    }
+    show("cuLibraryEnumerateKernels", unsafe {
+        cuLibraryEnumerateKernels(kernels.as_mut_ptr(), count, library)
+    });
+    for k in 0..count as usize {
+        let mut name: *const c_char = ptr::null();
+        show("cuKernelGetName", unsafe {
+            cuKernelGetName(&mut name, kernels[k])
+        });
+        println!("  kernel {}", unsafe { s(name) });
+        let mut i: usize = 0;
+        loop {
+            let (mut offset, mut size): (usize, usize) = (0, 0);
+            if unsafe { cuKernelGetParamInfo(kernels[k], i, &mut offset, &mut size) }
+                != CUDA_SUCCESS
+            {
+                println!("  cuKernelGetParamInfo: {} parameters", i);
+                break;
+            }
+            println!("  parameter {}: offset {}, size {}", i, offset, size);
+            i += 1;
+        }
+        #[cfg(feature = "cuda-13020")]
+        {
+            let mut params: usize = 0;
+            let code = entry::cuKernelGetParamCount_v13020
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |get_param_count| unsafe {
+                    get_param_count(kernels[k], &mut params)
+                });
+            if show("cuKernelGetParamCount", code) {
+                println!("  count = {}", params);
+            }
+        }
+        let mut owner: CUlibrary = ptr::null_mut();
+        show("cuKernelGetLibrary", unsafe {
+            cuKernelGetLibrary(&mut owner, kernels[k])
+        });
+        println!(
+            "  its library: {}",
+            if owner == library {
+                "the one loaded"
+            } else {
+                "another"
+            }
+        );
+        let mut threads: c_int = 0;
+        show("cuKernelGetAttribute(MAX_THREADS_PER_BLOCK)", unsafe {
+            cuKernelGetAttribute(
+                &mut threads,
+                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                kernels[k],
+                device,
+            )
+        });
+        println!("  {} threads per block at most", threads);
+        show(
+            "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+            unsafe {
+                cuKernelSetAttribute(
+                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    1024,
+                    kernels[k],
+                    device,
+                )
+            },
+        );
+        show("cuKernelSetCacheConfig", unsafe {
+            cuKernelSetCacheConfig(kernels[k], CU_FUNC_CACHE_PREFER_L1, device)
+        });
+    }
+    let mut add_kernel: CUkernel = ptr::null_mut();
+    let mut double_kernel: CUkernel = ptr::null_mut();
+    show("cuLibraryGetKernel(add_values)", unsafe {
+        cuLibraryGetKernel(&mut add_kernel, library, c"add_values".as_ptr())
+    });
+    show("cuLibraryGetKernel(double_managed)", unsafe {
+        cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr())
+    });
+    show("cuLibraryGetKernel(missing)", unsafe {
+        cuLibraryGetKernel(&mut double_kernel, library, c"missing".as_ptr())
+    });
+    show("cuLibraryGetKernel(double_managed)", unsafe {
+        cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr())
+    });
+
+    let (mut global, mut managed): (CUdeviceptr, CUdeviceptr) = (0, 0);
+    let mut bytes: usize = 0;
+    show("cuLibraryGetGlobal", unsafe {
+        cuLibraryGetGlobal(&mut global, &mut bytes, library, c"device_value".as_ptr())
+    });
+    println!("  device_value: {} bytes", bytes);
+    let mut value: c_int = 0;
+    let value_ptr = &raw mut value as *mut c_void;
+    check_driver!(unsafe { cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()) });
+    println!("  device_value = {}", value);
+    ok = ok && value == 42;
+    value = 100;
+    check_driver!(unsafe { cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()) });
+    show("cuLibraryGetManaged", unsafe {
+        cuLibraryGetManaged(&mut managed, &mut bytes, library, c"managed_value".as_ptr())
+    });
+    let managed_ptr = managed as *const c_int;
+    println!(
+        "  managed_value: {} bytes, = {} on the host",
+        bytes,
+        unsafe { managed_ptr.read_volatile() }
+    );
+    ok = ok && unsafe { managed_ptr.read_volatile() } == 7;
+    let mut unified: *mut c_void = ptr::null_mut();
+    show("cuLibraryGetUnifiedFunction", unsafe {
+        cuLibraryGetUnifiedFunction(&mut unified, library, c"add_values".as_ptr())
+    });
+    let mut out: CUdeviceptr = 0;
+    check_driver!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
+    let mut add_function: CUfunction = ptr::null_mut();
+    let mut double_function: CUfunction = ptr::null_mut();
+    show("cuKernelGetFunction", unsafe {
+        cuKernelGetFunction(&mut add_function, add_kernel)
+    });
+    ok = add_values(add_function, out) == 100 + 7 + 5 && ok;
+    show("cuKernelGetFunction", unsafe {
+        cuKernelGetFunction(&mut double_function, double_kernel)
+    });
+    check_driver!(unsafe {
+        cuLaunchKernel(
+            double_function,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    });
+    check_driver!(unsafe { cuCtxSynchronize() });
+    println!(
+        "  managed_value = {} on the host after double_managed",
+        unsafe { managed_ptr.read_volatile() }
+    );
+    ok = ok && unsafe { managed_ptr.read_volatile() } == 14;
+    let mut library_module: CUmodule = ptr::null_mut();
+    show("cuLibraryGetModule", unsafe {
+        cuLibraryGetModule(&mut library_module, library)
+    });
+    let mut through_module: CUfunction = ptr::null_mut();
+    show("cuModuleGetFunction", unsafe {
+        cuModuleGetFunction(&mut through_module, library_module, c"add_values".as_ptr())
+    });
+    ok = add_values(through_module, out) == 100 + 14 + 5 && ok;
+
+    // The module group.
+    let mut loaded: CUmodule = ptr::null_mut();
+    let mut from_data: CUmodule = ptr::null_mut();
+    let mut with_options: CUmodule = ptr::null_mut();
+    show("cuModuleLoad", unsafe {
+        cuModuleLoad(&mut loaded, ptx_path.as_ptr())
+    });
+    show("cuModuleLoadData", unsafe {
+        cuModuleLoadData(&mut from_data, ptx_ptr)
+    });
+    let mut log = [0 as c_char; 4096];
+    let mut options: [CUjit_option; 3] = [
+        CU_JIT_INFO_LOG_BUFFER,
+        CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        CU_JIT_OPTIMIZATION_LEVEL,
+    ];
+    let mut values: [*mut c_void; 3] = [
+        log.as_mut_ptr() as *mut c_void,
+        size_of::<[c_char; 4096]>() as *mut c_void,
+        2usize as *mut c_void,
+    ];
+    show("cuModuleLoadDataEx", unsafe {
+        cuModuleLoadDataEx(
+            &mut with_options,
+            ptx_ptr,
+            3,
+            options.as_mut_ptr(),
+            values.as_mut_ptr(),
+        )
+    });
+    let mut functions: c_uint = 0;
+    show("cuModuleGetFunctionCount", unsafe {
+        cuModuleGetFunctionCount(&mut functions, loaded)
+    });
+    println!("  {} functions", functions);
+    let mut listed: [CUfunction; 8] = [ptr::null_mut(); 8];
+    if functions > 8 {
+        functions = 8;
+    }
+    show("cuModuleEnumerateFunctions", unsafe {
+        cuModuleEnumerateFunctions(listed.as_mut_ptr(), functions, loaded)
+    });
+    for i in 0..functions as usize {
+        let mut name: *const c_char = ptr::null();
+        check_driver!(unsafe { cuFuncGetName(&mut name, listed[i]) });
+        println!("  function {}", unsafe { s(name) });
+    }
+    let mut module_global: CUdeviceptr = 0;
+    show("cuModuleGetGlobal", unsafe {
+        cuModuleGetGlobal(
+            &mut module_global,
+            &mut bytes,
+            loaded,
+            c"device_value".as_ptr(),
+        )
+    });
+    check_driver!(unsafe { cuMemcpyDtoH(value_ptr, module_global, size_of::<c_int>()) });
+    println!(
+        "  device_value: {} bytes, = {} in this module",
+        bytes, value
+    );
+    ok = ok && value == 42;
+    let mut mode = CU_MODULE_EAGER_LOADING;
+    show("cuModuleGetLoadingMode", unsafe {
+        cuModuleGetLoadingMode(&mut mode)
+    });
+    println!(
+        "  {}",
+        if mode == CU_MODULE_LAZY_LOADING {
+            "lazy"
+        } else {
+            "eager"
+        }
+    );
+
+    // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary.
+    let mut link0 = read_file(&link0_file);
+    let mut link: CUlinkState = ptr::null_mut();
+    let mut cubin: *mut c_void = ptr::null_mut();
+    let mut cubin_size: usize = 0;
+    show("cuLinkCreate", unsafe {
+        cuLinkCreate(0, ptr::null_mut(), ptr::null_mut(), &mut link)
+    });
+    show("cuLinkAddData", unsafe {
+        cuLinkAddData(
+            link,
+            CU_JIT_INPUT_PTX,
+            link0.as_mut_ptr() as *mut c_void,
+            link0.len(),
+            c"ptx_link0.ptx".as_ptr(),
+            0,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    });
+    show("cuLinkAddFile", unsafe {
+        cuLinkAddFile(
+            link,
+            CU_JIT_INPUT_PTX,
+            link1_path.as_ptr(),
+            0,
+            ptr::null_mut(),
+            ptr::null_mut(),
+        )
+    });
+    if show("cuLinkComplete", unsafe {
+        cuLinkComplete(link, &mut cubin, &mut cubin_size)
+    }) {
+        let elf = cubin_size > 4
+            && unsafe { std::slice::from_raw_parts(cubin as *const u8, 4) } == b"\x7fELF";
+        println!("  a cubin: {}", if elf { "yes" } else { "no" });
+        let mut linked: CUmodule = ptr::null_mut();
+        let mut fat: CUmodule = ptr::null_mut();
+        if show("cuModuleLoadData(cubin)", unsafe {
+            cuModuleLoadData(&mut linked, cubin)
+        }) {
+            check_driver!(unsafe { cuModuleUnload(linked) });
+        }
+        if show("cuModuleLoadFatBinary(cubin)", unsafe {
+            cuModuleLoadFatBinary(&mut fat, cubin)
+        }) {
+            check_driver!(unsafe { cuModuleUnload(fat) });
+        }
+    } else {
+        ok = false;
+    }
+    show("cuLinkDestroy", unsafe { cuLinkDestroy(link) });
+    let mut fat_ptx: CUmodule = ptr::null_mut();
+    if show("cuModuleLoadFatBinary(PTX)", unsafe {
+        cuModuleLoadFatBinary(&mut fat_ptx, ptx_ptr)
+    }) {
+        check_driver!(unsafe { cuModuleUnload(fat_ptx) });
+    }
+
+    check_driver!(unsafe { cuMemFree(out) });
+    show("cuModuleUnload", unsafe { cuModuleUnload(with_options) });
+    show("cuModuleUnload", unsafe { cuModuleUnload(from_data) });
+    show("cuModuleUnload", unsafe { cuModuleUnload(loaded) });
+    show("cuLibraryUnload", unsafe { cuLibraryUnload(from_file) });
+    show("cuLibraryUnload", unsafe { cuLibraryUnload(library) });
+    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
+    exit(if ok { 0 } else { 1 });
+}

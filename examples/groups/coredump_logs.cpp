@@ -1,0 +1,176 @@
+// C twin of examples/groups/coredump_logs.rs. The coredump and logs groups of the Driver API:
+// every coredump attribute read process-wide and for the current context, the file name and the
+// generation flags set both ways and read back (coredumps stay off: nothing here faults); the
+// coredump callbacks of CUDA 13.2 headers looked up with cuGetProcAddress
+// (CUDA_ERROR_NOT_FOUND where the driver has none); a log callback registered, an error the
+// driver logs provoked (a copy to device address 0), the log dumped to memory and to a file from
+// the iterator taken before it, the callback removed.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
+
+bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
+    if(code != CUresult::CUDA_SUCCESS){
+        const char* err_name = nullptr;
+        const char* err_message = nullptr;
+        cuGetErrorName(code, &err_name);
+        cuGetErrorString(code, &err_message);
+        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
+        return false;
+    }
+    return true;
+}
+
+// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
+static bool show(const char* what, CUresult code)
+{
+    const char* name = nullptr;
+    cuGetErrorName(code, &name);
+    printf("%s = %s\n", what, name ? name : "(unknown)");
+    return code == CUDA_SUCCESS;
+}
+
+// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
+[[maybe_unused]] static void* entry(const char* symbol, int version)
+{
+    void* pfn = nullptr;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
+}
+
+// Reads every coredump attribute, process-wide or for the current context. The boolean ones
+// and the flags are printed; FILE and PIPE name the host and process by default, so only
+// whether they are set is.
+static void read_attributes(bool global)
+{
+    const char* names[] = { "", "ENABLE_ON_EXCEPTION", "TRIGGER_HOST", "LIGHTWEIGHT", "ENABLE_USER_TRIGGER",
+                            "FILE", "PIPE", "GENERATION_FLAGS" };
+    for (int a = CU_COREDUMP_ENABLE_ON_EXCEPTION; a <= CU_COREDUMP_GENERATION_FLAGS; ++a) {
+        char value[1024];
+        memset(value, 0, sizeof(value));
+        size_t size = sizeof(value);
+        CUcoredumpSettings attrib = (CUcoredumpSettings)a;
+        CUresult code = global ? cuCoredumpGetAttributeGlobal(attrib, value, &size)
+                               : cuCoredumpGetAttribute(attrib, value, &size);
+        const char* result = nullptr;
+        cuGetErrorName(code, &result);
+        printf("  %s %s = %s", global ? "global" : "context", names[a], result);
+        if (code == CUDA_SUCCESS) {
+            if (attrib == CU_COREDUMP_FILE || attrib == CU_COREDUMP_PIPE)
+                printf(", %s", value[0] ? "set" : "empty");
+            else if (attrib == CU_COREDUMP_GENERATION_FLAGS)
+                printf(", 0x%x", *(unsigned int*)value);
+            else
+                printf(", %s", value[0] != 0 ? "true" : "false");
+        }
+        printf("\n");
+    }
+}
+
+// The log callback: counts the messages.
+static void CUDA_CB on_log(void* data, CUlogLevel level, char* message, size_t length)
+{
+    (void)level;
+    (void)message;
+    (void)length;
+    *(int*)data += 1;
+}
+
+int main()
+{
+    if (!checkDriver(cuInit(0)))
+        return 1;
+    CUdevice device;
+    if (!checkDriver(cuDeviceGet(&device, 0)))
+        return 1;
+
+    // Process-wide, before any context.
+    printf("coredump attributes:\n");
+    read_attributes(true);
+    char file[] = "/tmp/coredump-logs-global.core";
+    size_t size = sizeof(file);
+    show("cuCoredumpSetAttributeGlobal(FILE)", cuCoredumpSetAttributeGlobal(CU_COREDUMP_FILE, file, &size));
+    bool off = false;
+    size = sizeof(off);
+    show("cuCoredumpSetAttributeGlobal(ENABLE_ON_EXCEPTION)",
+         cuCoredumpSetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &off, &size));
+    char back[1024];
+    memset(back, 0, sizeof(back));
+    size = sizeof(back);
+    show("cuCoredumpGetAttributeGlobal(FILE)", cuCoredumpGetAttributeGlobal(CU_COREDUMP_FILE, back, &size));
+    printf("  %s\n", back);
+
+    CUcontext ctx;
+    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+        return 1;
+    read_attributes(false);
+    char ctx_file[] = "/tmp/coredump-logs-context.core";
+    size = sizeof(ctx_file);
+    show("cuCoredumpSetAttribute(FILE)", cuCoredumpSetAttribute(CU_COREDUMP_FILE, ctx_file, &size));
+    unsigned int flags = CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY;
+    size = sizeof(flags);
+    show("cuCoredumpSetAttribute(GENERATION_FLAGS)", cuCoredumpSetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+    memset(back, 0, sizeof(back));
+    size = sizeof(back);
+    show("cuCoredumpGetAttribute(FILE)", cuCoredumpGetAttribute(CU_COREDUMP_FILE, back, &size));
+    printf("  %s\n", back);
+    flags = 0;
+    size = sizeof(flags);
+    show("cuCoredumpGetAttribute(GENERATION_FLAGS)", cuCoredumpGetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+    printf("  0x%x\n", flags);
+#if CUDA_VERSION >= 13020
+    PFN_cuCoredumpRegisterStartCallback_v13020 registerStart =
+        (PFN_cuCoredumpRegisterStartCallback_v13020)entry("cuCoredumpRegisterStartCallback", 13020);
+    PFN_cuCoredumpRegisterCompleteCallback_v13020 registerComplete =
+        (PFN_cuCoredumpRegisterCompleteCallback_v13020)entry("cuCoredumpRegisterCompleteCallback", 13020);
+    PFN_cuCoredumpDeregisterStartCallback_v13020 deregisterStart =
+        (PFN_cuCoredumpDeregisterStartCallback_v13020)entry("cuCoredumpDeregisterStartCallback", 13020);
+    PFN_cuCoredumpDeregisterCompleteCallback_v13020 deregisterComplete =
+        (PFN_cuCoredumpDeregisterCompleteCallback_v13020)entry("cuCoredumpDeregisterCompleteCallback", 13020);
+    CUcoredumpCallbackHandle start = nullptr, complete = nullptr;
+    show("cuCoredumpRegisterStartCallback",
+         registerStart ? registerStart(nullptr, nullptr, &start) : CUDA_ERROR_NOT_FOUND);
+    show("cuCoredumpRegisterCompleteCallback",
+         registerComplete ? registerComplete(nullptr, nullptr, &complete) : CUDA_ERROR_NOT_FOUND);
+    show("cuCoredumpDeregisterStartCallback", deregisterStart ? deregisterStart(start) : CUDA_ERROR_NOT_FOUND);
+    show("cuCoredumpDeregisterCompleteCallback", deregisterComplete ? deregisterComplete(complete) : CUDA_ERROR_NOT_FOUND);
+#endif
+
+    // Logs.
+    printf("logs:\n");
+    int messages = 0;
+    CUlogsCallbackHandle handle = nullptr;
+    CUlogIterator from = 0;
+    show("cuLogsRegisterCallback", cuLogsRegisterCallback(on_log, &messages, &handle));
+    show("cuLogsCurrent", cuLogsCurrent(&from, 0));
+    int word = 1;
+    show("cuMemcpyHtoD(0) (an error to log)", cuMemcpyHtoD(0, &word, sizeof(word)));
+    printf("  the callback saw a message: %s\n", messages > 0 ? "yes" : "no");
+    static char buffer[1 << 16];
+    size = sizeof(buffer);
+    CUlogIterator iterator = from;
+    show("cuLogsDumpToMemory", cuLogsDumpToMemory(&iterator, buffer, &size, 0));
+    printf("  dumped to memory: %s\n", size > 0 ? "something" : "nothing");
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/coredump-logs-%d.log", (int)getpid());
+    iterator = from;
+    show("cuLogsDumpToFile", cuLogsDumpToFile(&iterator, path, 0));
+    FILE* f = fopen(path, "rb");
+    long length = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        length = ftell(f);
+        fclose(f);
+        unlink(path);
+    }
+    printf("  dumped to a file: %s\n", length > 0 ? "something" : "nothing");
+    show("cuLogsUnregisterCallback", cuLogsUnregisterCallback(handle));
+
+    checkDriver(cuDevicePrimaryCtxRelease(device));
+    return 0;
+}

@@ -1,0 +1,219 @@
+// C twin of examples/groups/graph_conditional.rs. Conditional graph nodes written with driver
+// calls, in the manner of NVIDIA's graphConditionalNodes sample: an IF node whose condition a
+// kernel upstream sets, an IF node with an ELSE graph and a SWITCH node (CUDA 12.8 headers), a
+// WHILE loop whose body counts down and sets the condition, and a WHILE loop whose body is
+// captured from a stream into the node's graph (cuStreamBeginCaptureToGraph). Every node is added
+// with cuGraphAddNode and CUgraphNodeParams; each graph runs for several values, and what the
+// bodies wrote is checked on the host.
+// Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
+#include <cuda.h>
+#include <stdio.h>
+#include <string.h>
+#include <string>
+
+#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
+
+bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
+    if(code != CUresult::CUDA_SUCCESS){
+        const char* err_name = nullptr;
+        const char* err_message = nullptr;
+        cuGetErrorName(code, &err_name);
+        cuGetErrorString(code, &err_message);
+        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
+        return false;
+    }
+    return true;
+}
+
+static bool all_ok = true;
+
+// Prints what a run gave and whether it is what was expected.
+static void check(const char* what, int value, int got, int expected)
+{
+    printf("%s, value %d: %d (%s)\n", what, value, got, got == expected ? "ok" : "WRONG");
+    if (got != expected)
+        all_ok = false;
+}
+
+// Adds a one-thread kernel node running `f` with `args` after `deps`.
+static CUgraphNode add_kernel(CUgraph graph, CUgraphNode* deps, size_t count, CUfunction f, void** args)
+{
+    CUgraphNodeParams params;
+    memset(&params, 0, sizeof(params));
+    params.type = CU_GRAPH_NODE_TYPE_KERNEL;
+    params.kernel.func = f;
+    params.kernel.gridDimX = 1; params.kernel.gridDimY = 1; params.kernel.gridDimZ = 1;
+    params.kernel.blockDimX = 1; params.kernel.blockDimY = 1; params.kernel.blockDimZ = 1;
+    params.kernel.kernelParams = args;
+    CUgraphNode node = nullptr;
+#if CUDA_VERSION >= 13000
+    checkDriver(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
+#else
+    checkDriver(cuGraphAddNode(&node, graph, deps, count, &params));
+#endif
+    return node;
+}
+
+// Adds a conditional node of `type` with `size` body graphs after `deps`; the bodies in `bodies`.
+static CUgraphNode add_conditional(CUgraph graph, CUgraphNode* deps, size_t count, CUcontext ctx,
+                                   CUgraphConditionalHandle handle, CUgraphConditionalNodeType type,
+                                   unsigned int size, CUgraph* bodies)
+{
+    CUgraphNodeParams params;
+    memset(&params, 0, sizeof(params));
+    params.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    params.conditional.handle = handle;
+    params.conditional.type = type;
+    params.conditional.size = size;
+    params.conditional.ctx = ctx;
+    CUgraphNode node = nullptr;
+#if CUDA_VERSION >= 13000
+    checkDriver(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
+#else
+    checkDriver(cuGraphAddNode(&node, graph, deps, count, &params));
+#endif
+    for (unsigned int i = 0; i < size; ++i)
+        bodies[i] = params.conditional.phGraph_out ? params.conditional.phGraph_out[i] : nullptr;
+    return node;
+}
+
+// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
+// zeroed) and checks `out` against `expected`; destroys both.
+static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr value, CUdeviceptr out,
+                const int* values, const int* expected, int runs)
+{
+    CUgraphExec exec;
+    if (!checkDriver(cuGraphInstantiate(&exec, graph, 0))) {
+        all_ok = false;
+        checkDriver(cuGraphDestroy(graph));
+        return;
+    }
+    for (int r = 0; r < runs; ++r) {
+        checkDriver(cuMemcpyHtoD(value, &values[r], sizeof(int)));
+        checkDriver(cuMemsetD32(out, 0, 1));
+        checkDriver(cuGraphLaunch(exec, stream));
+        checkDriver(cuStreamSynchronize(stream));
+        int got = -1;
+        checkDriver(cuMemcpyDtoH(&got, out, sizeof(int)));
+        check(what, values[r], got, expected[r]);
+    }
+    checkDriver(cuGraphExecDestroy(exec));
+    checkDriver(cuGraphDestroy(graph));
+}
+
+int main(int argc, char** argv)
+{
+    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
+    std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
+
+    if (!checkDriver(cuInit(0)))
+        return 1;
+    CUdevice device;
+    if (!checkDriver(cuDeviceGet(&device, 0)))
+        return 1;
+    CUcontext ctx;
+    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+        return 1;
+    CUmodule module;
+    CUfunction set_if, set_switch, loop_step, write_value;
+    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
+        !checkDriver(cuModuleGetFunction(&set_if, module, "set_if")) ||
+        !checkDriver(cuModuleGetFunction(&set_switch, module, "set_switch")) ||
+        !checkDriver(cuModuleGetFunction(&loop_step, module, "loop_step")) ||
+        !checkDriver(cuModuleGetFunction(&write_value, module, "write_value")))
+        return 1;
+    CUstream stream;
+    checkDriver(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    CUdeviceptr value, out;
+    checkDriver(cuMemAlloc(&value, sizeof(int)));
+    checkDriver(cuMemAlloc(&out, sizeof(int)));
+    int one = 1;
+
+    // IF: the body writes 1 when the value is nonzero.
+    {
+        CUgraph graph, body[1];
+        CUgraphConditionalHandle handle;
+        checkDriver(cuGraphCreate(&graph, 0));
+        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        void* set_args[] = { &handle, &value };
+        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
+        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 1, body);
+        void* then_args[] = { &out, &one };
+        add_kernel(body[0], nullptr, 0, write_value, then_args);
+        int values[] = { 1, 0, 7 };
+        int expected[] = { 1, 0, 1 };
+        run("if", graph, stream, value, out, values, expected, 3);
+    }
+#if CUDA_VERSION >= 12080
+    // IF with ELSE: 1 when the value is nonzero, else 2.
+    int two = 2;
+    {
+        CUgraph graph, body[2];
+        CUgraphConditionalHandle handle;
+        checkDriver(cuGraphCreate(&graph, 0));
+        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        void* set_args[] = { &handle, &value };
+        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
+        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 2, body);
+        void* then_args[] = { &out, &one };
+        add_kernel(body[0], nullptr, 0, write_value, then_args);
+        void* else_args[] = { &out, &two };
+        add_kernel(body[1], nullptr, 0, write_value, else_args);
+        int values[] = { 1, 0 };
+        int expected[] = { 1, 2 };
+        run("if/else", graph, stream, value, out, values, expected, 2);
+    }
+    // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
+    {
+        CUgraph graph, body[3];
+        CUgraphConditionalHandle handle;
+        checkDriver(cuGraphCreate(&graph, 0));
+        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        void* set_args[] = { &handle, &value };
+        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_switch, set_args);
+        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_SWITCH, 3, body);
+        int written[3] = { 10, 20, 30 };
+        for (int i = 0; i < 3; ++i) {
+            void* case_args[] = { &out, &written[i] };
+            add_kernel(body[i], nullptr, 0, write_value, case_args);
+        }
+        int values[] = { 2, 0, 1, 5 };
+        int expected[] = { 30, 10, 20, 0 };
+        run("switch", graph, stream, value, out, values, expected, 4);
+    }
+#endif
+    // WHILE: the condition starts at 1 on each launch (CU_GRAPH_COND_ASSIGN_DEFAULT); the body
+    // counts `value` down and runs as many times. The second loop's body is captured.
+    for (int captured = 0; captured < 2; ++captured) {
+        CUgraph graph, body[1];
+        CUgraphConditionalHandle handle;
+        checkDriver(cuGraphCreate(&graph, 0));
+        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+        add_conditional(graph, nullptr, 0, ctx, handle, CU_GRAPH_COND_TYPE_WHILE, 1, body);
+        void* step_args[] = { &handle, &value, &out };
+        if (!captured) {
+            add_kernel(body[0], nullptr, 0, loop_step, step_args);
+        } else {
+            CUstream capture;
+            CUgraph result = nullptr;
+            checkDriver(cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING));
+            checkDriver(cuStreamBeginCaptureToGraph(capture, body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
+            checkDriver(cuLaunchKernel(loop_step, 1, 1, 1, 1, 1, 1, 0, capture, step_args, nullptr));
+            checkDriver(cuStreamEndCapture(capture, &result));
+            printf("captured into the body graph: %s\n", result == body[0] ? "yes" : "no");
+            checkDriver(cuStreamDestroy(capture));
+        }
+        int values[] = { 5, 1, 3 };
+        int expected[] = { 5, 1, 3 };
+        run(captured ? "while (captured body), iterations" : "while, iterations", graph, stream, value, out, values,
+            expected, 3);
+    }
+
+    checkDriver(cuMemFree(out));
+    checkDriver(cuMemFree(value));
+    checkDriver(cuStreamDestroy(stream));
+    checkDriver(cuModuleUnload(module));
+    checkDriver(cuDevicePrimaryCtxRelease(device));
+    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
+    return all_ok ? 0 : 1;
+}

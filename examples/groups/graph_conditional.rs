@@ -1,0 +1,378 @@
+// Conditional graph nodes written with driver calls, in the manner of NVIDIA's
+// graphConditionalNodes sample: an IF node whose condition a kernel upstream sets, an IF node with
+// an ELSE graph and a SWITCH node (CUDA 12.8 headers), a WHILE loop whose body counts down and
+// sets the condition, and a WHILE loop whose body is captured from a stream into the node's graph
+// (cuStreamBeginCaptureToGraph). Every node is added with cuGraphAddNode and CUgraphNodeParams;
+// each graph runs for several values, and what the bodies wrote is checked on the host.
+// C twin: graph_conditional.cpp.
+// Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
+#![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::ffi::{c_int, c_uint, c_void, OsStr, OsString};
+use std::mem::{size_of, zeroed};
+use std::process::exit;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use common::{c_path, kernel_path};
+use cuda_check::check_driver;
+use cuda_driver_sys::*;
+
+/// Whether every check passed.
+static ALL_OK: AtomicBool = AtomicBool::new(true);
+
+/// Prints what a run gave and whether it is what was expected.
+fn check(what: &str, value: c_int, got: c_int, expected: c_int) {
+    println!(
+        "{}, value {}: {} ({})",
+        what,
+        value,
+        got,
+        if got == expected { "ok" } else { "WRONG" }
+    );
+    if got != expected {
+        ALL_OK.store(false, Relaxed);
+    }
+}
+
+/// cuGraphAddNode: the CUDA 13 form takes the edges' data (NULL: none) after the dependencies.
+fn add_node(
+    node: &mut CUgraphNode,
+    graph: CUgraph,
+    deps: *const CUgraphNode,
+    count: usize,
+    params: &mut CUgraphNodeParams,
+) -> CUresult {
+    #[cfg(feature = "cuda-13000")]
+    let code = unsafe { cuGraphAddNode(node, graph, deps, ptr::null(), count, params) };
+    #[cfg(not(feature = "cuda-13000"))]
+    let code = unsafe { cuGraphAddNode(node, graph, deps, count, params) };
+    code
+}
+
+/// Adds a one-thread kernel node running `f` with `args` after `deps`.
+fn add_kernel(
+    graph: CUgraph,
+    deps: *const CUgraphNode,
+    count: usize,
+    f: CUfunction,
+    args: &mut [*mut c_void],
+) -> CUgraphNode {
+    let mut params: CUgraphNodeParams = unsafe { zeroed() };
+    params.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
+    let kernel = unsafe { &mut params.__bindgen_anon_1.kernel };
+    kernel.func = f;
+    kernel.gridDimX = 1;
+    kernel.gridDimY = 1;
+    kernel.gridDimZ = 1;
+    kernel.blockDimX = 1;
+    kernel.blockDimY = 1;
+    kernel.blockDimZ = 1;
+    kernel.kernelParams = args.as_mut_ptr();
+    let mut node: CUgraphNode = ptr::null_mut();
+    check_driver!(add_node(&mut node, graph, deps, count, &mut params));
+    node
+}
+
+/// Adds a conditional node of `ty` with `size` body graphs after `deps`; the bodies in `bodies`.
+#[allow(clippy::too_many_arguments)] // the twin's parameters
+fn add_conditional(
+    graph: CUgraph,
+    deps: *const CUgraphNode,
+    count: usize,
+    ctx: CUcontext,
+    handle: CUgraphConditionalHandle,
+    ty: CUgraphConditionalNodeType,
+    size: c_uint,
+    bodies: &mut [CUgraph],
+) -> CUgraphNode {
+    let mut params: CUgraphNodeParams = unsafe { zeroed() };
+    params.type_ = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    let conditional = unsafe { &mut params.__bindgen_anon_1.conditional };
+    conditional.handle = handle;
+    conditional.type_ = ty;
+    conditional.size = size;
+    conditional.ctx = ctx;
+    let mut node: CUgraphNode = ptr::null_mut();
+    check_driver!(add_node(&mut node, graph, deps, count, &mut params));
+    let out = unsafe { params.__bindgen_anon_1.conditional.phGraph_out };
+    for i in 0..size as usize {
+        bodies[i] = if out.is_null() {
+            ptr::null_mut()
+        } else {
+            unsafe { *out.add(i) }
+        };
+    }
+    node
+}
+
+/// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
+/// zeroed) and checks `out` against `expected`; destroys both.
+fn run(
+    what: &str,
+    graph: CUgraph,
+    stream: CUstream,
+    value: CUdeviceptr,
+    out: CUdeviceptr,
+    values: &[c_int],
+    expected: &[c_int],
+) {
+    let mut exec: CUgraphExec = ptr::null_mut();
+    if !check_driver!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+        ALL_OK.store(false, Relaxed);
+        check_driver!(unsafe { cuGraphDestroy(graph) });
+        return;
+    }
+    for r in 0..values.len() {
+        check_driver!(unsafe {
+            cuMemcpyHtoD(
+                value,
+                &raw const values[r] as *const c_void,
+                size_of::<c_int>(),
+            )
+        });
+        check_driver!(unsafe { cuMemsetD32(out, 0, 1) });
+        check_driver!(unsafe { cuGraphLaunch(exec, stream) });
+        check_driver!(unsafe { cuStreamSynchronize(stream) });
+        let mut got: c_int = -1;
+        check_driver!(unsafe {
+            cuMemcpyDtoH(&raw mut got as *mut c_void, out, size_of::<c_int>())
+        });
+        check(what, values[r], got, expected[r]);
+    }
+    check_driver!(unsafe { cuGraphExecDestroy(exec) });
+    check_driver!(unsafe { cuGraphDestroy(graph) });
+}
+
+fn main() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let kernels_dir = if argv.len() > 1 {
+        argv[1].as_os_str()
+    } else {
+        OsStr::new("examples/kernels")
+    };
+    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
+
+    if !check_driver!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    let mut device: CUdevice = 0;
+    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+        exit(1);
+    }
+    let mut ctx: CUcontext = ptr::null_mut();
+    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    {
+        exit(1);
+    }
+    let mut module: CUmodule = ptr::null_mut();
+    let mut set_if: CUfunction = ptr::null_mut();
+    let mut set_switch: CUfunction = ptr::null_mut();
+    let mut loop_step: CUfunction = ptr::null_mut();
+    let mut write_value: CUfunction = ptr::null_mut();
+    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+        || !check_driver!(unsafe { cuModuleGetFunction(&mut set_if, module, c"set_if".as_ptr()) })
+        || !check_driver!(unsafe {
+            cuModuleGetFunction(&mut set_switch, module, c"set_switch".as_ptr())
+        })
+        || !check_driver!(unsafe {
+            cuModuleGetFunction(&mut loop_step, module, c"loop_step".as_ptr())
+        })
+        || !check_driver!(unsafe {
+            cuModuleGetFunction(&mut write_value, module, c"write_value".as_ptr())
+        })
+    {
+        exit(1);
+    }
+    let mut stream: CUstream = ptr::null_mut();
+    check_driver!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
+    let (mut value, mut out): (CUdeviceptr, CUdeviceptr) = (0, 0);
+    check_driver!(unsafe { cuMemAlloc(&mut value, size_of::<c_int>()) });
+    check_driver!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
+    let mut one: c_int = 1;
+    #[cfg(feature = "cuda-12080")]
+    let mut two: c_int = 2;
+    let arg = |p: *mut c_void| p;
+
+    // IF: the body writes 1 when the value is nonzero.
+    {
+        let mut graph: CUgraph = ptr::null_mut();
+        let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
+        let mut handle: CUgraphConditionalHandle = 0;
+        check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
+        check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+        let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
+        let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
+        add_conditional(
+            graph,
+            &setter,
+            1,
+            ctx,
+            handle,
+            CU_GRAPH_COND_TYPE_IF,
+            1,
+            &mut body,
+        );
+        let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
+        add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
+        run("if", graph, stream, value, out, &[1, 0, 7], &[1, 0, 1]);
+    }
+    #[cfg(feature = "cuda-12080")]
+    {
+        // IF with ELSE: 1 when the value is nonzero, else 2.
+        {
+            let mut graph: CUgraph = ptr::null_mut();
+            let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
+            let mut handle: CUgraphConditionalHandle = 0;
+            check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
+            check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+            let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
+            let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
+            add_conditional(
+                graph,
+                &setter,
+                1,
+                ctx,
+                handle,
+                CU_GRAPH_COND_TYPE_IF,
+                2,
+                &mut body,
+            );
+            let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
+            add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
+            let mut else_args = [arg(&raw mut out as _), arg(&raw mut two as _)];
+            add_kernel(body[1], ptr::null(), 0, write_value, &mut else_args);
+            run("if/else", graph, stream, value, out, &[1, 0], &[1, 2]);
+        }
+        // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
+        {
+            let mut graph: CUgraph = ptr::null_mut();
+            let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
+            let mut handle: CUgraphConditionalHandle = 0;
+            check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
+            check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+            let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
+            let setter = add_kernel(graph, ptr::null(), 0, set_switch, &mut set_args);
+            add_conditional(
+                graph,
+                &setter,
+                1,
+                ctx,
+                handle,
+                CU_GRAPH_COND_TYPE_SWITCH,
+                3,
+                &mut body,
+            );
+            let mut written: [c_int; 3] = [10, 20, 30];
+            for i in 0..3 {
+                let mut case_args = [arg(&raw mut out as _), arg(&raw mut written[i] as _)];
+                add_kernel(body[i], ptr::null(), 0, write_value, &mut case_args);
+            }
+            run(
+                "switch",
+                graph,
+                stream,
+                value,
+                out,
+                &[2, 0, 1, 5],
+                &[30, 10, 20, 0],
+            );
+        }
+    }
+    // WHILE: the condition starts at 1 on each launch (CU_GRAPH_COND_ASSIGN_DEFAULT); the body
+    // counts `value` down and runs as many times. The second loop's body is captured.
+    for captured in 0..2 {
+        let mut graph: CUgraph = ptr::null_mut();
+        let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
+        let mut handle: CUgraphConditionalHandle = 0;
+        check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
+        check_driver!(unsafe {
+            cuGraphConditionalHandleCreate(
+                &mut handle,
+                graph,
+                ctx,
+                1,
+                CU_GRAPH_COND_ASSIGN_DEFAULT as c_uint,
+            )
+        });
+        add_conditional(
+            graph,
+            ptr::null(),
+            0,
+            ctx,
+            handle,
+            CU_GRAPH_COND_TYPE_WHILE,
+            1,
+            &mut body,
+        );
+        let mut step_args = [
+            arg(&raw mut handle as _),
+            arg(&raw mut value as _),
+            arg(&raw mut out as _),
+        ];
+        if captured == 0 {
+            add_kernel(body[0], ptr::null(), 0, loop_step, &mut step_args);
+        } else {
+            let mut capture: CUstream = ptr::null_mut();
+            let mut result: CUgraph = ptr::null_mut();
+            check_driver!(unsafe { cuStreamCreate(&mut capture, CU_STREAM_NON_BLOCKING.0) });
+            check_driver!(unsafe {
+                cuStreamBeginCaptureToGraph(
+                    capture,
+                    body[0],
+                    ptr::null(),
+                    ptr::null(),
+                    0,
+                    CU_STREAM_CAPTURE_MODE_GLOBAL,
+                )
+            });
+            check_driver!(unsafe {
+                cuLaunchKernel(
+                    loop_step,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    1,
+                    0,
+                    capture,
+                    step_args.as_mut_ptr(),
+                    ptr::null_mut(),
+                )
+            });
+            check_driver!(unsafe { cuStreamEndCapture(capture, &mut result) });
+            println!(
+                "captured into the body graph: {}",
+                if result == body[0] { "yes" } else { "no" }
+            );
+            check_driver!(unsafe { cuStreamDestroy(capture) });
+        }
+        run(
+            if captured == 1 {
+                "while (captured body), iterations"
+            } else {
+                "while, iterations"
+            },
+            graph,
+            stream,
+            value,
+            out,
+            &[5, 1, 3],
+            &[5, 1, 3],
+        );
+    }
+
+    check_driver!(unsafe { cuMemFree(out) });
+    check_driver!(unsafe { cuMemFree(value) });
+    check_driver!(unsafe { cuStreamDestroy(stream) });
+    check_driver!(unsafe { cuModuleUnload(module) });
+    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    let all_ok = ALL_OK.load(Relaxed);
+    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
+    exit(if all_ok { 0 } else { 1 });
+}

@@ -53,8 +53,11 @@ static void read_attributes(bool global)
     for (int a = CU_COREDUMP_ENABLE_ON_EXCEPTION; a <= CU_COREDUMP_GENERATION_FLAGS; ++a) {
         char value[1024];
         memset(value, 0, sizeof(value));
-        size_t size = sizeof(value);
         CUcoredumpSettings attrib = (CUcoredumpSettings)a;
+        // The size of the attribute's type: bool, unsigned int for the flags, a string's buffer.
+        size_t size = attrib == CU_COREDUMP_FILE || attrib == CU_COREDUMP_PIPE ? sizeof(value)
+                      : attrib == CU_COREDUMP_GENERATION_FLAGS                ? sizeof(unsigned int)
+                                                                              : sizeof(bool);
         CUresult code = global ? cuCoredumpGetAttributeGlobal(attrib, value, &size)
                                : cuCoredumpGetAttribute(attrib, value, &size);
         const char* result = nullptr;

@@ -47,8 +47,15 @@ fn read_attributes(global: bool) {
     ];
     for a in CU_COREDUMP_ENABLE_ON_EXCEPTION.0..=CU_COREDUMP_GENERATION_FLAGS.0 {
         let mut value = [0u8; 1024];
-        let mut size: usize = value.len();
         let attrib = CUcoredumpSettings(a);
+        // The size of the attribute's type: bool, unsigned int for the flags, a string's buffer.
+        let mut size: usize = if attrib == CU_COREDUMP_FILE || attrib == CU_COREDUMP_PIPE {
+            value.len()
+        } else if attrib == CU_COREDUMP_GENERATION_FLAGS {
+            size_of::<c_uint>()
+        } else {
+            size_of::<bool>()
+        };
         let value_ptr = value.as_mut_ptr() as *mut c_void;
         let code = if global {
             unsafe { cuCoredumpGetAttributeGlobal(attrib, value_ptr, &mut size) }

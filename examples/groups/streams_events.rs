@@ -1,0 +1,574 @@
+// The stream and event groups of the Driver API: streams with flags and priorities and what they
+// report (flags, priority, id, device, context), stream attributes set, read and copied, a host
+// callback, managed memory attached to a stream, waits on events; stream capture (capture mode
+// exchanged, capture info and dependencies read and updated, a capture into an existing graph),
+// the captured graphs run and their results checked; events with each creation flag, recorded
+// with flags, queried, synchronized and timed. Functions of headers newer than the GPU driver
+// (CUDA 13.1's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
+// (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none. C twin: streams_events.cpp.
+// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
+use std::mem::{size_of, zeroed};
+use std::process::exit;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use common::{c_path, kernel_path, s};
+use cuda_check::check_driver;
+use cuda_driver_sys::*;
+
+/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
+fn show(what: &str, code: CUresult) -> bool {
+    let mut name: *const c_char = ptr::null();
+    let _ = unsafe { cuGetErrorName(code, &mut name) };
+    let name = if name.is_null() {
+        "(unknown)".into()
+    } else {
+        unsafe { s(name) }
+    };
+    println!("{} = {}", what, name);
+    code == CUDA_SUCCESS
+}
+
+/// Whether every check passed.
+static ALL_OK: AtomicBool = AtomicBool::new(true);
+
+/// A stream callback: counts its calls.
+unsafe extern "C" fn count_call(_stream: CUstream, status: CUresult, user_data: *mut c_void) {
+    if status == CUDA_SUCCESS {
+        unsafe { *(user_data as *mut c_int) += 1 };
+    }
+}
+
+const N: usize = 256;
+
+/// Enqueues add_value(data, value, N) on `stream`.
+fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value: c_int) {
+    let mut n = N as c_int;
+    let mut args: [*mut c_void; 3] = [
+        &raw mut data as *mut c_void,
+        &raw mut value as *mut c_void,
+        &raw mut n as *mut c_void,
+    ];
+    check_driver!(unsafe {
+        cuLaunchKernel(
+            add_value,
+            1,
+            1,
+            1,
+            N as c_uint,
+            1,
+            1,
+            0,
+            stream,
+            args.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    });
+}
+
+/// Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
+fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr, expected: c_int) {
+    let mut exec: CUgraphExec = ptr::null_mut();
+    check_driver!(unsafe { cuMemsetD32(data, 0, N) });
+    check_driver!(unsafe { cuCtxSynchronize() });
+    if !check_driver!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+        ALL_OK.store(false, Relaxed);
+        return;
+    }
+    check_driver!(unsafe { cuGraphLaunch(exec, stream) });
+    check_driver!(unsafe { cuStreamSynchronize(stream) });
+    let mut host = [0 as c_int; N];
+    check_driver!(unsafe {
+        cuMemcpyDtoH(
+            host.as_mut_ptr() as *mut c_void,
+            data,
+            size_of::<[c_int; N]>(),
+        )
+    });
+    let ok = host.iter().all(|&h| h == expected);
+    println!(
+        "{}: every element {}: {}",
+        what,
+        expected,
+        if ok { "ok" } else { "WRONG" }
+    );
+    if !ok {
+        ALL_OK.store(false, Relaxed);
+    }
+    check_driver!(unsafe { cuGraphExecDestroy(exec) });
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+fn main() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let kernels_dir = if argv.len() > 1 {
+        argv[1].as_os_str()
+    } else {
+        OsStr::new("examples/kernels")
+    };
+    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
+
+    if !check_driver!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    let mut device: CUdevice = 0;
+    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+        exit(1);
+    }
+    let mut ctx: CUcontext = ptr::null_mut();
+    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    {
+        exit(1);
+    }
+    let mut module: CUmodule = ptr::null_mut();
+    let mut add_value: CUfunction = ptr::null_mut();
+    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+        || !check_driver!(unsafe {
+            cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr())
+        })
+    {
+        exit(1);
+    }
+    let mut data: CUdeviceptr = 0;
+    check_driver!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+
+    // Streams and what they report.
+    let (mut least, mut greatest): (c_int, c_int) = (0, 0);
+    check_driver!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
+    let mut plain: CUstream = ptr::null_mut();
+    let mut urgent: CUstream = ptr::null_mut();
+    let mut copy: CUstream = ptr::null_mut();
+    show("cuStreamCreate", unsafe {
+        cuStreamCreate(&mut plain, CU_STREAM_NON_BLOCKING.0)
+    });
+    show("cuStreamCreateWithPriority", unsafe {
+        cuStreamCreateWithPriority(&mut urgent, CU_STREAM_NON_BLOCKING.0, greatest)
+    });
+    show("cuStreamCreate", unsafe {
+        cuStreamCreate(&mut copy, CU_STREAM_DEFAULT.0)
+    });
+    let mut flags: c_uint = 0;
+    let mut priority: c_int = 0;
+    show("cuStreamGetFlags", unsafe {
+        cuStreamGetFlags(plain, &mut flags)
+    });
+    println!("  flags {}", flags);
+    show("cuStreamGetPriority", unsafe {
+        cuStreamGetPriority(urgent, &mut priority)
+    });
+    println!("  the greatest priority: {}", yes(priority == greatest));
+    let (mut id_plain, mut id_urgent): (c_ulonglong, c_ulonglong) = (0, 0);
+    show("cuStreamGetId", unsafe {
+        cuStreamGetId(plain, &mut id_plain)
+    });
+    show("cuStreamGetId", unsafe {
+        cuStreamGetId(urgent, &mut id_urgent)
+    });
+    println!("  ids differ: {}", yes(id_plain != id_urgent));
+    let mut stream_device: CUdevice = -1;
+    show("cuStreamGetDevice", unsafe {
+        cuStreamGetDevice(plain, &mut stream_device)
+    });
+    println!("  device 0: {}", yes(stream_device == device));
+    let mut stream_ctx: CUcontext = ptr::null_mut();
+    let mut stream_green: CUgreenCtx = ptr::null_mut();
+    show("cuStreamGetCtx", unsafe {
+        cuStreamGetCtx(plain, &mut stream_ctx)
+    });
+    println!("  the primary context: {}", yes(stream_ctx == ctx));
+    stream_ctx = ptr::null_mut();
+    show("cuStreamGetCtx_v2", unsafe {
+        cuStreamGetCtx_v2(plain, &mut stream_ctx, &mut stream_green)
+    });
+    println!(
+        "  the primary context: {}, no green context: {}",
+        yes(stream_ctx == ctx),
+        yes(stream_green.is_null())
+    );
+
+    // Attributes.
+    let mut value: CUstreamAttrValue = unsafe { zeroed() };
+    value.syncPolicy = CU_SYNC_POLICY_YIELD;
+    show("cuStreamSetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
+        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value)
+    });
+    value = unsafe { zeroed() };
+    value.accessPolicyWindow.base_ptr = data as *mut c_void;
+    value.accessPolicyWindow.num_bytes = N * size_of::<c_int>();
+    value.accessPolicyWindow.hitRatio = 1.0;
+    value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+    value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+    show("cuStreamSetAttribute(ACCESS_POLICY_WINDOW)", unsafe {
+        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value)
+    });
+    value = unsafe { zeroed() };
+    value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+    show("cuStreamSetAttribute(MEM_SYNC_DOMAIN)", unsafe {
+        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value)
+    });
+    show("cuStreamCopyAttributes", unsafe {
+        cuStreamCopyAttributes(copy, plain)
+    });
+    value = unsafe { zeroed() };
+    show("cuStreamGetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
+        cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &mut value)
+    });
+    println!(
+        "  copied: {}",
+        yes(unsafe { value.syncPolicy } == CU_SYNC_POLICY_YIELD)
+    );
+    value = unsafe { zeroed() };
+    show("cuStreamGetAttribute(ACCESS_POLICY_WINDOW)", unsafe {
+        cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &mut value)
+    });
+    println!(
+        "  copied: {}",
+        yes(unsafe { value.accessPolicyWindow.num_bytes } == N * size_of::<c_int>())
+    );
+    value = unsafe { zeroed() };
+    show("cuStreamGetAttribute(PRIORITY)", unsafe {
+        cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &mut value)
+    });
+    println!(
+        "  the greatest priority: {}",
+        yes(unsafe { value.priority } == greatest)
+    );
+
+    // Work, callbacks, events and waits.
+    let mut timing_start: CUevent = ptr::null_mut();
+    let mut timing_end: CUevent = ptr::null_mut();
+    let mut blocking: CUevent = ptr::null_mut();
+    let mut no_timing: CUevent = ptr::null_mut();
+    let mut interprocess: CUevent = ptr::null_mut();
+    show("cuEventCreate(DEFAULT)", unsafe {
+        cuEventCreate(&mut timing_start, CU_EVENT_DEFAULT.0)
+    });
+    show("cuEventCreate(DEFAULT)", unsafe {
+        cuEventCreate(&mut timing_end, CU_EVENT_DEFAULT.0)
+    });
+    show("cuEventCreate(BLOCKING_SYNC)", unsafe {
+        cuEventCreate(&mut blocking, CU_EVENT_BLOCKING_SYNC.0)
+    });
+    show("cuEventCreate(DISABLE_TIMING)", unsafe {
+        cuEventCreate(&mut no_timing, CU_EVENT_DISABLE_TIMING.0)
+    });
+    show("cuEventCreate(INTERPROCESS)", unsafe {
+        cuEventCreate(
+            &mut interprocess,
+            CU_EVENT_INTERPROCESS.0 | CU_EVENT_DISABLE_TIMING.0,
+        )
+    });
+    check_driver!(unsafe { cuMemsetD32(data, 0, N) });
+    check_driver!(unsafe { cuCtxSynchronize() });
+    let mut calls: c_int = 0;
+    show("cuEventRecord", unsafe {
+        cuEventRecord(timing_start, plain)
+    });
+    add(add_value, plain, data, 1);
+    show("cuEventRecordWithFlags(DEFAULT)", unsafe {
+        cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT.0)
+    });
+    show("cuStreamWaitEvent", unsafe {
+        cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT.0)
+    });
+    add(add_value, urgent, data, 2);
+    show("cuEventRecord", unsafe { cuEventRecord(blocking, urgent) });
+    show("cuStreamWaitEvent", unsafe {
+        cuStreamWaitEvent(plain, blocking, 0)
+    });
+    add(add_value, plain, data, 4);
+    show("cuStreamAddCallback", unsafe {
+        cuStreamAddCallback(plain, Some(count_call), &raw mut calls as *mut c_void, 0)
+    });
+    show("cuEventRecord", unsafe { cuEventRecord(timing_end, plain) });
+    show("cuEventRecord", unsafe {
+        cuEventRecord(interprocess, plain)
+    });
+    show("cuEventSynchronize", unsafe {
+        cuEventSynchronize(timing_end)
+    });
+    show("cuEventQuery", unsafe { cuEventQuery(timing_end) });
+    show("cuStreamQuery", unsafe { cuStreamQuery(plain) });
+    show("cuStreamSynchronize", unsafe { cuStreamSynchronize(plain) });
+    println!("  callback calls: {}", calls);
+    let mut ms: f32 = -1.0;
+    show("cuEventElapsedTime", unsafe {
+        cuEventElapsedTime(&mut ms, timing_start, timing_end)
+    });
+    println!("  elapsed time measured: {}", yes(ms >= 0.0));
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        ms = -1.0;
+        show("cuEventElapsedTime_v2", unsafe {
+            cuEventElapsedTime_v2(&mut ms, timing_start, timing_end)
+        });
+        println!("  elapsed time measured: {}", yes(ms >= 0.0));
+    }
+    show("cuEventElapsedTime(DISABLE_TIMING)", unsafe {
+        cuEventElapsedTime(&mut ms, timing_start, no_timing)
+    });
+    let mut host = [0 as c_int; N];
+    check_driver!(unsafe {
+        cuMemcpyDtoH(
+            host.as_mut_ptr() as *mut c_void,
+            data,
+            size_of::<[c_int; N]>(),
+        )
+    });
+    let ordered = host.iter().all(|&h| h == 7);
+    println!(
+        "three kernels on two streams, ordered by events: {}",
+        if ordered { "ok" } else { "WRONG" }
+    );
+    if !(ordered && calls == 1) {
+        ALL_OK.store(false, Relaxed);
+    }
+
+    // Managed memory attached to one stream.
+    let mut managed: CUdeviceptr = 0;
+    check_driver!(unsafe { cuMemAllocManaged(&mut managed, 4096, CU_MEM_ATTACH_GLOBAL.0) });
+    show("cuStreamAttachMemAsync", unsafe {
+        cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE.0)
+    });
+    check_driver!(unsafe { cuStreamSynchronize(plain) });
+    let managed_ptr = managed as *mut c_int;
+    unsafe { managed_ptr.write_volatile(5) };
+    add(add_value, plain, managed, 1);
+    check_driver!(unsafe { cuStreamSynchronize(plain) });
+    let attached = unsafe { managed_ptr.read_volatile() };
+    println!("managed memory attached to the stream: {}", attached);
+    if attached != 6 {
+        ALL_OK.store(false, Relaxed);
+    }
+    check_driver!(unsafe { cuMemFree(managed) });
+
+    // Stream capture.
+    let mut mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+    show("cuThreadExchangeStreamCaptureMode", unsafe {
+        cuThreadExchangeStreamCaptureMode(&mut mode)
+    });
+    println!(
+        "  the thread's mode was {}",
+        if mode == CU_STREAM_CAPTURE_MODE_GLOBAL {
+            "global"
+        } else {
+            "not global"
+        }
+    );
+    show("cuThreadExchangeStreamCaptureMode", unsafe {
+        cuThreadExchangeStreamCaptureMode(&mut mode)
+    });
+    let mut status = CU_STREAM_CAPTURE_STATUS_NONE;
+    let capturing_line = |status: CUstreamCaptureStatus| {
+        if status == CU_STREAM_CAPTURE_STATUS_ACTIVE {
+            "capturing"
+        } else {
+            "not capturing"
+        }
+    };
+    show("cuStreamIsCapturing", unsafe {
+        cuStreamIsCapturing(plain, &mut status)
+    });
+    println!("  {}", capturing_line(status));
+    show("cuStreamBeginCapture", unsafe {
+        cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL)
+    });
+    add(add_value, plain, data, 1);
+    show("cuStreamIsCapturing", unsafe {
+        cuStreamIsCapturing(plain, &mut status)
+    });
+    println!("  {}", capturing_line(status));
+    let mut capture_id: cuuint64_t = 0;
+    let mut capturing: CUgraph = ptr::null_mut();
+    let mut deps: *const CUgraphNode = ptr::null();
+    let mut edges: *const CUgraphEdgeData = ptr::null();
+    let mut count: usize = 0;
+    #[cfg(feature = "cuda-13000")]
+    show("cuStreamGetCaptureInfo", unsafe {
+        cuStreamGetCaptureInfo(
+            plain,
+            &mut status,
+            &mut capture_id,
+            &mut capturing,
+            &mut deps,
+            &mut edges,
+            &mut count,
+        )
+    });
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        show("cuStreamGetCaptureInfo", unsafe {
+            cuStreamGetCaptureInfo(
+                plain,
+                &mut status,
+                &mut capture_id,
+                &mut capturing,
+                &mut deps,
+                &mut count,
+            )
+        });
+        show("cuStreamGetCaptureInfo_v3", unsafe {
+            cuStreamGetCaptureInfo_v3(
+                plain,
+                &mut status,
+                &mut capture_id,
+                &mut capturing,
+                &mut deps,
+                &mut edges,
+                &mut count,
+            )
+        });
+    }
+    let _ = edges;
+    println!(
+        "  {} dependency, a capture id: {}, the graph: {}",
+        count,
+        yes(capture_id != 0),
+        yes(!capturing.is_null())
+    );
+    // The dependencies set to the first kernel's node (as they are), the second kernel, then the
+    // first node added again: the last kernel depends on both.
+    let mut first: CUgraphNode = if count == 1 {
+        unsafe { *deps }
+    } else {
+        ptr::null_mut()
+    };
+    #[cfg(feature = "cuda-13000")]
+    show("cuStreamUpdateCaptureDependencies(SET)", unsafe {
+        cuStreamUpdateCaptureDependencies(
+            plain,
+            &mut first,
+            ptr::null(),
+            1,
+            CU_STREAM_SET_CAPTURE_DEPENDENCIES.0,
+        )
+    });
+    #[cfg(not(feature = "cuda-13000"))]
+    show("cuStreamUpdateCaptureDependencies(SET)", unsafe {
+        cuStreamUpdateCaptureDependencies(
+            plain,
+            &mut first,
+            1,
+            CU_STREAM_SET_CAPTURE_DEPENDENCIES.0,
+        )
+    });
+    add(add_value, plain, data, 10);
+    #[cfg(feature = "cuda-13000")]
+    show("cuStreamUpdateCaptureDependencies(ADD)", unsafe {
+        cuStreamUpdateCaptureDependencies(
+            plain,
+            &mut first,
+            ptr::null(),
+            1,
+            CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
+        )
+    });
+    #[cfg(not(feature = "cuda-13000"))]
+    show("cuStreamUpdateCaptureDependencies_v2(ADD)", unsafe {
+        cuStreamUpdateCaptureDependencies_v2(
+            plain,
+            &mut first,
+            ptr::null(),
+            1,
+            CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
+        )
+    });
+    add(add_value, plain, data, 100);
+    let mut captured: CUgraph = ptr::null_mut();
+    show("cuStreamEndCapture", unsafe {
+        cuStreamEndCapture(plain, &mut captured)
+    });
+    let (mut nodes, mut roots): (usize, usize) = (0, 0);
+    check_driver!(unsafe { cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes) });
+    check_driver!(unsafe { cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots) });
+    println!("  captured {} nodes, {} of them roots", nodes, roots);
+    run_and_check("the captured graph", captured, plain, data, 111);
+
+    // A capture into an existing graph, after its node.
+    let mut existing: CUgraph = ptr::null_mut();
+    let mut empty: CUgraphNode = ptr::null_mut();
+    check_driver!(unsafe { cuGraphCreate(&mut existing, 0) });
+    check_driver!(unsafe { cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0) });
+    show("cuStreamBeginCaptureToGraph", unsafe {
+        cuStreamBeginCaptureToGraph(
+            plain,
+            existing,
+            &empty,
+            ptr::null(),
+            1,
+            CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+        )
+    });
+    add(add_value, plain, data, 3);
+    let mut same: CUgraph = ptr::null_mut();
+    show("cuStreamEndCapture", unsafe {
+        cuStreamEndCapture(plain, &mut same)
+    });
+    println!("  the same graph: {}", yes(same == existing));
+    run_and_check("the graph captured into", existing, plain, data, 3);
+    #[cfg(feature = "cuda-13020")]
+    {
+        let mut cig: CUstreamCigCaptureParams = unsafe { zeroed() };
+        show(
+            "cuStreamBeginCaptureToCig",
+            entry::cuStreamBeginCaptureToCig_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |begin_to_cig| unsafe {
+                    begin_to_cig(plain, &mut cig)
+                }),
+        );
+        show(
+            "cuStreamEndCaptureToCig",
+            entry::cuStreamEndCaptureToCig_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |end_to_cig| unsafe {
+                    end_to_cig(plain)
+                }),
+        );
+    }
+    #[cfg(feature = "cuda-13030")]
+    show(
+        "cuStreamBeginRecaptureToGraph",
+        entry::cuStreamBeginRecaptureToGraph_v13030.get().map_or(
+            CUDA_ERROR_NOT_FOUND,
+            |recapture| unsafe {
+                recapture(
+                    plain,
+                    CU_STREAM_CAPTURE_MODE_GLOBAL,
+                    existing,
+                    None,
+                    ptr::null_mut(),
+                )
+            },
+        ),
+    );
+
+    check_driver!(unsafe { cuGraphDestroy(existing) });
+    check_driver!(unsafe { cuGraphDestroy(captured) });
+    let events = [timing_start, timing_end, blocking, no_timing, interprocess];
+    for event in events {
+        show("cuEventDestroy", unsafe { cuEventDestroy(event) });
+    }
+    show("cuStreamDestroy", unsafe { cuStreamDestroy(copy) });
+    show("cuStreamDestroy", unsafe { cuStreamDestroy(urgent) });
+    show("cuStreamDestroy", unsafe { cuStreamDestroy(plain) });
+    check_driver!(unsafe { cuMemFree(data) });
+    check_driver!(unsafe { cuModuleUnload(module) });
+    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    let all_ok = ALL_OK.load(Relaxed);
+    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
+    exit(if all_ok { 0 } else { 1 });
+}

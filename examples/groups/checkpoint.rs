@@ -1,0 +1,195 @@
+// The checkpoint group of the Driver API: the program starts a second copy of itself (spawned,
+// before that copy initialises CUDA), which fills 1 MiB of device memory and waits; the parent
+// reads its state and restore thread, locks it, checkpoints it (its GPU memory moved to the host
+// and the device released), restores it and unlocks it, reading the state after each step; then
+// the child checks its device memory holds what it wrote. cuCheckpointOperationComplete (CUDA
+// 13.4 headers) is looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND
+// where the driver has none. C twin: checkpoint.cpp.
+// argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::io::{BufRead, BufReader, Write};
+use std::mem::{size_of, zeroed};
+use std::process::{exit, Command, Stdio};
+use std::ptr;
+
+use common::s;
+use cuda_check::check_driver;
+use cuda_driver_sys::*;
+
+/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
+fn show(what: &str, code: CUresult) -> bool {
+    let mut name: *const c_char = ptr::null();
+    let _ = unsafe { cuGetErrorName(code, &mut name) };
+    let name = if name.is_null() {
+        "(unknown)".into()
+    } else {
+        unsafe { s(name) }
+    };
+    println!("{} = {}", what, name);
+    code == CUDA_SUCCESS
+}
+
+const WORDS: usize = 256 * 1024;
+
+/// The child: fills its device memory, says so, waits for a line, checks the memory, says how.
+fn child() -> i32 {
+    let mut device: CUdevice = 0;
+    let mut ctx: CUcontext = ptr::null_mut();
+    let mut data: CUdeviceptr = 0;
+    if !check_driver!(unsafe { cuInit(0) })
+        || !check_driver!(unsafe { cuDeviceGet(&mut device, 0) })
+        || !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+        || !check_driver!(unsafe { cuMemAlloc(&mut data, WORDS * 4) })
+        || !check_driver!(unsafe { cuMemsetD32(data, 0x5eed1234, WORDS) })
+        || !check_driver!(unsafe { cuCtxSynchronize() })
+    {
+        return 1;
+    }
+    println!("ready");
+    let _ = std::io::stdout().flush();
+    let mut line = String::new();
+    if std::io::stdin()
+        .read_line(&mut line)
+        .map_or(true, |n| n == 0)
+    {
+        return 1;
+    }
+    let mut host = vec![0 as c_uint; WORDS];
+    check_driver!(unsafe {
+        cuMemcpyDtoH(
+            host.as_mut_ptr() as *mut c_void,
+            data,
+            WORDS * size_of::<c_uint>(),
+        )
+    });
+    let same = host.iter().filter(|&&w| w == 0x5eed1234).count();
+    println!("{} of {} words as written", same, WORDS);
+    check_driver!(unsafe { cuMemFree(data) });
+    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    if same == WORDS {
+        0
+    } else {
+        1
+    }
+}
+
+fn state_name(state: CUprocessState) -> &'static str {
+    match state {
+        CU_PROCESS_STATE_RUNNING => "running",
+        CU_PROCESS_STATE_LOCKED => "locked",
+        CU_PROCESS_STATE_CHECKPOINTED => "checkpointed",
+        CU_PROCESS_STATE_FAILED => "failed",
+        _ => "other",
+    }
+}
+
+/// Prints the child's state.
+fn print_state(pid: c_int) {
+    let mut state = CU_PROCESS_STATE_FAILED;
+    if show("  cuCheckpointProcessGetState", unsafe {
+        cuCheckpointProcessGetState(pid, &mut state)
+    }) {
+        println!("    {}", state_name(state));
+    }
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.len() > 2 && argv[2] == "--child" {
+        exit(child());
+    }
+
+    if !check_driver!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    println!(
+        "sizes of the arguments: lock {}, checkpoint {}, restore {}, unlock {}",
+        size_of::<CUcheckpointLockArgs>(),
+        size_of::<CUcheckpointCheckpointArgs>(),
+        size_of::<CUcheckpointRestoreArgs>(),
+        size_of::<CUcheckpointUnlockArgs>()
+    );
+
+    // The child, with pipes to its standard input and output.
+    let spawned = Command::new("/proc/self/exe")
+        .args(["-", "--child"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
+    let Ok(mut process) = spawned else {
+        println!("the child could not be started");
+        exit(1);
+    };
+    let pid = process.id() as c_int;
+    let mut to_child = process.stdin.take().expect("a piped stdin");
+    let mut child_out = BufReader::new(process.stdout.take().expect("a piped stdout"));
+    let mut line = String::new();
+    let ready = child_out.read_line(&mut line).is_ok() && line == "ready\n";
+    println!(
+        "the child filled its device memory: {}",
+        if ready { "yes" } else { "no" }
+    );
+
+    let mut ok = ready;
+    if ready {
+        print_state(pid);
+        let mut tid: c_int = 0;
+        show("cuCheckpointProcessGetRestoreThreadId", unsafe {
+            cuCheckpointProcessGetRestoreThreadId(pid, &mut tid)
+        });
+        println!("  a thread id: {}", if tid > 0 { "yes" } else { "no" });
+        let mut lock: CUcheckpointLockArgs = unsafe { zeroed() };
+        lock.timeoutMs = 10000;
+        ok = show("cuCheckpointProcessLock", unsafe {
+            cuCheckpointProcessLock(pid, &mut lock)
+        }) && ok;
+        print_state(pid);
+        let mut checkpoint: CUcheckpointCheckpointArgs = unsafe { zeroed() };
+        ok = show("cuCheckpointProcessCheckpoint", unsafe {
+            cuCheckpointProcessCheckpoint(pid, &mut checkpoint)
+        }) && ok;
+        print_state(pid);
+        let mut restore: CUcheckpointRestoreArgs = unsafe { zeroed() };
+        ok = show("cuCheckpointProcessRestore", unsafe {
+            cuCheckpointProcessRestore(pid, &mut restore)
+        }) && ok;
+        print_state(pid);
+        let mut unlock: CUcheckpointUnlockArgs = unsafe { zeroed() };
+        ok = show("cuCheckpointProcessUnlock", unsafe {
+            cuCheckpointProcessUnlock(pid, &mut unlock)
+        }) && ok;
+        print_state(pid);
+        #[cfg(feature = "cuda-13040")]
+        show(
+            "cuCheckpointOperationComplete",
+            entry::cuCheckpointOperationComplete_v13040
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |complete| unsafe {
+                    complete(ptr::null_mut())
+                }),
+        );
+    }
+    // The child goes on: it checks its memory.
+    if to_child.write_all(b"go\n").is_err() {
+        ok = false;
+    }
+    drop(to_child);
+    line.clear();
+    while child_out.read_line(&mut line).is_ok_and(|n| n > 0) {
+        print!("child: {}", line);
+        line.clear();
+    }
+    let child_ok = process.wait().is_ok_and(|status| status.success());
+    println!(
+        "the child's exit: {}",
+        if child_ok { "success" } else { "failure" }
+    );
+    ok = ok && child_ok;
+    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
+    exit(if ok { 0 } else { 1 });
+}

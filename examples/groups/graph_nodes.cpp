@@ -1,7 +1,9 @@
 // C twin of examples/groups/graph_nodes.rs. The graph group of the Driver API, node by node: a
 // graph of every node type the H100 runs (memset, kernel, child graph, memcpy, host, event record
 // and wait, empty, batch memory operation, memory allocation and free; external semaphore nodes
-// with no semaphore, as far as the driver takes them), each node's parameters read and set, the
+// with no semaphore, as far as the driver takes them; the memory nodes in a graph of their own,
+// since the driver neither clones a graph with memory nodes nor removes its edges or nodes), each
+// node's parameters read and set, the
 // graph's nodes, roots, edges (with their data) and dependencies, an edge removed and added
 // back, a clone and a node found in it; the graph instantiated, uploaded and launched, its result
 // checked; then the executable graph changed node by node (each node type's Exec*SetParams, a node
@@ -131,7 +133,7 @@ int main(int argc, char** argv)
     int calls = 0, n = N, one = 1, ten = 10;
 
     // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
-    // event wait -> empty -> batch memory operation, allocation -> free.
+    // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
     CUgraph graph, child;
     checkDriver(cuGraphCreate(&graph, 0));
     checkDriver(cuGraphCreate(&child, 0));
@@ -185,8 +187,10 @@ int main(int argc, char** argv)
     alloc_params.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     alloc_params.poolProps.location.id = device;
     alloc_params.bytesize = 1 << 20;
-    show("cuGraphAddMemAllocNode", cuGraphAddMemAllocNode(&alloc_node, graph, &empty_node, 1, &alloc_params));
-    show("cuGraphAddMemFreeNode", cuGraphAddMemFreeNode(&free_node, graph, &alloc_node, 1, alloc_params.dptr));
+    CUgraph memory_graph;
+    checkDriver(cuGraphCreate(&memory_graph, 0));
+    show("cuGraphAddMemAllocNode", cuGraphAddMemAllocNode(&alloc_node, memory_graph, nullptr, 0, &alloc_params));
+    show("cuGraphAddMemFreeNode", cuGraphAddMemFreeNode(&free_node, memory_graph, &alloc_node, 1, alloc_params.dptr));
     // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
     // their own that is never run.
     CUgraph sem_graph;
@@ -462,8 +466,6 @@ int main(int argc, char** argv)
     show("cuGraphAddNode_v3", addNode3 ? addNode3(&extra_node, built, nullptr, nullptr, 0, &empty_generic) : CUDA_ERROR_NOT_FOUND);
     show("cuGraphNodeSetParams_v2", setParams2 ? setParams2(generic_kernel, &generic) : CUDA_ERROR_NOT_FOUND);
 #endif
-    CUgraphConditionalHandle handle = 0;
-    show("cuGraphConditionalHandleCreate", cuGraphConditionalHandleCreate(&handle, built, ctx, 0, 0));
     CUDA_GRAPH_INSTANTIATE_PARAMS instantiate;
     memset(&instantiate, 0, sizeof(instantiate));
     instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
@@ -483,7 +485,13 @@ int main(int argc, char** argv)
     show("cuGraphReleaseUserObject", cuGraphReleaseUserObject(built, object, 1));
     show("cuUserObjectRelease", cuUserObjectRelease(object, 1));
 
-    // Graph memory and the DOT output.
+    // Graph memory (the allocation graph run once) and the DOT output.
+    CUgraphExec memory_exec;
+    if (show("cuGraphInstantiate(allocation, free)", cuGraphInstantiate(&memory_exec, memory_graph, 0))) {
+        show("cuGraphLaunch(allocation, free)", cuGraphLaunch(memory_exec, stream));
+        checkDriver(cuStreamSynchronize(stream));
+        checkDriver(cuGraphExecDestroy(memory_exec));
+    }
     cuuint64_t used = 0, zero = 0;
     show("cuDeviceGetGraphMemAttribute(RESERVED_MEM_HIGH)",
          cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &used));
@@ -509,6 +517,7 @@ int main(int argc, char** argv)
     if (clone)
         show("cuGraphDestroy", cuGraphDestroy(clone));
     show("cuGraphDestroy", cuGraphDestroy(sem_graph));
+    show("cuGraphDestroy", cuGraphDestroy(memory_graph));
     show("cuGraphDestroy", cuGraphDestroy(graph));
     show("cuGraphDestroy", cuGraphDestroy(child));
     checkDriver(cuEventDestroy(other_event));

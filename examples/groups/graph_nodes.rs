@@ -1,7 +1,9 @@
 // The graph group of the Driver API, node by node: a graph of every node type the H100 runs
 // (memset, kernel, child graph, memcpy, host, event record and wait, empty, batch memory operation,
 // memory allocation and free; external semaphore nodes with no semaphore, as far as the driver
-// takes them), each node's parameters read and set, the graph's nodes, roots, edges (with their
+// takes them; the memory nodes in a graph of their own, since the driver neither clones a graph with
+// memory nodes nor removes its edges or nodes), each node's parameters read and set, the graph's
+// nodes, roots, edges (with their
 // data) and dependencies, an edge removed and added back, a clone and a node found in it; the graph
 // instantiated, uploaded and launched, its result checked; then the executable graph changed node
 // by node (each node type's Exec*SetParams, a node disabled and enabled,
@@ -173,7 +175,7 @@ fn main() {
     let arg = |p: *mut c_void| p;
 
     // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
-    // event wait -> empty -> batch memory operation, allocation -> free.
+    // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
     let mut graph: CUgraph = ptr::null_mut();
     let mut child: CUgraph = ptr::null_mut();
     check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
@@ -267,11 +269,25 @@ fn main() {
         alloc_params.poolProps.location.__bindgen_anon_1.id = device;
     }
     alloc_params.bytesize = 1 << 20;
+    let mut memory_graph: CUgraph = ptr::null_mut();
+    check_driver!(unsafe { cuGraphCreate(&mut memory_graph, 0) });
     show("cuGraphAddMemAllocNode", unsafe {
-        cuGraphAddMemAllocNode(&mut alloc_node, graph, &empty_node, 1, &mut alloc_params)
+        cuGraphAddMemAllocNode(
+            &mut alloc_node,
+            memory_graph,
+            ptr::null(),
+            0,
+            &mut alloc_params,
+        )
     });
     show("cuGraphAddMemFreeNode", unsafe {
-        cuGraphAddMemFreeNode(&mut free_node, graph, &alloc_node, 1, alloc_params.dptr)
+        cuGraphAddMemFreeNode(
+            &mut free_node,
+            memory_graph,
+            &alloc_node,
+            1,
+            alloc_params.dptr,
+        )
     });
     // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
     // their own that is never run.
@@ -957,10 +973,6 @@ fn main() {
                 }),
         );
     }
-    let mut handle: CUgraphConditionalHandle = 0;
-    show("cuGraphConditionalHandleCreate", unsafe {
-        cuGraphConditionalHandleCreate(&mut handle, built, ctx, 0, 0)
-    });
     let mut instantiate: CUDA_GRAPH_INSTANTIATE_PARAMS = unsafe { zeroed() };
     instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;
     instantiate.hUploadStream = stream;
@@ -1016,7 +1028,17 @@ fn main() {
         cuUserObjectRelease(object, 1)
     });
 
-    // Graph memory and the DOT output.
+    // Graph memory (the allocation graph run once) and the DOT output.
+    let mut memory_exec: CUgraphExec = ptr::null_mut();
+    if show("cuGraphInstantiate(allocation, free)", unsafe {
+        cuGraphInstantiate(&mut memory_exec, memory_graph, 0)
+    }) {
+        show("cuGraphLaunch(allocation, free)", unsafe {
+            cuGraphLaunch(memory_exec, stream)
+        });
+        check_driver!(unsafe { cuStreamSynchronize(stream) });
+        check_driver!(unsafe { cuGraphExecDestroy(memory_exec) });
+    }
     let mut used: cuuint64_t = 0;
     let mut zero: cuuint64_t = 0;
     show("cuDeviceGetGraphMemAttribute(RESERVED_MEM_HIGH)", unsafe {
@@ -1055,6 +1077,7 @@ fn main() {
         show("cuGraphDestroy", unsafe { cuGraphDestroy(clone) });
     }
     show("cuGraphDestroy", unsafe { cuGraphDestroy(sem_graph) });
+    show("cuGraphDestroy", unsafe { cuGraphDestroy(memory_graph) });
     show("cuGraphDestroy", unsafe { cuGraphDestroy(graph) });
     show("cuGraphDestroy", unsafe { cuGraphDestroy(child) });
     check_driver!(unsafe { cuEventDestroy(other_event) });

@@ -1,4 +1,5 @@
-//! Output parity of every example (`examples/<name>.rs`) with its C twin (`examples/<name>.cpp`).
+//! Output parity of every example (`examples/<name>.rs`) with its C twin (`examples/<name>.cpp`),
+//! and of every group program (`examples/groups/<name>.rs` and `.cpp`) built for this header.
 //!
 //! Each test runs the C twin (built by the tests' build script, `support/build.rs`, into
 //! `env!("C_TWIN_DIR")`) and the Rust example (built by the test itself, once, with
@@ -23,6 +24,11 @@
 //! Without a GPU every example takes its error path and the outputs must still be identical. On a
 //! GPU (`cuInit(0)` succeeds here, or `CUDA_EXPECT_GPU=1` says one must be there) each example and
 //! its twin must also exit with 0, and those that check their results must print `Result = PASS`.
+//!
+//! The group programs are declared in the root `Cargo.toml` (`support/programs.rs`); the build
+//! script compiles the twins of those whose oldest header is at most this one and writes their
+//! tests, `group::<name>`. Every group program checks its results: on a GPU it prints
+//! `Result = PASS`.
 //!
 //! One test per example; run with `--nocapture` to see a line per example
 //! (`<name>: parity ok (<N> lines)[, Result = PASS]`). On a mismatch the test prints a diff of the
@@ -82,7 +88,7 @@ macro_rules! parity_tests {
         $(
             #[test]
             fn $name() {
-                parity(stringify!($name));
+                crate::parity(stringify!($name));
             }
         )*
     };
@@ -104,6 +110,12 @@ parity_tests!(profiler);
 parity_tests!(proc_address, context_independent_loading);
 #[cfg(all(cuda_ge_12000, not(windows)))]
 parity_tests!(runtime_interop);
+
+/// The group programs built for this header, one test each (written by the build script).
+mod group {
+    include!(concat!(env!("OUT_DIR"), "/group_programs.rs"));
+}
+use group::GROUP_PROGRAMS;
 
 /// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the
 /// `check_driver!` report of its first call, or, for the two that do not use it, their own error
@@ -144,12 +156,13 @@ const NO_LIBRARY_REPORT: &str = "  code = <CUresult 303, not named: no driver li
 fn examples_start_without_the_driver_library() {
     let dir = examples_dir().unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
-    for (name, _) in EXAMPLES {
-        let expected = WITHOUT_DRIVER
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, line)| *line)
-            .expect("every example has its expected line");
+    let examples = EXAMPLES.iter().map(|(name, _)| {
+        let line = WITHOUT_DRIVER.iter().find(|(n, _)| n == name);
+        (*name, line.expect("every example has its expected line").1)
+    });
+    // A group program's first call is check_driver!(cuInit(0)).
+    let groups = GROUP_PROGRAMS.iter().map(|name| (*name, NO_LIBRARY_REPORT));
+    for (name, expected) in examples.chain(groups) {
         let out = run("Rust example", &dir.join(name), &kernels_dir())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let first_line = out.stdout.lines().next().unwrap_or("");
@@ -275,7 +288,8 @@ fn bad_kernels_folders_behave_as_in_c() {
     assert!(compared >= 5 * cases.len(), "only {compared} runs compared");
 }
 
-/// The twins built are exactly the examples tested here (a new twin needs its test).
+/// The twins built are exactly the examples and group programs tested here (a new twin of
+/// `examples/` needs its test; the group programs' tests are written from their declarations).
 #[test]
 fn every_twin_has_a_parity_test() {
     let dir = twin_dir();
@@ -295,6 +309,7 @@ fn every_twin_has_a_parity_test() {
         .collect();
     twins.sort();
     let mut names: Vec<String> = EXAMPLES.iter().map(|(n, _)| n.to_string()).collect();
+    names.extend(GROUP_PROGRAMS.iter().map(|n| n.to_string()));
     names.sort();
     assert_eq!(
         twins,
@@ -448,12 +463,18 @@ fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
 
 /// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
 fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
-    let mut child = common::runner::target_command(exe)
-        .args(args)
-        .env("CUDA_CACHE_DISABLE", "1")
-        // Bind every symbol at start, as the Rust examples are linked to (`-z now`), so that a
-        // driver without a function the program calls stops both sides the same way.
-        .env("LD_BIND_NOW", "1")
+    let mut command = common::runner::target_command(exe);
+    command.args(args).env("CUDA_CACHE_DISABLE", "1");
+    // Bind the twin's driver symbols as the Rust examples bind theirs: at start, as they are
+    // linked (`-z now`), so that a driver without a function the program calls stops both sides
+    // the same way; under `dynamic-loading`, on the first call, where the Rust side gets
+    // CUDA_ERROR_NOT_FOUND (a program built for a header newer than the driver runs to its
+    // first call of a function the driver lacks, which on a machine without a GPU it never
+    // reaches).
+    if !cfg!(feature = "dynamic-loading") {
+        command.env("LD_BIND_NOW", "1");
+    }
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -739,7 +760,8 @@ fn parity(name: &str) {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, checks)| *checks)
-        .expect("the example is in EXAMPLES");
+        .or(GROUP_PROGRAMS.contains(&name).then_some(true))
+        .expect("the example is in EXAMPLES or GROUP_PROGRAMS");
     let twin = twin_dir().join(format!("{name}{EXE_SUFFIX}"));
     let captured = std::env::var_os("CUDA_EXAMPLES_OUTPUT_DIR").map(PathBuf::from);
     let example = match &captured {

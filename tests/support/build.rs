@@ -1,6 +1,8 @@
 //! Build script of the tests package (`cuda-driver-tests`). Against the `cuda.h` the selected
-//! bindings were generated from, it compiles every C twin `examples/<name>.cpp` into
-//! `$OUT_DIR/c-twins/<name>` (`env!("C_TWIN_DIR")`), and the C helpers of the tests
+//! bindings were generated from, it compiles every C twin `examples/<name>.cpp`, and that of every
+//! group program `examples/groups/<name>.cpp` whose oldest header is at most the selected one
+//! (`support/programs.rs`), into `$OUT_DIR/c-twins/<name>` (`env!("C_TWIN_DIR")`), writes the
+//! group programs' parity tests (`$OUT_DIR/group_programs.rs`), and compiles the C helpers of the tests
 //! (`support/c/*.c`, the layout and constant probes among them, with their tables written from the
 //! bindings by `support/layout.rs`) into one static library linked into every test. The prototype
 //! probe (`support/prototypes.rs`) is run by `tests/prototypes.rs`, with the C++ compiler and the
@@ -28,6 +30,7 @@ mod header;
 mod layout;
 #[allow(dead_code)]
 mod model;
+mod programs;
 #[allow(dead_code)]
 #[path = "../../cuda-driver-sys-items/generator/src/rust_syntax.rs"]
 mod rust_syntax;
@@ -59,6 +62,8 @@ fn build() -> Result<(), String> {
     }
     let per_thread = env::var_os("CARGO_FEATURE_PER_THREAD_DEFAULT_STREAM").is_some();
     println!("cargo:rerun-if-changed=../examples");
+    // The group programs' declarations.
+    println!("cargo:rerun-if-changed=../Cargo.toml");
     println!("cargo:rerun-if-changed=support");
     let vars = format!(
         "CUDART_INCLUDE_PATH CUDART_LIBRARY_PATH CUDA_INTEROP_INCLUDE CUDA_HEADERS_{version}"
@@ -131,7 +136,19 @@ fn build() -> Result<(), String> {
     // (libcudart.so.12).
     let windows = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "windows");
     let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
-    for src in list(&root.join("examples"), "cpp") {
+    // The group programs this header builds (their oldest header at most the selected one).
+    let groups: Vec<String> = programs::read(root)?
+        .into_iter()
+        .filter(|p| p.oldest <= selected)
+        .map(|p| p.name)
+        .collect();
+    let group_twins = groups.iter().map(|n| root.join(programs::FOLDER).join(n));
+    let group_twins = group_twins.map(|p| p.with_extension("cpp"));
+    write_group_tests(&out, &groups)?;
+    for src in list(&root.join("examples"), "cpp")
+        .into_iter()
+        .chain(group_twins)
+    {
         let name = src.file_stem().unwrap().to_string_lossy().into_owned();
         if cuda_12.split(' ').any(|n| n == name) && selected < 12000 {
             continue;
@@ -175,6 +192,22 @@ fn build() -> Result<(), String> {
     }
     println!("cargo:rustc-env=C_TWIN_DIR={}", twins.display());
     Ok(())
+}
+
+/// `$OUT_DIR/group_programs.rs`, which `tests/examples_parity.rs` includes: the group programs
+/// this header builds, and one parity test each.
+fn write_group_tests(out: &Path, names: &[String]) -> Result<(), String> {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let text = format!(
+        "// Written by the tests' build script (support/build.rs) from the root Cargo.toml.\n\
+         /// The group programs built for this header (examples/groups/).\n\
+         pub const GROUP_PROGRAMS: &[&str] = &[{}];\n\
+         parity_tests!({});\n",
+        quoted.join(", "),
+        names.join(", ")
+    );
+    let path = out.join("group_programs.rs");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The first of `candidates` holding every one of `files` (space-separated) and, with `define`

@@ -63,6 +63,37 @@ pub fn stems(folder: &str, extension: &str) -> Result<Vec<String>> {
     Ok(names)
 }
 
+/// The group programs' declarations (`tests/support/programs.rs`, which the tests' build script
+/// reads too).
+#[path = "../../tests/support/programs.rs"]
+pub mod programs;
+
+/// The group programs of the workspace (`examples/groups/`), as the root `Cargo.toml` declares them.
+pub fn group_programs() -> Result<Vec<programs::Program>> {
+    Ok(programs::read(&root())?)
+}
+
+/// The names of the group programs a build for the header `version` has (their oldest header at
+/// most `version`).
+pub fn group_programs_at(version: u32) -> Result<Vec<String>> {
+    Ok(group_programs()?
+        .into_iter()
+        .filter(|p| p.oldest <= version)
+        .map(|p| p.name)
+        .collect())
+}
+
+/// The headers each group program runs at on the CPU (its parity, linked and with
+/// `dynamic-loading`): every group program's oldest, and the newest header; oldest first.
+pub fn group_versions() -> Result<Vec<u32>> {
+    let newest = versions::all()?.last().map(|v| v.number);
+    let mut list: Vec<u32> = group_programs()?.iter().map(|p| p.oldest).collect();
+    list.extend(newest);
+    list.sort();
+    list.dedup();
+    Ok(list)
+}
+
 /// The value of the environment variable `name`; an error naming `what` it should hold if it is
 /// unset or empty.
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {

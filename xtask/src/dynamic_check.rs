@@ -13,13 +13,19 @@
 //!    exports no `cuGetProcAddress_v2`, and the table resolves what that driver has;
 //! 3. with no driver library reachable at all (this machine's loader cache has none, and
 //!    LD_LIBRARY_PATH is unset) the same binaries start, report the load failure as a value and
-//!    through check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored).
+//!    through check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored);
+//! 4. the group programs (`examples/groups/`) at each header they run at on the CPU (each one's
+//!    oldest, and the newest; the default header's configuration above runs those it builds):
+//!    they load no driver library, print what their C twins print on the 535 library (each twin
+//!    bound lazily, as the program binds its functions: a header newer than the driver), and
+//!    start with none ([`groups`]).
 
 mod binary;
 
 use crate::capture::tee;
 use crate::cargo_json::{self, Executable};
 use crate::checks::{env_path, expect_535_driver, links_stub, stems};
+use crate::checks::{group_programs_at, group_versions};
 use crate::checks::{Headings, DRIVER_470};
 use crate::process;
 use crate::stub_libcuda;
@@ -100,6 +106,15 @@ driver library (a container without the GPU runtime hook); run this task there"
             driver.as_path()
         };
         check(&config, link)?;
+    }
+    let default = the_one("default")?;
+    for version in group_versions()?.into_iter().filter(|v| *v != default) {
+        let link = if links_stub(version)? {
+            stub.path()
+        } else {
+            driver.as_path()
+        };
+        groups(version, link)?;
     }
     println!();
     println!("dynamic-check: all passed");
@@ -189,10 +204,10 @@ fn check(config: &Config, link: &Path) -> Result {
             binary::check(&e.path)?;
             examples_dir = e.path.parent().map(Path::to_path_buf);
         }
-        let want = stems("examples", "rs")?.len();
+        let want = stems("examples", "rs")?.len() + group_programs_at(config.version)?.len();
         if examples.len() != want {
             return Err(format!(
-                "{name}: {} examples built, not {want} (examples/*.rs)",
+                "{name}: {} examples built, not {want} (examples/*.rs and the group programs)",
                 examples.len()
             )
             .into());
@@ -231,6 +246,70 @@ fn check(config: &Config, link: &Path) -> Result {
         on_470(name, bin("table")?)?;
     }
     Ok(())
+}
+
+/// The group programs of the header `version` with `dynamic-loading`, their C twins linking the
+/// library in `link`: no driver library loaded, their parity on the 535 library (`group::`, the
+/// posts' examples left to the configurations above), and a start with no library.
+fn groups(version: u32, link: &Path) -> Result {
+    let names = group_programs_at(version)?;
+    HEADINGS.step(&format!(
+        "the group programs of the {} header ({}): no driver library loaded, parity on the 535 \
+         library, a start with none",
+        dotted(version),
+        names.join(", ")
+    ));
+    let features = format!("cuda-{version},interop,dynamic-loading");
+    let cargo = |what: &str| {
+        let mut cargo = process::command("cargo");
+        cargo.arg(what).env("CUDA_LIBRARY_PATH", link);
+        cargo.args(["--no-default-features", "--features", &features]);
+        cargo
+    };
+    let built = cargo_json::built(
+        cargo("test")
+            .args([
+                "--no-run",
+                "--message-format=json",
+                "--test",
+                "examples_parity",
+            ])
+            .stderr(Stdio::inherit()),
+    )?;
+    let parity = built
+        .executables
+        .into_iter()
+        .find(|e| e.name == "examples_parity")
+        .ok_or("the examples_parity test binary was not built")?;
+    let examples = cargo_json::built(
+        cargo("build")
+            .args(["--examples", "--message-format=json"])
+            .stderr(Stdio::inherit()),
+    )?;
+    let mut dir = None;
+    for e in examples
+        .executables
+        .iter()
+        .filter(|e| names.contains(&e.name))
+    {
+        binary::check(&e.path)?;
+        dir = e.path.parent().map(Path::to_path_buf);
+    }
+    let dir = dir.ok_or("no group program was built")?;
+    tee(process::command(&parity.path)
+        .env("CUDA_EXAMPLES_DIR", &dir)
+        .args(["group::", "--nocapture"]))?;
+    process::run(
+        process::command(&parity.path)
+            .env_remove("LD_LIBRARY_PATH")
+            .env("CUDA_EXAMPLES_DIR", &dir)
+            .args([
+                "--ignored",
+                "--exact",
+                "examples_start_without_the_driver_library",
+            ])
+            .arg("--nocapture"),
+    )
 }
 
 /// The table binary `table` on Debian bullseye's 470 driver, which has cuGetProcAddress v1 only.

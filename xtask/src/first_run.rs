@@ -1,7 +1,8 @@
 //! `cargo xtask first-run`: the first run, as a new user meets it: a fresh clone of this
 //! repository, an empty CARGO_TARGET_DIR, no CUDA headers (no CUDA_HEADERS_*, no target/ci-deps,
 //! no toolkit) and only the driver library on the loader path. Then:
-//!   1. `cargo run --example NAME` for every example, once per `dependents` version feature; each
+//!   1. `cargo run --example NAME` for every example (and every group program the version
+//!      builds: `examples/groups/`), once per `dependents` version feature; each
 //!      output (stdout, stderr, exit code) is recorded and compared with its C twin's by the
 //!      parity test of this checkout (tests/examples_parity.rs, CUDA_EXAMPLES_OUTPUT_DIR), the
 //!      twins being those the normal build of that version made ([`examples`]);

@@ -14,6 +14,7 @@ mod capture;
 mod cargo_json;
 mod checks;
 mod concurrency;
+mod coverage;
 mod cudarc_check;
 mod cust_check;
 mod dependent_0_3_check;
@@ -198,6 +199,12 @@ const TASKS: &[Task] = &[
         usage: "[--parts WORDS] [DIR]",
         about: "build everything the GPU pass runs into one folder, run there by its run.sh",
         run: gpu_bundle::run,
+    },
+    Task {
+        name: "coverage",
+        usage: "OUT | --check",
+        about: "write docs/COVERAGE.md from a GPU run's logs (--check: its functions are the newest headers')",
+        run: coverage::run,
     },
     Task {
         name: "gpu-run",

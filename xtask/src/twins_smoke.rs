@@ -1,7 +1,9 @@
 //! `cargo xtask twins-smoke [OUTPUT_DIR]`: smoke check of the examples' C twins
-//! (`examples/<name>.cpp`), with g++ and no Rust:
-//!   - builds each twin against the pinned headers of the default version and links it with the
-//!     driver library that fetch-deps fetched (Debian's libcuda.so.1), into `target/twins/<name>`;
+//! (`examples/<name>.cpp`) and the group programs' (`examples/groups/<name>.cpp`, each from its
+//! oldest header on), with g++ and no Rust:
+//!   - builds each twin (a group program's only where its oldest header is at most the default)
+//!     against the pinned headers of the default version and links it with the driver library
+//!     that fetch-deps fetched (Debian's libcuda.so.1), into `target/twins/<name>`;
 //!   - compiles each against the headers of the other `dependents` versions too (the twins port
 //!     the posts to CUDA 13 under an `#if CUDA_VERSION` test), and fails if one does not compile;
 //!   - runs each from the repository root (so that the default PTX folder examples/kernels is
@@ -13,7 +15,7 @@
 //! folder given as OUTPUT_DIR.
 
 use crate::capture::exit_code;
-use crate::checks::{env_path, stems};
+use crate::checks::{env_path, group_programs, programs, stems};
 use crate::process::{self, root};
 use crate::versions;
 use crate::versions::{dotted, the_one};
@@ -39,9 +41,18 @@ pub fn run(args: &[String]) -> Result {
         _ => return Err("usage: cargo xtask twins-smoke [OUTPUT_DIR]".into()),
     };
     deps::use_fetched(&[])?;
-    let names = stems("examples", "cpp")?;
-    if names.is_empty() {
+    // (name, source, oldest header): the posts' twins build with every header.
+    let mut twins: Vec<(String, String, u32)> = stems("examples", "cpp")?
+        .into_iter()
+        .map(|n| (format!("examples/{n}.cpp"), n, 0))
+        .map(|(source, n, oldest)| (n, source, oldest))
+        .collect();
+    if twins.is_empty() {
         return Err("no examples/*.cpp".into());
+    }
+    for p in group_programs()? {
+        let source = format!("{}/{}.cpp", programs::FOLDER, p.name);
+        twins.push((p.name, source, p.oldest));
     }
     std::fs::create_dir_all(&bin)?;
     std::fs::create_dir_all(&out)?;
@@ -56,21 +67,22 @@ pub fn run(args: &[String]) -> Result {
         "the driver library's folder (fetch-deps)",
     )?;
     let mut failed = false;
-    for n in &names {
-        let source = format!("examples/{n}.cpp");
+    for (n, source, oldest) in &twins {
         let (runtime_include, runtime_link) = runtime_flags(n)?;
+        // A group program newer than the default header: compiled against the newer ones only.
+        let builds = *oldest <= built;
         let mut build = process::command(&cxx);
         build
             .args(CXXFLAGS)
             .arg(include(built)?)
             .args(&runtime_include)
-            .arg(&source)
+            .arg(source)
             .arg("-o")
             .arg(bin.join(n))
             .arg(join("-L", &driver))
             .arg("-l:libcuda.so.1")
             .args(&runtime_link);
-        if !build.status()?.success() {
+        if builds && !build.status()?.success() {
             eprintln!(
                 "twins-smoke: {n}: does not build against the {} headers",
                 dotted(built)
@@ -78,14 +90,14 @@ pub fn run(args: &[String]) -> Result {
             failed = true;
             continue;
         }
-        for &v in &compiled {
+        for &v in compiled.iter().filter(|v| **v >= *oldest) {
             let mut compile = process::command(&cxx);
             compile
                 .args(CXXFLAGS)
                 .arg("-w")
                 .arg(include(v)?)
                 .args(&runtime_include)
-                .args(["-c", &source, "-o", "/dev/null"]);
+                .args(["-c", source, "-o", "/dev/null"]);
             if !compile.status()?.success() {
                 eprintln!(
                     "twins-smoke: {n}: does not compile against the {} headers",
@@ -95,7 +107,7 @@ pub fn run(args: &[String]) -> Result {
             }
         }
     }
-    for n in &names {
+    for (n, _, _) in &twins {
         let binary = bin.join(n);
         if !binary.is_file() {
             continue;

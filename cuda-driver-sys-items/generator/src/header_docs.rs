@@ -207,6 +207,18 @@ impl HeaderDocs {
         self.functions.get(name)?.iter().find(|d| !d.internal)
     }
 
+    /// Every function a C program calls by name (not the legacy ABIs), in the order the header
+    /// declares them, with the group each is in.
+    pub fn functions(&self) -> Vec<(&str, Option<&Group>)> {
+        let mut declared: Vec<(usize, &str)> = (self.functions.keys())
+            .filter_map(|name| Some((self.function(name)?.offset, name.as_str())))
+            .collect();
+        declared.sort();
+        (declared.into_iter())
+            .map(|(_, name)| (name, self.function_group(name)))
+            .collect()
+    }
+
     /// The group of the function a C program calls as `name`.
     pub fn function_group(&self, name: &str) -> Option<&Group> {
         self.group_at(self.function(name)?.offset)

@@ -71,6 +71,45 @@ use std::path::PathBuf;
 
 pub use generated_file::{emitter_line, generated_version, EMITTERS};
 pub use header_set::{debian_packages, foreign_headers, HeaderSet, Wheel, CORE, MODULES};
+
+/// A function a header declares, as its Doxygen groups place it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredFunction {
+    /// The header (`cuda.h`, `cudaGL.h`, ...).
+    pub header: &'static str,
+    /// The name a C program calls it by (`cuMemAlloc`, not the symbol `cuMemAlloc_v2`).
+    pub name: String,
+    /// Its group's name (`CUDA_MEM`), where the header puts it in one.
+    pub group: Option<String>,
+    /// The group's title (`Memory Management`), where a `\defgroup` gives one.
+    pub title: Option<String>,
+}
+
+/// Every function the driver-API headers in `dir` (`cuda.h` and those of [`MODULES`]) declare
+/// for C programs (not the legacy ABIs declared only for the driver's own build), each header's
+/// in the order it declares them: the list the coverage report (`cargo xtask coverage`) is held
+/// to.
+pub fn declared_functions(dir: &std::path::Path) -> Result<Vec<DeclaredFunction>, String> {
+    let mut list = Vec::new();
+    for set in std::iter::once(&CORE).chain(MODULES) {
+        let header = set.headers[0];
+        let path = dir.join(header);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let docs = header_docs::HeaderDocs::parse(header, &text);
+        list.extend(
+            docs.functions()
+                .into_iter()
+                .map(|(name, group)| DeclaredFunction {
+                    header,
+                    name: name.to_string(),
+                    group: group.map(|g| g.name.clone()),
+                    title: group.and_then(|g| g.title.clone()),
+                }),
+        );
+    }
+    Ok(list)
+}
 pub use pipeline::{generate, Summary};
 
 /// What to generate from and where to write it.

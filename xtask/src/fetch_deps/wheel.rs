@@ -18,6 +18,16 @@ pub struct Downloaded {
 /// `pip download` of `requirements` (`name==version`), the wheels built for Linux on `arch`
 /// (`x86_64`, `aarch64`), into a temporary folder; pip's messages go to stderr.
 pub fn download(arch: &str, requirements: &[&str]) -> Result<Downloaded> {
+    download_for(
+        arch,
+        &["manylinux2014", "manylinux_2_17", "manylinux1"],
+        requirements,
+    )
+}
+
+/// [`download`] of the wheels tagged with one of `platforms` (`manylinux_2_25`: pip takes a
+/// platform tag as it is written, not the older ones it includes).
+pub fn download_for(arch: &str, platforms: &[&str], requirements: &[&str]) -> Result<Downloaded> {
     require_unzip()?;
     let dir = Scratch::new(&format!(
         "fetch-deps-{}",
@@ -34,7 +44,7 @@ pub fn download(arch: &str, requirements: &[&str]) -> Result<Downloaded> {
         "--only-binary=:all:",
     ]);
     pip.args(["--python-version", "3.11"]);
-    for platform in ["manylinux2014", "manylinux_2_17", "manylinux1"] {
+    for platform in platforms {
         pip.arg("--platform").arg(format!("{platform}_{arch}"));
     }
     files::run_to_stderr(pip.arg("-d").arg(downloaded.dir.path()).args(requirements))?;

@@ -1,9 +1,10 @@
-//! Step 1: every example run with `cargo run` in the fresh clone under each `dependents`
-//! version, then each output compared with its C twin's by this checkout's parity test.
+//! Step 1: every example, and every group program the version builds, run with `cargo run` in
+//! the fresh clone under each `dependents` version, then each output compared with its C twin's
+//! by this checkout's parity test.
 
 use super::{output, FirstRun, USES_RUNTIME};
 use crate::capture::{exit_code, show_non_empty};
-use crate::checks::binds_ctx_create_v4;
+use crate::checks::{binds_ctx_create_v4, group_programs_at};
 use crate::process;
 use crate::versions;
 use crate::versions::the_one;
@@ -26,7 +27,9 @@ pub fn check(run: &FirstRun) -> Result {
             "--- cuda-{v}: cargo run --example NAME, in {}",
             run.repo().display()
         );
-        for e in &run.examples {
+        let mut examples = run.examples.clone();
+        examples.extend(group_programs_at(v)?);
+        for e in &examples {
             let mut cargo = run.fresh("cargo");
             cargo
                 .args(["run", "-q", "--example", e])

@@ -7,7 +7,9 @@
 //!                                 difference from the committed PTX (and verify the committed PTX)
 //!
 //! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
-//! so the same PTX JIT-compiles for every GPU those drivers drive. The output is byte-for-byte
+//! so the same PTX JIT-compiles for every GPU those drivers drive; a kernel that uses a newer
+//! architecture's features names its own (compute_90 for Hopper's clusters and tensor memory
+//! accelerator), and its PTX loads on those GPUs only. The output is byte-for-byte
 //! deterministic: same wheel, same sources, same options, and NVRTC is given only each source's
 //! base name. --std=c++03 keeps NVRTC from emitting the dozens of unused nv::target constants
 //! (<nv/target>, C++11 and later) into every PTX.
@@ -22,26 +24,58 @@ use std::process::{Command, Stdio};
 use tools::{parse_isa, Pins, Tools};
 
 /// The NVRTC options of every PTX.
-const COMMON: &[&str] = &["--gpu-architecture=compute_52", "--std=c++03"];
+const COMMON: &[&str] = &["--std=c++03"];
 
-/// What to build: the PTX name, its CUDA C source, and whether it is relocatable (-rdc:
-/// ptx_link0's kernel calls a function defined in ptx_link1, and the example links the two with
-/// cuLinkAddData(CU_JIT_INPUT_PTX)).
-const TARGETS: &[(&str, &str, bool)] = &[
-    ("vector_add", "vector_add.cu", false),
-    ("ptx_jit", "ptx_jit.cu", false),
-    ("ptx_link0", "ptx_link0.cu", true),
-    ("ptx_link1", "ptx_link1.cu", true),
-    ("param_buffer", "param_buffer.cu", false),
-    (
+/// The virtual architecture of a PTX that names none: the oldest the pinned NVRTC supports.
+const OLDEST: &str = "compute_52";
+
+/// One PTX to build.
+struct Target {
+    /// Its name, `examples/kernels/<name>.ptx`.
+    name: &'static str,
+    /// Its CUDA C source in `examples/kernels/`.
+    source: &'static str,
+    /// Relocatable (-rdc): ptx_link0's kernel calls a function defined in ptx_link1, and the
+    /// example links the two with cuLinkAddData(CU_JIT_INPUT_PTX).
+    relocatable: bool,
+    /// Its virtual architecture, `compute_<NN>`.
+    arch: &'static str,
+}
+
+/// A PTX of the oldest architecture.
+const fn target(name: &'static str, source: &'static str, relocatable: bool) -> Target {
+    Target {
+        name,
+        source,
+        relocatable,
+        arch: OLDEST,
+    }
+}
+
+/// What to build.
+const TARGETS: &[Target] = &[
+    target("vector_add", "vector_add.cu", false),
+    target("ptx_jit", "ptx_jit.cu", false),
+    target("ptx_link0", "ptx_link0.cu", true),
+    target("ptx_link1", "ptx_link1.cu", true),
+    target("param_buffer", "param_buffer.cu", false),
+    target(
         "context_independent_loading",
         "context_independent_loading.cu",
         false,
     ),
 ];
 
-/// The architectures ptxas checks every PTX for.
-const ARCHES: &[&str] = &["sm_52", "sm_90"];
+/// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own
+/// (`compute_52`: `sm_52`) and Hopper's, where the GPU checks run.
+fn ptxas_arches(arch: &str) -> Vec<String> {
+    let own = arch.replace("compute_", "sm_");
+    let mut arches = vec![own];
+    if arches[0] != "sm_90" {
+        arches.push("sm_90".into());
+    }
+    arches
+}
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
@@ -78,8 +112,16 @@ fn log(line: &str) {
 /// all are the same.
 fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bool> {
     let mut same = true;
-    for &(name, source, relocatable) in TARGETS {
-        let mut options = COMMON.to_vec();
+    for &Target {
+        name,
+        source,
+        relocatable,
+        arch,
+    } in TARGETS
+    {
+        let architecture = format!("--gpu-architecture={arch}");
+        let mut options = vec![architecture.as_str()];
+        options.extend(COMMON);
         if relocatable {
             options.push("--relocatable-device-code=true");
         }
@@ -118,7 +160,13 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
-    for &(name, _, relocatable) in TARGETS {
+    for &Target {
+        name,
+        relocatable,
+        arch,
+        ..
+    } in TARGETS
+    {
         let path = kernels.join(format!("{name}.ptx"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));
@@ -142,7 +190,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         } else {
             &[]
         };
-        for arch in ARCHES {
+        for arch in ptxas_arches(arch) {
             let mut ptxas = Command::new(&tools.ptxas);
             ptxas
                 .arg(format!("-arch={arch}"))
@@ -170,7 +218,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     }
     let mut ptxas = Command::new(&tools.ptxas);
     ptxas
-        .arg(format!("-arch={}", ARCHES[0]))
+        .arg(format!("-arch={}", ptxas_arches(OLDEST)[0]))
         .arg(&broken)
         .args(["-o", "/dev/null"]);
     if ptxas
@@ -184,4 +232,13 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         log("ptx_jit_broken.ptx: rejected by ptxas as intended");
     }
     Ok(ok)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ptxas_checks_the_own_architecture_and_hoppers() {
+        assert_eq!(super::ptxas_arches("compute_52"), ["sm_52", "sm_90"]);
+        assert_eq!(super::ptxas_arches("compute_90"), ["sm_90"]);
+    }
 }

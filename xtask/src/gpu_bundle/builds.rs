@@ -48,6 +48,8 @@ pub struct Versions {
     pub unlinked: Vec<u32>,
     pub table_only: Vec<u32>,
     pub dynamic: Vec<u32>,
+    /// The headers the group programs run at: each one's oldest, and the newest.
+    pub groups: Vec<u32>,
 }
 
 impl Versions {
@@ -60,11 +62,14 @@ impl Versions {
             unlinked: versions::tagged("gpu-unlinked")?,
             table_only: versions::tagged("gpu-table-only")?,
             dynamic: versions::tagged("gpu-dynamic")?,
+            groups: crate::checks::group_versions()?,
         })
     }
 
     /// The example builds: the default version's (also per-thread and dynamic-loading), then the
-    /// `gpu-examples` versions', every function linked.
+    /// `gpu-examples` versions', every function linked; then, for the headers the group
+    /// programs run at that these lack, a linked build (not every function: the newest header's
+    /// are newer than the GPU's driver) and one with `dynamic-loading`.
     pub fn examples(&self) -> Vec<Build> {
         let d = self.default;
         let mut builds = vec![
@@ -86,6 +91,15 @@ impl Versions {
             let features = Features::Only(format!("cuda-{v},interop,link-every-function"));
             Build::new(v.to_string(), &[], features, true)
         }));
+        for &v in &self.groups {
+            if !builds.iter().any(|b| b.tag == v.to_string()) {
+                let features = Features::Only(format!("cuda-{v},interop"));
+                builds.push(Build::new(v.to_string(), &[], features, v != d));
+            }
+            if !builds.iter().any(|b| b.tag == format!("{v}-dyn")) {
+                builds.push(self.dynamic_build(v, &[], "interop,"));
+            }
+        }
         builds
     }
 
@@ -198,6 +212,7 @@ mod tests {
             unlinked: vec![300],
             table_only: vec![200, 300],
             dynamic: vec![50],
+            groups: vec![100, 200, 400],
         }
     }
 
@@ -208,7 +223,15 @@ mod tests {
     #[test]
     fn every_role_gets_its_builds() {
         let v = versions();
-        assert_eq!(tags(&v.examples()), ["100", "100-pt", "100-dyn", "200"]);
+        let examples = v.examples();
+        assert_eq!(
+            tags(&examples),
+            ["100", "100-pt", "100-dyn", "200", "200-dyn", "400", "400-dyn"]
+        );
+        assert_eq!(
+            examples[5].args.join(" "),
+            "--no-default-features --features cuda-400,interop"
+        );
         let linked = v.linked_tests();
         assert_eq!(
             tags(&linked),

@@ -16,10 +16,13 @@
 //! cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for the
 //! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
-//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), and `checks`, the
-//! example builds each GPU check takes.
+//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks`, the
+//! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
+//! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
+//! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
 
 mod builds;
+mod recorder;
 
 use crate::cargo_json::{self, Built, Executable};
 use crate::files::{copy, copy_files, create_dir, write};
@@ -158,7 +161,8 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     for build in versions.dynamic_tests() {
         tests(out, &build, &stub)?;
     }
-    Ok(())
+    println!("building the coverage recorder (CUPTI's driver API callbacks)");
+    recorder::build(out)
 }
 
 /// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)

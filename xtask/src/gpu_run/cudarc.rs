@@ -63,6 +63,9 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
                 .arg(dir.join(format!("{side}-{pair}")))
                 .arg(&outcomes)
                 .env("LD_LIBRARY_PATH", &ld_path);
+            if side == "ours" {
+                super::record_calls(here, logs, &mut command, &name)?;
+            }
             let trace = bindings.join(&name);
             if pair.ends_with("-linked") {
                 command

@@ -97,7 +97,24 @@ pub fn run(args: &[String]) -> Result {
     }
 }
 
-/// The GPUs (`gpus.csv`) and the date (`date`), printed and kept.
+/// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
+/// (`cargo xtask coverage` reads them), where the bundle has the recorder
+/// (`lib/libcuda-calls.so`, loaded by the driver from `CUDA_INJECTION64_PATH`).
+pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str) -> Result {
+    let recorder = here.join("lib/libcuda-calls.so");
+    if !recorder.is_file() {
+        return Ok(());
+    }
+    let dir = logs.out.join("calls").join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    command
+        .env("CUDA_INJECTION64_PATH", recorder)
+        .env("CUDA_CALLS_DIR", dir);
+    Ok(())
+}
+
+/// The GPUs (`gpus.csv`), the driver's own summary (`nvidia-smi.txt`, with its CUDA version) and
+/// the date (`date`), printed and kept.
 fn machine(logs: &Logs) -> Result {
     println!("== machine");
     let query = "--query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max";
@@ -105,6 +122,7 @@ fn machine(logs: &Logs) -> Result {
         "gpus.csv",
         Command::new("nvidia-smi").args([query, "--format=csv"]),
     )?;
+    logs.tee("nvidia-smi.txt", &mut Command::new("nvidia-smi"))?;
     logs.tee(
         "date",
         Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
@@ -150,6 +168,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
         let outcomes = logs.out.join(format!("{log}.outcomes"));
         let mut command = Command::new(exe);
         command.arg("dependent-run").arg(&build).arg(outcomes);
+        record_calls(here, logs, &mut command, &log)?;
         if baseline.is_dir() {
             command.arg("--same-as").arg(&baseline_outcomes);
         } else {

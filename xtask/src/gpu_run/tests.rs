@@ -47,6 +47,10 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         command.args(["--test-threads", "1", "--nocapture"]);
         command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
         command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
+        // The programs and their twins: the coverage of the workspace's own programs.
+        if name.starts_with("examples_parity-") {
+            super::record_calls(here, logs, &mut command, &name)?;
+        }
         logs.run(&name, &mut command);
     }
     let mut summary = Vec::new();

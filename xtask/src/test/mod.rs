@@ -287,6 +287,9 @@ fn plan() -> Result<Vec<Step>> {
 /// example's parity. cuda-driver-sys names the modules' features itself.
 fn per_version() -> Result<Vec<Step>> {
     let mut steps = Vec::new();
+    // The headers the group programs run at (each one's oldest, and the newest): their parity,
+    // which an anchor's tests run anyway.
+    let groups = crate::checks::group_versions()?;
     for v in versions::all()? {
         let number = v.number;
         let interop = format!("cuda-{number},interop");
@@ -339,7 +342,13 @@ fn per_version() -> Result<Vec<Step>> {
                 )
             }));
         } else {
-            let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table, cuda-{number} with the interop modules");
+            let parity = groups.contains(&number);
+            let also = if parity {
+                ", the examples' and group programs' parity"
+            } else {
+                ""
+            };
+            let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
             steps.push(step(heading, move |setup| {
                 let link = Some(setup.link_dir(number));
                 cargo(
@@ -372,6 +381,11 @@ fn per_version() -> Result<Vec<Step>> {
                     "--test",
                     "interop",
                 ];
+                let examples: &[&str] = if parity {
+                    &["--test", "examples_parity"]
+                } else {
+                    &[]
+                };
                 let args = [
                     &[
                         "test",
@@ -382,6 +396,7 @@ fn per_version() -> Result<Vec<Step>> {
                         interop.as_str(),
                     ][..],
                     &probes,
+                    examples,
                     &["--", "--nocapture"],
                 ];
                 cargo(&args.concat(), link)

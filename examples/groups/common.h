@@ -1,0 +1,54 @@
+// What the group programs' C twins (examples/groups/<name>.cpp) share, as their Rust programs share
+// examples/groups/common/mod.rs: the posts' checkDriver report, counted; the name of a result; the
+// tally of the program's own checks behind its last line, `Result = PASS` or `Result = FAIL`.
+#pragma once
+#include <cuda.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+// How many checks failed: calls that check() reported and expect()s that did not hold.
+static int failures = 0;
+
+// The posts' checkDriver: a failed call's file, line, text, error name and message; false.
+static bool check_cuda_driver(CUresult code, const char* op, const char* file, int line) {
+    if (code != CUDA_SUCCESS) {
+        const char* err_name = nullptr;
+        const char* err_message = nullptr;
+        cuGetErrorName(code, &err_name);
+        cuGetErrorString(code, &err_message);
+        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
+        failures++;
+        return false;
+    }
+    return true;
+}
+
+// A call that must succeed: reported and counted where it fails.
+#define check(op) check_cuda_driver((op), #op, __FILE__, __LINE__)
+
+// The name cuGetErrorName gives `code`, or "CUresult <n>" where it gives none.
+static const char* result_name(CUresult code) {
+    static char unknown[32];
+    const char* name = nullptr;
+    if (cuGetErrorName(code, &name) != CUDA_SUCCESS || name == nullptr) {
+        snprintf(unknown, sizeof unknown, "CUresult %d", (int)code);
+        return unknown;
+    }
+    return name;
+}
+
+// A check of the program's own: counted, and named where it does not hold.
+static void expect(bool ok, const char* what) {
+    if (!ok) {
+        printf("FAILED: %s\n", what);
+        failures++;
+    }
+}
+
+// The last line, and the exit code: 0 when every check held.
+static int finish() {
+    printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,85 @@
+//! What the group programs (`examples/groups/<name>.rs`) share, as their C twins share
+//! `examples/groups/common.h`: `check_driver!` counted ([`check!`]), the name of a result, and the
+//! tally of the program's own checks behind its last line, `Result = PASS` or `Result = FAIL`.
+//! Each program includes it with `#[path = "common/mod.rs"] mod common;`.
+#![allow(dead_code, unused_macros, unused_imports)] // every program uses only some of these
+
+use std::ffi::{c_int, CStr};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use cuda_driver_sys::{cuGetErrorName, CUmemLocation, CUmemLocationType, CUresult};
+
+/// How many checks failed: calls that [`check!`] reported and [`expect`]s that did not hold.
+static FAILURES: AtomicU32 = AtomicU32::new(0);
+
+/// Counts a call that `check_driver!` reported (`ok` false); gives `ok`.
+pub fn counted(ok: bool) -> bool {
+    if !ok {
+        FAILURES.fetch_add(1, Ordering::Relaxed);
+    }
+    ok
+}
+
+/// A call that must succeed: `check_driver!`'s report where it fails, counted (C's `check(op)`).
+macro_rules! check {
+    ($call:expr) => {
+        $crate::common::counted(cuda_check::check_driver!($call))
+    };
+}
+pub(crate) use check;
+
+/// The name `cuGetErrorName` gives `code`, or `CUresult <n>` where it gives none.
+pub fn result_name(code: CUresult) -> String {
+    let mut name = std::ptr::null();
+    // SAFETY: an out-pointer to a `const char*`; the driver's strings are static.
+    let found = unsafe { cuGetErrorName(code, &mut name) };
+    if found != CUresult::CUDA_SUCCESS || name.is_null() {
+        return format!("CUresult {}", code.0);
+    }
+    // SAFETY: a NUL-terminated static string of the driver.
+    unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A check of the program's own: counted, and named where it does not hold.
+pub fn expect(ok: bool, what: &str) {
+    if !ok {
+        println!("FAILED: {what}");
+        FAILURES.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Prints the last line and exits: 0 when every check held, else 1.
+pub fn finish() -> ! {
+    let failures = FAILURES.load(Ordering::Relaxed);
+    println!("Result = {}", if failures == 0 { "PASS" } else { "FAIL" });
+    std::process::exit(if failures == 0 { 0 } else { 1 })
+}
+
+/// C's `{ .type = type_, .id = id }` of a `CUmemLocation`: from CUDA 13.2 on its `id` is a member
+/// of an anonymous union (C writes `location.id` either way; bindgen names the union).
+pub fn location(type_: CUmemLocationType, id: c_int) -> CUmemLocation {
+    // SAFETY: a C struct of integers, for which zero is a valid value.
+    let mut location: CUmemLocation = unsafe { std::mem::zeroed() };
+    location.type_ = type_;
+    #[cfg(not(feature = "cuda-13020"))]
+    {
+        location.id = id;
+    }
+    #[cfg(feature = "cuda-13020")]
+    {
+        location.__bindgen_anon_1.id = id;
+    }
+    location
+}
+
+/// C's `location.id`.
+pub fn location_id(location: &CUmemLocation) -> c_int {
+    #[cfg(not(feature = "cuda-13020"))]
+    return location.id;
+    // SAFETY: `id` is the union's member of every location type but one that names a locality
+    // domain, whose bytes it then holds.
+    #[cfg(feature = "cuda-13020")]
+    return unsafe { location.__bindgen_anon_1.id };
+}

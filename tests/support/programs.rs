@@ -1,0 +1,151 @@
+//! The group programs (`examples/groups/<name>.rs`, each with its C twin `<name>.cpp`): read from
+//! their declarations in the root `Cargo.toml`, the one place that says which header each needs:
+//!
+//! ```toml
+//! [[example]]
+//! name = "device_query"
+//! path = "examples/groups/device_query.rs"
+//! required-features = ["cuda-12000"]
+//! ```
+//!
+//! `required-features` names exactly one version feature, the oldest header that declares every
+//! function the program calls (newer functions under `cfg`/`#if`). The tests' build script (which
+//! compiles the twins and writes one parity test per program) and the xtask tasks that run the
+//! examples (`first-run`, `twins-smoke`, `dynamic-check`, the GPU bundle) include this file by path.
+
+use std::path::Path;
+
+/// The folder of the group programs and their twins, from the workspace root.
+pub const FOLDER: &str = "examples/groups";
+
+/// One group program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// Its name: the example's and the twin's (`examples/groups/<name>.{rs,cpp}`).
+    pub name: String,
+    /// The `CUDA_VERSION` of the oldest header it builds with (its `required-features`).
+    pub oldest: u32,
+}
+
+/// The group programs the root `Cargo.toml` text `manifest` declares, in its order; an error line
+/// for a declaration that is not as above.
+pub fn parse(manifest: &str) -> Result<Vec<Program>, String> {
+    let mut programs = Vec::new();
+    let mut lines = manifest.lines().map(str::trim).peekable();
+    while let Some(line) = lines.next() {
+        if line != "[[example]]" {
+            continue;
+        }
+        let (mut name, mut path, mut features) = (None, None, None);
+        while let Some(line) = lines.next_if(|l| !l.starts_with('[')) {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let value = value.trim();
+            match key.trim() {
+                "name" => name = Some(unquote(value)),
+                "path" => path = Some(unquote(value)),
+                "required-features" => features = Some(value.to_string()),
+                _ => {}
+            }
+        }
+        let (Some(name), Some(path)) = (name, path) else {
+            continue;
+        };
+        if !path.starts_with(&format!("{FOLDER}/")) {
+            continue;
+        }
+        if path != format!("{FOLDER}/{name}.rs") {
+            return Err(format!(
+                "Cargo.toml: the example `{name}` is at {path}, not {FOLDER}/{name}.rs"
+            ));
+        }
+        let oldest = features
+            .as_deref()
+            .and_then(version_feature)
+            .ok_or_else(|| {
+                format!(
+                    "Cargo.toml: the group program `{name}` needs `required-features = \
+                 [\"cuda-<V>\"]`, the oldest header declaring every function it calls"
+                )
+            })?;
+        programs.push(Program { name, oldest });
+    }
+    Ok(programs)
+}
+
+/// The group programs of the workspace at `root`, each checked to have its example and its twin,
+/// and every twin in the folder declared.
+pub fn read(root: &Path) -> Result<Vec<Program>, String> {
+    let manifest = root.join("Cargo.toml");
+    let text =
+        std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    let programs = parse(&text)?;
+    let folder = root.join(FOLDER);
+    for p in &programs {
+        for ext in ["rs", "cpp"] {
+            let file = folder.join(format!("{}.{ext}", p.name));
+            if !file.is_file() {
+                return Err(format!(
+                    "Cargo.toml declares the group program `{}`, but {} is missing",
+                    p.name,
+                    file.display()
+                ));
+            }
+        }
+    }
+    let entries = std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| format!("{}: {e}", folder.display()))?
+            .path();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let program = path.extension().is_some_and(|e| e == "rs" || e == "cpp");
+        if program && !programs.iter().any(|p| p.name == stem) {
+            return Err(format!(
+                "{} is not a declared group program: add its `[[example]]` to Cargo.toml \
+                 (name, path, required-features)",
+                path.display()
+            ));
+        }
+    }
+    Ok(programs)
+}
+
+/// `"text"` without its quotes.
+fn unquote(value: &str) -> String {
+    value.trim_matches('"').to_string()
+}
+
+/// The version of `["cuda-<V>"]`, the one feature of a group program.
+fn version_feature(list: &str) -> Option<u32> {
+    let inner = list.strip_prefix('[')?.strip_suffix(']')?;
+    let features: Vec<String> = inner.split(',').map(|f| unquote(f.trim())).collect();
+    match &features[..] {
+        [one] => one.strip_prefix("cuda-")?.parse().ok(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_read_and_bad_ones_named() {
+        let manifest = "[package]\nname = \"x\"\n\n[[example]]\nname = \"profiler\"\n\
+            required-features = [\"interop\"]\n\n[[example]]\nname = \"vmm\"\n\
+            path = \"examples/groups/vmm.rs\"\nrequired-features = [\"cuda-12000\"]\n[features]\n";
+        let want = Program {
+            name: "vmm".into(),
+            oldest: 12000,
+        };
+        assert_eq!(parse(manifest), Ok(vec![want]));
+        let two = manifest.replace("[\"cuda-12000\"]", "[\"cuda-12000\", \"interop\"]");
+        assert!(parse(&two).unwrap_err().contains("required-features"));
+        let moved = manifest.replace("groups/vmm.rs", "groups/other.rs");
+        assert!(parse(&moved)
+            .unwrap_err()
+            .contains("not examples/groups/vmm.rs"));
+    }
+}

@@ -4,7 +4,8 @@
 // coredump callbacks of CUDA 13.2 headers looked up with cuGetProcAddress
 // (CUDA_ERROR_NOT_FOUND where the driver has none); a log callback registered, an error the
 // driver logs provoked (a copy to device address 0), the log dumped to memory and to a file from
-// the iterator taken before it, the callback removed.
+// the iterator taken before it, the callback removed. The values set must read back, and the
+// log must have seen the error (Result line).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdio.h>
@@ -107,6 +108,7 @@ int main()
     size = sizeof(back);
     show("cuCoredumpGetAttributeGlobal(FILE)", cuCoredumpGetAttributeGlobal(CU_COREDUMP_FILE, back, &size));
     printf("  %s\n", back);
+    bool ok = strcmp(back, file) == 0;
 
     CUcontext ctx;
     if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
@@ -122,10 +124,12 @@ int main()
     size = sizeof(back);
     show("cuCoredumpGetAttribute(FILE)", cuCoredumpGetAttribute(CU_COREDUMP_FILE, back, &size));
     printf("  %s\n", back);
+    ok = ok && strcmp(back, ctx_file) == 0;
     flags = 0;
     size = sizeof(flags);
     show("cuCoredumpGetAttribute(GENERATION_FLAGS)", cuCoredumpGetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
     printf("  0x%x\n", flags);
+    ok = ok && flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY);
 #if CUDA_VERSION >= 13020
     PFN_cuCoredumpRegisterStartCallback_v13020 registerStart =
         (PFN_cuCoredumpRegisterStartCallback_v13020)entry("cuCoredumpRegisterStartCallback", 13020);
@@ -173,7 +177,9 @@ int main()
     }
     printf("  dumped to a file: %s\n", length > 0 ? "something" : "nothing");
     show("cuLogsUnregisterCallback", cuLogsUnregisterCallback(handle));
+    ok = ok && messages > 0 && size > 0 && length > 0;
 
     checkDriver(cuDevicePrimaryCtxRelease(device));
-    return 0;
+    printf("Result = %s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
 }

@@ -3,13 +3,14 @@
 // (coredumps stay off: nothing here faults); the coredump callbacks of CUDA 13.2 headers looked up
 // with the typed cuGetProcAddress (`entry`; CUDA_ERROR_NOT_FOUND where the driver has none); a
 // log callback registered, an error the driver logs provoked (a copy to device address 0), the log
-// dumped to memory and to a file from the iterator taken before it, the callback removed.
+// dumped to memory and to a file from the iterator taken before it, the callback removed. The
+// values set must read back, and the log must have seen the error (Result line).
 // C twin: coredump_logs.cpp.
 
 #[path = "../common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
@@ -139,6 +140,7 @@ fn main() {
         )
     });
     println!("  {}", unsafe { s(back.as_ptr()) });
+    let mut ok = unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == file;
 
     let mut ctx: CUcontext = ptr::null_mut();
     if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
@@ -175,6 +177,7 @@ fn main() {
         )
     });
     println!("  {}", unsafe { s(back.as_ptr()) });
+    ok = ok && unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == ctx_file;
     flags = 0;
     size = size_of::<c_uint>();
     show("cuCoredumpGetAttribute(GENERATION_FLAGS)", unsafe {
@@ -185,6 +188,8 @@ fn main() {
         )
     });
     println!("  {:#x}", flags);
+    ok = ok
+        && flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 | CU_COREDUMP_SKIP_SHARED_MEMORY.0) as c_uint;
     #[cfg(feature = "cuda-13020")]
     {
         let mut start: CUcoredumpCallbackHandle = ptr::null_mut();
@@ -265,7 +270,9 @@ fn main() {
     show("cuLogsUnregisterCallback", unsafe {
         cuLogsUnregisterCallback(handle)
     });
+    ok = ok && messages > 0 && size > 0 && length > 0;
 
     check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    exit(0);
+    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
+    exit(if ok { 0 } else { 1 });
 }

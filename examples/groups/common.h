@@ -7,12 +7,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // How many checks failed: calls that check() reported and expect()s that did not hold.
 static int failures = 0;
 
 // The posts' checkDriver: a failed call's file, line, text, error name and message; false.
-static bool check_cuda_driver(CUresult code, const char* op, const char* file, int line) {
+static inline bool check_cuda_driver(CUresult code, const char* op, const char* file, int line) {
     if (code != CUDA_SUCCESS) {
         const char* err_name = nullptr;
         const char* err_message = nullptr;
@@ -29,7 +30,7 @@ static bool check_cuda_driver(CUresult code, const char* op, const char* file, i
 #define check(op) check_cuda_driver((op), #op, __FILE__, __LINE__)
 
 // The name cuGetErrorName gives `code`, or "CUresult <n>" where it gives none.
-static const char* result_name(CUresult code) {
+static inline const char* result_name(CUresult code) {
     static char unknown[32];
     const char* name = nullptr;
     if (cuGetErrorName(code, &name) != CUDA_SUCCESS || name == nullptr) {
@@ -40,15 +41,40 @@ static const char* result_name(CUresult code) {
 }
 
 // A check of the program's own: counted, and named where it does not hold.
-static void expect(bool ok, const char* what) {
+static inline void expect(bool ok, const char* what) {
     if (!ok) {
         printf("FAILED: %s\n", what);
         failures++;
     }
 }
 
+// "what: same of n", and a check that all n were.
+static inline void expect_all(const char* what, size_t same, size_t n) {
+    printf("%s: %zu of %zu\n", what, same, n);
+    expect(same == n, what);
+}
+
 // The last line, and the exit code: 0 when every check held.
-static int finish() {
+static inline int finish() {
     printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
     return failures == 0 ? 0 : 1;
+}
+
+// The module of the PTX `file` in the kernels folder (argv[1]; examples/kernels by default).
+static inline CUmodule load_module(int argc, char** argv, const char* file) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
+    CUmodule module = NULL;
+    check(cuModuleLoad(&module, path));
+    return module;
+}
+
+// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
+static inline bool wait_for(volatile unsigned int* word, unsigned int value) {
+    for (int ms = 0; ms < 10000; ms++) {
+        if (*word == value) return true;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return *word == value;
 }

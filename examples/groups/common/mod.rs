@@ -4,10 +4,16 @@
 //! Each program includes it with `#[path = "common/mod.rs"] mod common;`.
 #![allow(dead_code, unused_macros, unused_imports)] // every program uses only some of these
 
-use std::ffi::{c_int, CStr};
+use std::ffi::{c_int, c_uint, CStr, OsString};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use cuda_driver_sys::{cuGetErrorName, CUmemLocation, CUmemLocationType, CUresult};
+use cuda_driver_sys::{cuGetErrorName, cuModuleLoad, CUmemLocation, CUmemLocationType};
+use cuda_driver_sys::{CUmodule, CUresult};
+
+/// The posts' examples' printing helpers (`p`: C's `%p`, ...), for the same text as C's `printf`.
+#[path = "../../common/mod.rs"]
+mod printing;
+pub use printing::*;
 
 /// How many checks failed: calls that [`check!`] reported and [`expect`]s that did not hold.
 static FAILURES: AtomicU32 = AtomicU32::new(0);
@@ -50,6 +56,17 @@ pub fn expect(ok: bool, what: &str) {
     }
 }
 
+/// `what: same of n`, and a check that all `n` were.
+pub fn expect_all(what: &str, same: usize, n: usize) {
+    println!("{what}: {same} of {n}");
+    expect(same == n, what);
+}
+
+/// Whether a check failed so far.
+pub fn failed() -> bool {
+    FAILURES.load(Ordering::Relaxed) != 0
+}
+
 /// Prints the last line and exits: 0 when every check held, else 1.
 pub fn finish() -> ! {
     let failures = FAILURES.load(Ordering::Relaxed);
@@ -82,4 +99,31 @@ pub fn location_id(location: &CUmemLocation) -> c_int {
     // domain, whose bytes it then holds.
     #[cfg(feature = "cuda-13020")]
     return unsafe { location.__bindgen_anon_1.id };
+}
+
+/// The module of the PTX `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
+pub fn load_module(file: &str) -> CUmodule {
+    let dir = std::env::args_os()
+        .nth(1)
+        .unwrap_or_else(|| OsString::from("examples/kernels"));
+    let path = c_path(kernel_path(&dir, file));
+    let mut module: CUmodule = std::ptr::null_mut();
+    check!(unsafe { cuModuleLoad(&mut module, path.as_ptr()) });
+    module
+}
+
+/// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
+///
+/// # Safety
+/// `word` points to a `u32` that stays valid (page-locked host memory the GPU writes).
+pub unsafe fn wait_for(word: *const c_uint, value: c_uint) -> bool {
+    for _ in 0..10_000 {
+        // SAFETY: the caller's.
+        if unsafe { std::ptr::read_volatile(word) } == value {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    // SAFETY: the caller's.
+    unsafe { std::ptr::read_volatile(word) == value }
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas.
+//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas, the hand-written ones
+//! ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12 compiler emits) too.
 //!
 //!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
 //!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
@@ -82,6 +83,9 @@ const TARGETS: &[Target] = &[
         false,
     ),
     // The group programs' kernels (examples/groups/).
+    target("stream_memops", "stream_memops.cu", false),
+    target("peer", "peer.cu", false),
+    target("textures", "textures.cu", false),
     hopper("launch", "launch.cu"),
     hopper("tensor_map", "tensor_map.cu"),
     target("green_contexts", "green_contexts.cu", false),
@@ -94,6 +98,10 @@ const TARGETS: &[Target] = &[
         driver_call: true,
     },
 ];
+
+/// PTX written by hand (no CUDA 12 compiler emits texture and surface references), of the
+/// oldest architecture: checked with the generated PTX, never regenerated.
+const HAND_WRITTEN: &[&str] = &["texture_references"];
 
 /// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own
 /// (`compute_52`: `sm_52`) and Hopper's, where the GPU checks run.
@@ -184,13 +192,17 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
     Ok(same)
 }
 
-/// Checks the committed PTX: ISA version at most the pinned one, accepted by ptxas for every
-/// architecture, and the deliberately broken PTX of ptx_jit rejected. Whether all passed.
+/// Checks the committed PTX (generated and hand-written): ISA version at most the pinned one,
+/// accepted by ptxas for every architecture, and the deliberately broken PTX of ptx_jit rejected.
+/// Whether all passed.
 fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
     for &Target {
+    let generated = TARGETS.iter().map(|t| (t.name, t.relocatable, t.arch));
+    let hand_written = HAND_WRITTEN.iter().map(|name| (*name, false, OLDEST));
+    for (name, relocatable, arch) in generated.chain(hand_written) {
         name,
         relocatable,
         arch,

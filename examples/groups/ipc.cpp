@@ -1,0 +1,207 @@
+// Between processes, in the manner of NVIDIA's memMapIPCDrv: a parent and a child it spawns (the
+// same program, started anew, never forked after CUDA is initialised) share device memory three
+// ways over a Unix socket: a legacy IPC memory handle (cuIpcGetMemHandle, cuIpcOpenMemHandle,
+// cuIpcCloseMemHandle), an IPC event handle (cuIpcGetEventHandle, cuIpcOpenEventHandle), and a
+// memory pool exported as a POSIX file descriptor passed with SCM_RIGHTS, with a pointer of it
+// (cuMemPoolExportToShareableHandle, ExportPointer; ImportFromShareableHandle, ImportPointer,
+// SetAccess, GetAccess). Each side checks the data the other wrote. Rust program: ipc.rs.
+#include "common.h"
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+static const size_t N = 1 << 16;  // words of each buffer
+static const size_t BYTES = N * sizeof(unsigned int);
+
+// What the parent sends besides the pool's file descriptor.
+struct Message {
+    CUipcMemHandle memory;
+    CUipcEventHandle event;
+    CUmemPoolPtrExportData pointer;
+};
+
+// How many words of device memory at `ptr` hold `value`.
+static size_t count_value(CUdeviceptr ptr, unsigned int value) {
+    unsigned int* back = (unsigned int*)calloc(N, sizeof(unsigned int));
+    check(cuMemcpyDtoH(back, ptr, BYTES));
+    size_t same = 0;
+    for (size_t i = 0; i < N; i++) same += back[i] == value;
+    free(back);
+    return same;
+}
+
+// The child: checks the parent's data, writes its own, records the parent's event.
+static int child(int socket) {
+    if (!check(cuInit(0))) return 1;
+    CUdevice device = 0;
+    CUcontext context = NULL;
+    check(cuDeviceGet(&device, 0));
+    check(cuDevicePrimaryCtxRetain(&context, device));
+    check(cuCtxSetCurrent(context));
+    Message message;
+    memset(&message, 0, sizeof message);
+    int pool_fd = -1;
+    char control[CMSG_SPACE(sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec part = {&message, sizeof message};
+    struct msghdr header;
+    memset(&header, 0, sizeof header);
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    ssize_t got = recvmsg(socket, &header, MSG_WAITALL);
+    struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
+    if (rights != NULL && rights->cmsg_type == SCM_RIGHTS) memcpy(&pool_fd, CMSG_DATA(rights), sizeof pool_fd);
+    printf("child: received the handles and %s file descriptor\n", pool_fd >= 0 ? "a" : "no");
+    expect(got == (ssize_t)sizeof message && pool_fd >= 0, "the child received the message and the descriptor");
+    CUstream stream = NULL;
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+    CUdeviceptr legacy = 0;
+    if (check(cuIpcOpenMemHandle(&legacy, message.memory, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))) {
+        expect_all("child: the parent's words through cuIpcOpenMemHandle", count_value(legacy, 0xa11ce), N);
+        check(cuMemsetD32(legacy, 0xc0ffee, N));
+        check(cuCtxSynchronize());
+        check(cuIpcCloseMemHandle(legacy));
+    }
+    CUmemoryPool pool = NULL;
+    if (check(cuMemPoolImportFromShareableHandle(&pool, (void*)(uintptr_t)pool_fd,
+                                                 CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))) {
+        CUmemAccessDesc access;
+        memset(&access, 0, sizeof access);
+        access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        access.location.id = device;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        check(cuMemPoolSetAccess(pool, &access, 1));
+        CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        CUmemLocation where = access.location;
+        check(cuMemPoolGetAccess(&flags, pool, &where));
+        printf("child: the imported pool's access from device %d: %d\n", device, (int)flags);
+        CUdeviceptr imported = 0;
+        if (check(cuMemPoolImportPointer(&imported, pool, &message.pointer))) {
+            expect_all("child: the parent's words through the imported pool", count_value(imported, 0xb0b), N);
+            check(cuMemsetD32(imported, 0xd00d, N));
+            check(cuCtxSynchronize());
+            check(cuMemFree(imported));
+        }
+        check(cuMemPoolDestroy(pool));
+    }
+    close(pool_fd);
+    CUevent event = NULL;
+    if (check(cuIpcOpenEventHandle(&event, message.event))) {
+        check(cuEventRecord(event, stream));
+        check(cuStreamSynchronize(stream));
+        check(cuEventDestroy(event));
+        printf("child: recorded the parent's event\n");
+    }
+    check(cuStreamDestroy(stream));
+    check(cuDevicePrimaryCtxRelease(device));
+    char done = 1;
+    expect(write(socket, &done, 1) == 1, "the child said it is done");
+    fflush(stdout);
+    return failures == 0 ? 0 : 1;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 3 && strcmp(argv[2], "child") == 0) return child(atoi(argv[3]));
+    if (!check(cuInit(0))) return 1;
+    CUdevice device = 0;
+    CUcontext context = NULL;
+    if (!check(cuDeviceGet(&device, 0))) return finish();
+    if (!check(cuDevicePrimaryCtxRetain(&context, device))) return finish();
+    check(cuCtxSetCurrent(context));
+    CUstream stream = NULL;
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    Message message;
+    memset(&message, 0, sizeof message);
+
+    // Legacy IPC: device memory and an interprocess event.
+    CUdeviceptr legacy = 0;
+    if (!check(cuMemAlloc(&legacy, BYTES))) return finish();
+    check(cuMemsetD32(legacy, 0xa11ce, N));
+    check(cuIpcGetMemHandle(&message.memory, legacy));
+    CUevent event = NULL;
+    check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS));
+    check(cuIpcGetEventHandle(&message.event, event));
+
+    // A pool shareable as a file descriptor, and a pointer of it.
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = device;
+    CUmemoryPool pool = NULL;
+    if (!check(cuMemPoolCreate(&pool, &props))) return finish();
+    CUdeviceptr pooled = 0;
+    check(cuMemAllocFromPoolAsync(&pooled, BYTES, pool, stream));
+    check(cuMemsetD32Async(pooled, 0xb0b, N, stream));
+    check(cuStreamSynchronize(stream));
+    int pool_fd = -1;
+    check(cuMemPoolExportToShareableHandle(&pool_fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    check(cuMemPoolExportPointer(&message.pointer, pooled));
+    printf("parent: exported a memory handle, an event handle, a pool and a pointer\n");
+
+    // The child, spawned with its end of a socket, gets the handles and the pool's descriptor.
+    int ends[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, ends) != 0) {
+        expect(false, "a socket pair");
+        return finish();
+    }
+    fcntl(ends[0], F_SETFD, FD_CLOEXEC);
+    char exe[4096] = {0};
+    ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[length > 0 ? length : 0] = '\0';
+    char kernels[] = "examples/kernels", child_word[] = "child", socket_word[16];
+    snprintf(socket_word, sizeof socket_word, "%d", ends[1]);
+    char* child_argv[] = {exe, argc > 1 ? argv[1] : kernels, child_word, socket_word, NULL};
+    fflush(stdout);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, exe, NULL, NULL, child_argv, environ) != 0) {
+        expect(false, "the child started");
+        return finish();
+    }
+    close(ends[1]);
+    char control[CMSG_SPACE(sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct iovec part = {&message, sizeof message};
+    struct msghdr header;
+    memset(&header, 0, sizeof header);
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(rights), &pool_fd, sizeof pool_fd);
+    expect(sendmsg(ends[0], &header, 0) == (ssize_t)sizeof message, "the parent sent the message");
+    char done = 0;
+    ssize_t said = read(ends[0], &done, 1);
+    int status = -1;
+    waitpid(pid, &status, 0);
+    printf("parent: the child said done: %s; it exited with %d\n", said == 1 ? "yes" : "no",
+           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    expect(said == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child checked the parent's data");
+    close(ends[0]);
+
+    // The child's writes, and its record of the event.
+    expect_all("parent: the child's words in the legacy IPC memory", count_value(legacy, 0xc0ffee), N);
+    expect_all("parent: the child's words in the pool's memory", count_value(pooled, 0xd00d), N);
+    printf("parent: the event after the child recorded it: %s\n", result_name(cuEventQuery(event)));
+    check(cuMemFreeAsync(pooled, stream));
+    check(cuStreamSynchronize(stream));
+    check(cuMemPoolDestroy(pool));
+    close(pool_fd);
+    check(cuEventDestroy(event));
+    check(cuMemFree(legacy));
+    check(cuStreamDestroy(stream));
+    check(cuDevicePrimaryCtxRelease(device));
+    return finish();
+}

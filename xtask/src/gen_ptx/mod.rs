@@ -199,17 +199,13 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
-    for &Target {
-    let generated = TARGETS.iter().map(|t| (t.name, t.relocatable, t.arch));
-    let hand_written = HAND_WRITTEN.iter().map(|name| (*name, false, OLDEST));
-    for (name, relocatable, arch) in generated.chain(hand_written) {
-        name,
-        relocatable,
-        arch,
-        driver_call,
-        ..
-    } in TARGETS
-    {
+    let generated = TARGETS
+        .iter()
+        .map(|t| (t.name, t.relocatable, t.arch, t.driver_call));
+    let hand_written = HAND_WRITTEN
+        .iter()
+        .map(|name| (*name, false, OLDEST, false));
+    for (name, relocatable, arch, driver_call) in generated.chain(hand_written) {
         let path = kernels.join(format!("{name}.ptx"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));

@@ -6,47 +6,13 @@
 // what it wrote. cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with
 // cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
 // argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
 #include <spawn.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char** environ;
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 #define WORDS (256 * 1024)
 
@@ -56,10 +22,10 @@ static int child()
     CUdevice device;
     CUcontext ctx;
     CUdeviceptr data;
-    if (!checkDriver(cuInit(0)) || !checkDriver(cuDeviceGet(&device, 0)) ||
-        !checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)) ||
-        !checkDriver(cuMemAlloc(&data, WORDS * 4)) || !checkDriver(cuMemsetD32(data, 0x5eed1234, WORDS)) ||
-        !checkDriver(cuCtxSynchronize()))
+    if (!check(cuInit(0)) || !check(cuDeviceGet(&device, 0)) ||
+        !check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)) ||
+        !check(cuMemAlloc(&data, WORDS * 4)) || !check(cuMemsetD32(data, 0x5eed1234, WORDS)) ||
+        !check(cuCtxSynchronize()))
         return 1;
     printf("ready\n");
     fflush(stdout);
@@ -67,14 +33,14 @@ static int child()
     if (!fgets(line, sizeof(line), stdin))
         return 1;
     static unsigned int host[WORDS];
-    checkDriver(cuMemcpyDtoH(host, data, sizeof(host)));
+    check(cuMemcpyDtoH(host, data, sizeof(host)));
     int same = 0;
     for (int i = 0; i < WORDS; ++i)
         if (host[i] == 0x5eed1234)
             ++same;
     printf("%d of %d words as written\n", same, WORDS);
-    checkDriver(cuMemFree(data));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuMemFree(data));
+    check(cuDevicePrimaryCtxRelease(device));
     return same == WORDS ? 0 : 1;
 }
 
@@ -102,7 +68,7 @@ int main(int argc, char** argv)
     if (argc > 2 && strcmp(argv[2], "--child") == 0)
         return child();
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     printf("sizes of the arguments: lock %zu, checkpoint %zu, restore %zu, unlock %zu\n", sizeof(CUcheckpointLockArgs),
            sizeof(CUcheckpointCheckpointArgs), sizeof(CUcheckpointRestoreArgs), sizeof(CUcheckpointUnlockArgs));

@@ -1,13 +1,13 @@
-// The checkpoint group of the Driver API: the program starts a second copy of itself (spawned,
-// before that copy initialises CUDA), which fills 1 MiB of device memory and waits; the parent
-// reads its state and restore thread, locks it, checkpoints it (its GPU memory moved to the host
-// and the device released), restores it and unlocks it, reading the state after each step; then
-// the child checks its device memory holds what it wrote. cuCheckpointOperationComplete (CUDA
-// 13.4 headers) is looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND
-// where the driver has none. C twin: checkpoint.cpp.
-// argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
+//! The checkpoint group of the Driver API: the program starts a second copy of itself (spawned,
+//! before that copy initialises CUDA), which fills 1 MiB of device memory and waits; the parent
+//! reads its state and restore thread, locks it, checkpoints it (its GPU memory moved to the host
+//! and the device released), restores it and unlocks it, reading the state after each step; then
+//! the child checks its device memory holds what it wrote. cuCheckpointOperationComplete (CUDA
+//! 13.4 headers) is looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND
+//! where the driver has none. C twin: checkpoint.cpp.
+//! argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -17,21 +17,7 @@ use std::process::{exit, Command, Stdio};
 use std::ptr;
 
 use common::s;
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
 
 const WORDS: usize = 256 * 1024;
 
@@ -40,13 +26,13 @@ fn child() -> i32 {
     let mut device: CUdevice = 0;
     let mut ctx: CUcontext = ptr::null_mut();
     let mut data: CUdeviceptr = 0;
-    if !check_driver!(unsafe { cuInit(0) })
-        || !check_driver!(unsafe { cuDeviceGet(&mut device, 0) })
-        || !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
-        || !check_driver!(unsafe { cuMemAlloc(&mut data, WORDS * 4) })
-        || !check_driver!(unsafe { cuMemsetD32(data, 0x5eed1234, WORDS) })
-        || !check_driver!(unsafe { cuCtxSynchronize() })
+    if !check!(unsafe { cuInit(0) })
+        || !check!(unsafe { cuDeviceGet(&mut device, 0) })
+        || !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
+        || !check!(unsafe { cuMemAlloc(&mut data, WORDS * 4) })
+        || !check!(unsafe { cuMemsetD32(data, 0x5eed1234, WORDS) })
+        || !check!(unsafe { cuCtxSynchronize() })
     {
         return 1;
     }
@@ -60,7 +46,7 @@ fn child() -> i32 {
         return 1;
     }
     let mut host = vec![0 as c_uint; WORDS];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
@@ -69,8 +55,8 @@ fn child() -> i32 {
     });
     let same = host.iter().filter(|&&w| w == 0x5eed1234).count();
     println!("{} of {} words as written", same, WORDS);
-    check_driver!(unsafe { cuMemFree(data) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     if same == WORDS {
         0
     } else {
@@ -104,7 +90,7 @@ fn main() {
         exit(child());
     }
 
-    if !check_driver!(unsafe { cuInit(0) }) {
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     println!(

@@ -40,6 +40,26 @@ static inline const char* result_name(CUresult code) {
     return name;
 }
 
+// Prints "what: <result name>" for a call whose answer the program prints rather than requires
+// (it may differ by GPU or driver); whether it is CUDA_SUCCESS.
+static inline bool show(const char* what, CUresult code) {
+    printf("%s: %s\n", what, result_name(code));
+    return code == CUDA_SUCCESS;
+}
+
+static inline const char* yes(bool b) { return b ? "yes" : "no"; }
+
+#if CUDA_VERSION >= 12000
+// The driver's function `symbol` with the ABI of CUDA `version` (cuGetProcAddress), or NULL where
+// it has none: what the Rust programs' typed entry points (`entry::<name>_v<version>`) find.
+static inline void* entry(const char* symbol, int version) {
+    void* pfn = NULL;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : NULL;
+}
+#endif
+
 // A check of the program's own: counted, and named where it does not hold.
 static inline void expect(bool ok, const char* what) {
     if (!ok) {

@@ -7,34 +7,9 @@
 // in the manner of NVIDIA's threadMigration sample, one context used by four threads in turn,
 // each pushing it, launching a kernel and popping it, the result checked.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
-#include <cuda.h>
-#include <stdio.h>
-#include <string.h>
+#include "common.h"
 #include <string>
 #include <thread>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
 
 #define N 256
 
@@ -44,9 +19,9 @@ static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int va
     CUcontext current = nullptr, popped = nullptr;
     int n = N;
     void* args[] = { &data, &value, &n };
-    *ok = checkDriver(cuCtxPushCurrent(ctx)) && checkDriver(cuCtxGetCurrent(&current)) && current == ctx &&
-          checkDriver(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&
-          checkDriver(cuCtxSynchronize()) && checkDriver(cuCtxPopCurrent(&popped)) && popped == ctx;
+    *ok = check(cuCtxPushCurrent(ctx)) && check(cuCtxGetCurrent(&current)) && current == ctx &&
+          check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&
+          check(cuCtxSynchronize()) && check(cuCtxPopCurrent(&popped)) && popped == ctx;
 }
 
 int main(int argc, char** argv)
@@ -54,10 +29,10 @@ int main(int argc, char** argv)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
     std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
     bool all_ok = true;
 
@@ -71,12 +46,12 @@ int main(int argc, char** argv)
     show("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&primary, device));
     show("cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState(device, &flags, &active));
     printf("  flags 0x%x, active %d\n", flags, active);
-    checkDriver(cuCtxSetCurrent(primary));
+    check(cuCtxSetCurrent(primary));
     CUexecAffinityParam affinity;
     memset(&affinity, 0, sizeof(affinity));
     show("cuCtxGetExecAffinity(SM_COUNT)", cuCtxGetExecAffinity(&affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
     int sms = 0;
-    checkDriver(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+    check(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
     printf("  every SM: %s\n", (int)affinity.param.smCount.val == sms ? "yes" : "no");
 
     // A context of its own.
@@ -133,18 +108,18 @@ int main(int argc, char** argv)
     show("cuCtxGetSharedMemConfig", cuCtxGetSharedMemConfig(&shared));
     show("cuCtxResetPersistingL2Cache", cuCtxResetPersistingL2Cache());
     CUevent event;
-    checkDriver(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
     show("cuCtxRecordEvent", cuCtxRecordEvent(ctx, event));
     show("cuCtxWaitEvent", cuCtxWaitEvent(primary, event));
-    checkDriver(cuEventDestroy(event));
+    check(cuEventDestroy(event));
 
     // Push and pop.
     CUcontext popped = nullptr;
     show("cuCtxPushCurrent(primary)", cuCtxPushCurrent(primary));
-    checkDriver(cuCtxGetCurrent(&current));
+    check(cuCtxGetCurrent(&current));
     printf("  the primary context is current: %s\n", current == primary ? "yes" : "no");
     show("cuCtxPopCurrent", cuCtxPopCurrent(&popped));
-    checkDriver(cuCtxGetCurrent(&current));
+    check(cuCtxGetCurrent(&current));
     printf("  popped the primary context: %s; the new one is current again: %s\n", popped == primary ? "yes" : "no",
            current == ctx ? "yes" : "no");
 
@@ -157,13 +132,13 @@ int main(int argc, char** argv)
     CUmodule module;
     CUfunction add_value;
     CUdeviceptr data;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !checkDriver(cuModuleGetFunction(&add_value, module, "add_value")))
+    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
+        !check(cuModuleGetFunction(&add_value, module, "add_value")))
         return 1;
-    checkDriver(cuMemAlloc(&data, N * sizeof(int)));
-    checkDriver(cuMemsetD32(data, 0, N));
+    check(cuMemAlloc(&data, N * sizeof(int)));
+    check(cuMemsetD32(data, 0, N));
     show("cuCtxPopCurrent", cuCtxPopCurrent(&popped));
-    checkDriver(cuCtxGetCurrent(&current));
+    check(cuCtxGetCurrent(&current));
     printf("  the main thread is back on the primary context: %s\n", current == primary ? "yes" : "no");
     for (int t = 0; t < 4; ++t) {
         bool ok = false;
@@ -172,16 +147,16 @@ int main(int argc, char** argv)
         printf("thread %d: pushed, launched, popped: %s\n", t, ok ? "ok" : "WRONG");
         all_ok = all_ok && ok;
     }
-    checkDriver(cuCtxPushCurrent(ctx));
+    check(cuCtxPushCurrent(ctx));
     int host[N];
-    checkDriver(cuMemcpyDtoH(host, data, sizeof(host)));
+    check(cuMemcpyDtoH(host, data, sizeof(host)));
     bool sum = true;
     for (int i = 0; i < N; ++i)
         sum = sum && host[i] == 1 + 2 + 3 + 4;
     printf("every element 10 after the four threads: %s\n", sum ? "ok" : "WRONG");
     all_ok = all_ok && sum;
-    checkDriver(cuMemFree(data));
-    checkDriver(cuModuleUnload(module));
+    check(cuMemFree(data));
+    check(cuModuleUnload(module));
     show("cuCtxDestroy", cuCtxDestroy(ctx));
 
     // A context limited to part of the SMs.
@@ -202,7 +177,7 @@ int main(int argc, char** argv)
 #else
     bool created = show("cuCtxCreate_v4(exec affinity)", cuCtxCreate_v4(&part, &params, 0, device));
     if (created) {
-        checkDriver(cuCtxDestroy(part));
+        check(cuCtxDestroy(part));
         part = nullptr;
     }
     created = show("cuCtxCreate_v3(exec affinity)", cuCtxCreate_v3(&part, &limited, 1, 0, device));
@@ -211,10 +186,10 @@ int main(int argc, char** argv)
         memset(&affinity, 0, sizeof(affinity));
         show("cuCtxGetExecAffinity(SM_COUNT)", cuCtxGetExecAffinity(&affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
         printf("  %u SMs\n", affinity.param.smCount.val);
-        checkDriver(cuCtxDestroy(part));
+        check(cuCtxDestroy(part));
     }
 
-    checkDriver(cuCtxSetCurrent(nullptr));
+    check(cuCtxSetCurrent(nullptr));
     show("cuDevicePrimaryCtxRelease", cuDevicePrimaryCtxRelease(device));
     show("cuDevicePrimaryCtxReset", cuDevicePrimaryCtxReset(device));
     show("cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState(device, &flags, &active));

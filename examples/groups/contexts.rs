@@ -1,14 +1,14 @@
-// The context groups of the Driver API: the primary context's flags and state, set, retained,
-// released and reset; a context created, made current, pushed and popped, and what it reports
-// (device, flags, id, API version, stream priorities, execution affinity); every limit read, the
-// stack size set; the cache and shared memory configuration; L2 persisting lines reset; an event
-// recorded on a context and waited for; a context limited to part of the SMs (execution
-// affinity); the deprecated attach and detach. Then, in the manner of NVIDIA's threadMigration
-// sample, one context used by four threads in turn, each pushing it, launching a kernel and
-// popping it, the result checked. C twin: contexts.cpp.
-// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+//! The context groups of the Driver API: the primary context's flags and state, set, retained,
+//! released and reset; a context created, made current, pushed and popped, and what it reports
+//! (device, flags, id, API version, stream priorities, execution affinity); every limit read, the
+//! stack size set; the cache and shared memory configuration; L2 persisting lines reset; an event
+//! recorded on a context and waited for; a context limited to part of the SMs (execution
+//! affinity); the deprecated attach and detach. Then, in the manner of NVIDIA's threadMigration
+//! sample, one context used by four threads in turn, each pushing it, launching a kernel and
+//! popping it, the result checked. C twin: contexts.cpp.
+//! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
@@ -17,29 +17,7 @@ use std::process::exit;
 use std::ptr;
 
 use common::{c_path, kernel_path, s};
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
-
-fn yes(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
-}
 
 const N: usize = 256;
 
@@ -60,10 +38,10 @@ fn worker(shared: Shared, mut data: CUdeviceptr, mut value: c_int) -> bool {
         &raw mut value as *mut c_void,
         &raw mut n as *mut c_void,
     ];
-    check_driver!(unsafe { cuCtxPushCurrent(ctx) })
-        && check_driver!(unsafe { cuCtxGetCurrent(&mut current) })
+    check!(unsafe { cuCtxPushCurrent(ctx) })
+        && check!(unsafe { cuCtxGetCurrent(&mut current) })
         && current == ctx
-        && check_driver!(unsafe {
+        && check!(unsafe {
             cuLaunchKernel(
                 add_value,
                 1,
@@ -78,25 +56,18 @@ fn worker(shared: Shared, mut data: CUdeviceptr, mut value: c_int) -> bool {
                 ptr::null_mut(),
             )
         })
-        && check_driver!(unsafe { cuCtxSynchronize() })
-        && check_driver!(unsafe { cuCtxPopCurrent(&mut popped) })
+        && check!(unsafe { cuCtxSynchronize() })
+        && check!(unsafe { cuCtxPopCurrent(&mut popped) })
         && popped == ctx
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
-
-    if !check_driver!(unsafe { cuInit(0) }) {
+    // KERNELS graphs.ptx
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
     let mut all_ok = true;
@@ -119,13 +90,13 @@ fn main() {
         cuDevicePrimaryCtxGetState(device, &mut flags, &mut active)
     });
     println!("  flags {:#x}, active {}", flags, active);
-    check_driver!(unsafe { cuCtxSetCurrent(primary) });
+    check!(unsafe { cuCtxSetCurrent(primary) });
     let mut affinity: CUexecAffinityParam = unsafe { zeroed() };
     show("cuCtxGetExecAffinity(SM_COUNT)", unsafe {
         cuCtxGetExecAffinity(&mut affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT)
     });
     let mut sms: c_int = 0;
-    check_driver!(unsafe {
+    check!(unsafe {
         cuDeviceGetAttribute(&mut sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device)
     });
     println!(
@@ -226,23 +197,23 @@ fn main() {
         cuCtxResetPersistingL2Cache()
     });
     let mut event: CUevent = ptr::null_mut();
-    check_driver!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
     show("cuCtxRecordEvent", unsafe { cuCtxRecordEvent(ctx, event) });
     show("cuCtxWaitEvent", unsafe { cuCtxWaitEvent(primary, event) });
-    check_driver!(unsafe { cuEventDestroy(event) });
+    check!(unsafe { cuEventDestroy(event) });
 
     // Push and pop.
     let mut popped: CUcontext = ptr::null_mut();
     show("cuCtxPushCurrent(primary)", unsafe {
         cuCtxPushCurrent(primary)
     });
-    check_driver!(unsafe { cuCtxGetCurrent(&mut current) });
+    check!(unsafe { cuCtxGetCurrent(&mut current) });
     println!(
         "  the primary context is current: {}",
         yes(current == primary)
     );
     show("cuCtxPopCurrent", unsafe { cuCtxPopCurrent(&mut popped) });
-    check_driver!(unsafe { cuCtxGetCurrent(&mut current) });
+    check!(unsafe { cuCtxGetCurrent(&mut current) });
     println!(
         "  popped the primary context: {}; the new one is current again: {}",
         yes(popped == primary),
@@ -259,17 +230,15 @@ fn main() {
     let mut module: CUmodule = ptr::null_mut();
     let mut add_value: CUfunction = ptr::null_mut();
     let mut data: CUdeviceptr = 0;
-    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
-        || !check_driver!(unsafe {
-            cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr())
-        })
+    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+        || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
     {
         exit(1);
     }
-    check_driver!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
-    check_driver!(unsafe { cuMemsetD32(data, 0, N) });
+    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemsetD32(data, 0, N) });
     show("cuCtxPopCurrent", unsafe { cuCtxPopCurrent(&mut popped) });
-    check_driver!(unsafe { cuCtxGetCurrent(&mut current) });
+    check!(unsafe { cuCtxGetCurrent(&mut current) });
     println!(
         "  the main thread is back on the primary context: {}",
         yes(current == primary)
@@ -285,9 +254,9 @@ fn main() {
         );
         all_ok = all_ok && ok;
     }
-    check_driver!(unsafe { cuCtxPushCurrent(ctx) });
+    check!(unsafe { cuCtxPushCurrent(ctx) });
     let mut host = [0 as c_int; N];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
@@ -300,8 +269,8 @@ fn main() {
         if sum { "ok" } else { "WRONG" }
     );
     all_ok = all_ok && sum;
-    check_driver!(unsafe { cuMemFree(data) });
-    check_driver!(unsafe { cuModuleUnload(module) });
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuModuleUnload(module) });
     show("cuCtxDestroy", unsafe { cuCtxDestroy(ctx) });
 
     // A context limited to part of the SMs.
@@ -327,7 +296,7 @@ fn main() {
             cuCtxCreate_v4(&mut part, &mut params, 0, device)
         });
         if created {
-            check_driver!(unsafe { cuCtxDestroy(part) });
+            check!(unsafe { cuCtxDestroy(part) });
             part = ptr::null_mut();
         }
         show("cuCtxCreate_v3(exec affinity)", unsafe {
@@ -340,10 +309,10 @@ fn main() {
             cuCtxGetExecAffinity(&mut affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT)
         });
         println!("  {} SMs", unsafe { affinity.param.smCount.val });
-        check_driver!(unsafe { cuCtxDestroy(part) });
+        check!(unsafe { cuCtxDestroy(part) });
     }
 
-    check_driver!(unsafe { cuCtxSetCurrent(ptr::null_mut()) });
+    check!(unsafe { cuCtxSetCurrent(ptr::null_mut()) });
     show("cuDevicePrimaryCtxRelease", unsafe {
         cuDevicePrimaryCtxRelease(device)
     });

@@ -6,43 +6,9 @@
 // driver logs provoked (a copy to device address 0), the log dumped to memory and to a file from
 // the iterator taken before it, the callback removed. The values set must read back, and the
 // log must have seen the error (Result line).
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 // Reads every coredump attribute, process-wide or for the current context. The boolean ones
 // and the flags are printed; FILE and PIPE name the host and process by default, so only
@@ -87,10 +53,10 @@ static void CUDA_CB on_log(void* data, CUlogLevel level, char* message, size_t l
 
 int main()
 {
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
 
     // Process-wide, before any context.
@@ -111,7 +77,7 @@ int main()
     bool ok = strcmp(back, file) == 0;
 
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
         return 1;
     read_attributes(false);
     char ctx_file[] = "/tmp/coredump-logs-context.core";
@@ -179,7 +145,7 @@ int main()
     show("cuLogsUnregisterCallback", cuLogsUnregisterCallback(handle));
     ok = ok && messages > 0 && size > 0 && length > 0;
 
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuDevicePrimaryCtxRelease(device));
     printf("Result = %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -1,13 +1,13 @@
-// The coredump and logs groups of the Driver API: every coredump attribute read process-wide and
-// for the current context, the file name and the generation flags set both ways and read back
-// (coredumps stay off: nothing here faults); the coredump callbacks of CUDA 13.2 headers looked up
-// with the typed cuGetProcAddress (`entry`; CUDA_ERROR_NOT_FOUND where the driver has none); a
-// log callback registered, an error the driver logs provoked (a copy to device address 0), the log
-// dumped to memory and to a file from the iterator taken before it, the callback removed. The
-// values set must read back, and the log must have seen the error (Result line).
-// C twin: coredump_logs.cpp.
+//! The coredump and logs groups of the Driver API: every coredump attribute read process-wide and
+//! for the current context, the file name and the generation flags set both ways and read back
+//! (coredumps stay off: nothing here faults); the coredump callbacks of CUDA 13.2 headers looked up
+//! with the typed cuGetProcAddress (`entry`; CUDA_ERROR_NOT_FOUND where the driver has none); a
+//! log callback registered, an error the driver logs provoked (a copy to device address 0), the log
+//! dumped to memory and to a file from the iterator taken before it, the callback removed. The
+//! values set must read back, and the log must have seen the error (Result line).
+//! C twin: coredump_logs.cpp.
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
@@ -16,21 +16,7 @@ use std::process::exit;
 use std::ptr;
 
 use common::s;
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
 
 /// Reads every coredump attribute, process-wide or for the current context. The boolean ones
 /// and the flags are printed; FILE and PIPE name the host and process by default, so only whether
@@ -98,11 +84,11 @@ unsafe extern "C" fn on_log(
 }
 
 fn main() {
-    if !check_driver!(unsafe { cuInit(0) }) {
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
 
@@ -143,8 +129,8 @@ fn main() {
     let mut ok = unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == file;
 
     let mut ctx: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
         exit(1);
     }
@@ -272,7 +258,7 @@ fn main() {
     });
     ok = ok && messages > 0 && size > 0 && length > 0;
 
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     println!("Result = {}", if ok { "PASS" } else { "FAIL" });
     exit(if ok { 0 } else { 1 });
 }

@@ -6,24 +6,8 @@
 // with cuGraphAddNode and CUgraphNodeParams; each graph runs for several values, and what the
 // bodies wrote is checked on the host.
 // Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
-#include <cuda.h>
-#include <stdio.h>
-#include <string.h>
+#include "common.h"
 #include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
 
 static bool all_ok = true;
 
@@ -47,9 +31,9 @@ static CUgraphNode add_kernel(CUgraph graph, CUgraphNode* deps, size_t count, CU
     params.kernel.kernelParams = args;
     CUgraphNode node = nullptr;
 #if CUDA_VERSION >= 13000
-    checkDriver(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
+    check(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
 #else
-    checkDriver(cuGraphAddNode(&node, graph, deps, count, &params));
+    check(cuGraphAddNode(&node, graph, deps, count, &params));
 #endif
     return node;
 }
@@ -68,9 +52,9 @@ static CUgraphNode add_conditional(CUgraph graph, CUgraphNode* deps, size_t coun
     params.conditional.ctx = ctx;
     CUgraphNode node = nullptr;
 #if CUDA_VERSION >= 13000
-    checkDriver(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
+    check(cuGraphAddNode(&node, graph, deps, nullptr, count, &params));
 #else
-    checkDriver(cuGraphAddNode(&node, graph, deps, count, &params));
+    check(cuGraphAddNode(&node, graph, deps, count, &params));
 #endif
     for (unsigned int i = 0; i < size; ++i)
         bodies[i] = params.conditional.phGraph_out ? params.conditional.phGraph_out[i] : nullptr;
@@ -83,22 +67,22 @@ static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr va
                 const int* values, const int* expected, int runs)
 {
     CUgraphExec exec;
-    if (!checkDriver(cuGraphInstantiate(&exec, graph, 0))) {
+    if (!check(cuGraphInstantiate(&exec, graph, 0))) {
         all_ok = false;
-        checkDriver(cuGraphDestroy(graph));
+        check(cuGraphDestroy(graph));
         return;
     }
     for (int r = 0; r < runs; ++r) {
-        checkDriver(cuMemcpyHtoD(value, &values[r], sizeof(int)));
-        checkDriver(cuMemsetD32(out, 0, 1));
-        checkDriver(cuGraphLaunch(exec, stream));
-        checkDriver(cuStreamSynchronize(stream));
+        check(cuMemcpyHtoD(value, &values[r], sizeof(int)));
+        check(cuMemsetD32(out, 0, 1));
+        check(cuGraphLaunch(exec, stream));
+        check(cuStreamSynchronize(stream));
         int got = -1;
-        checkDriver(cuMemcpyDtoH(&got, out, sizeof(int)));
+        check(cuMemcpyDtoH(&got, out, sizeof(int)));
         check(what, values[r], got, expected[r]);
     }
-    checkDriver(cuGraphExecDestroy(exec));
-    checkDriver(cuGraphDestroy(graph));
+    check(cuGraphExecDestroy(exec));
+    check(cuGraphDestroy(graph));
 }
 
 int main(int argc, char** argv)
@@ -106,35 +90,35 @@ int main(int argc, char** argv)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
     std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
         return 1;
     CUmodule module;
     CUfunction set_if, set_switch, loop_step, write_value;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !checkDriver(cuModuleGetFunction(&set_if, module, "set_if")) ||
-        !checkDriver(cuModuleGetFunction(&set_switch, module, "set_switch")) ||
-        !checkDriver(cuModuleGetFunction(&loop_step, module, "loop_step")) ||
-        !checkDriver(cuModuleGetFunction(&write_value, module, "write_value")))
+    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
+        !check(cuModuleGetFunction(&set_if, module, "set_if")) ||
+        !check(cuModuleGetFunction(&set_switch, module, "set_switch")) ||
+        !check(cuModuleGetFunction(&loop_step, module, "loop_step")) ||
+        !check(cuModuleGetFunction(&write_value, module, "write_value")))
         return 1;
     CUstream stream;
-    checkDriver(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     CUdeviceptr value, out;
-    checkDriver(cuMemAlloc(&value, sizeof(int)));
-    checkDriver(cuMemAlloc(&out, sizeof(int)));
+    check(cuMemAlloc(&value, sizeof(int)));
+    check(cuMemAlloc(&out, sizeof(int)));
     int one = 1;
 
     // IF: the body writes 1 when the value is nonzero.
     {
         CUgraph graph, body[1];
         CUgraphConditionalHandle handle;
-        checkDriver(cuGraphCreate(&graph, 0));
-        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        check(cuGraphCreate(&graph, 0));
+        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
         void* set_args[] = { &handle, &value };
         CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
         add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 1, body);
@@ -150,8 +134,8 @@ int main(int argc, char** argv)
     {
         CUgraph graph, body[2];
         CUgraphConditionalHandle handle;
-        checkDriver(cuGraphCreate(&graph, 0));
-        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        check(cuGraphCreate(&graph, 0));
+        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
         void* set_args[] = { &handle, &value };
         CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
         add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 2, body);
@@ -167,8 +151,8 @@ int main(int argc, char** argv)
     {
         CUgraph graph, body[3];
         CUgraphConditionalHandle handle;
-        checkDriver(cuGraphCreate(&graph, 0));
-        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+        check(cuGraphCreate(&graph, 0));
+        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
         void* set_args[] = { &handle, &value };
         CUgraphNode setter = add_kernel(graph, nullptr, 0, set_switch, set_args);
         add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_SWITCH, 3, body);
@@ -187,8 +171,8 @@ int main(int argc, char** argv)
     for (int captured = 0; captured < 2; ++captured) {
         CUgraph graph, body[1];
         CUgraphConditionalHandle handle;
-        checkDriver(cuGraphCreate(&graph, 0));
-        checkDriver(cuGraphConditionalHandleCreate(&handle, graph, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
+        check(cuGraphCreate(&graph, 0));
+        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
         add_conditional(graph, nullptr, 0, ctx, handle, CU_GRAPH_COND_TYPE_WHILE, 1, body);
         void* step_args[] = { &handle, &value, &out };
         if (!captured) {
@@ -196,12 +180,12 @@ int main(int argc, char** argv)
         } else {
             CUstream capture;
             CUgraph result = nullptr;
-            checkDriver(cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING));
-            checkDriver(cuStreamBeginCaptureToGraph(capture, body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
-            checkDriver(cuLaunchKernel(loop_step, 1, 1, 1, 1, 1, 1, 0, capture, step_args, nullptr));
-            checkDriver(cuStreamEndCapture(capture, &result));
+            check(cuStreamCreate(&capture, CU_STREAM_NON_BLOCKING));
+            check(cuStreamBeginCaptureToGraph(capture, body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
+            check(cuLaunchKernel(loop_step, 1, 1, 1, 1, 1, 1, 0, capture, step_args, nullptr));
+            check(cuStreamEndCapture(capture, &result));
             printf("captured into the body graph: %s\n", result == body[0] ? "yes" : "no");
-            checkDriver(cuStreamDestroy(capture));
+            check(cuStreamDestroy(capture));
         }
         int values[] = { 5, 1, 3 };
         int expected[] = { 5, 1, 3 };
@@ -209,11 +193,11 @@ int main(int argc, char** argv)
             expected, 3);
     }
 
-    checkDriver(cuMemFree(out));
-    checkDriver(cuMemFree(value));
-    checkDriver(cuStreamDestroy(stream));
-    checkDriver(cuModuleUnload(module));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuMemFree(out));
+    check(cuMemFree(value));
+    check(cuStreamDestroy(stream));
+    check(cuModuleUnload(module));
+    check(cuDevicePrimaryCtxRelease(device));
     printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
     return all_ok ? 0 : 1;
 }

@@ -1,14 +1,14 @@
-// Conditional graph nodes written with driver calls, in the manner of NVIDIA's
-// graphConditionalNodes sample: an IF node whose condition a kernel upstream sets, an IF node with
-// an ELSE graph and a SWITCH node (CUDA 12.8 headers), a WHILE loop whose body counts down and
-// sets the condition, and a WHILE loop whose body is captured from a stream into the node's graph
-// (cuStreamBeginCaptureToGraph). Every node is added with cuGraphAddNode and CUgraphNodeParams;
-// each graph runs for several values, and what the bodies wrote is checked on the host.
-// C twin: graph_conditional.cpp.
-// Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
+//! Conditional graph nodes written with driver calls, in the manner of NVIDIA's
+//! graphConditionalNodes sample: an IF node whose condition a kernel upstream sets, an IF node with
+//! an ELSE graph and a SWITCH node (CUDA 12.8 headers), a WHILE loop whose body counts down and
+//! sets the condition, and a WHILE loop whose body is captured from a stream into the node's graph
+//! (cuStreamBeginCaptureToGraph). Every node is added with cuGraphAddNode and CUgraphNodeParams;
+//! each graph runs for several values, and what the bodies wrote is checked on the host.
+//! C twin: graph_conditional.cpp.
+//! Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_int, c_uint, c_void, OsStr, OsString};
@@ -18,7 +18,6 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use common::{c_path, kernel_path};
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 /// Whether every check passed.
@@ -73,7 +72,7 @@ fn add_kernel(
     kernel.blockDimZ = 1;
     kernel.kernelParams = args.as_mut_ptr();
     let mut node: CUgraphNode = ptr::null_mut();
-    check_driver!(add_node(&mut node, graph, deps, count, &mut params));
+    check!(add_node(&mut node, graph, deps, count, &mut params));
     node
 }
 
@@ -97,7 +96,7 @@ fn add_conditional(
     conditional.size = size;
     conditional.ctx = ctx;
     let mut node: CUgraphNode = ptr::null_mut();
-    check_driver!(add_node(&mut node, graph, deps, count, &mut params));
+    check!(add_node(&mut node, graph, deps, count, &mut params));
     let out = unsafe { params.__bindgen_anon_1.conditional.phGraph_out };
     for i in 0..size as usize {
         bodies[i] = if out.is_null() {
@@ -121,51 +120,42 @@ fn run(
     expected: &[c_int],
 ) {
     let mut exec: CUgraphExec = ptr::null_mut();
-    if !check_driver!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
         ALL_OK.store(false, Relaxed);
-        check_driver!(unsafe { cuGraphDestroy(graph) });
+        check!(unsafe { cuGraphDestroy(graph) });
         return;
     }
     for r in 0..values.len() {
-        check_driver!(unsafe {
+        check!(unsafe {
             cuMemcpyHtoD(
                 value,
                 &raw const values[r] as *const c_void,
                 size_of::<c_int>(),
             )
         });
-        check_driver!(unsafe { cuMemsetD32(out, 0, 1) });
-        check_driver!(unsafe { cuGraphLaunch(exec, stream) });
-        check_driver!(unsafe { cuStreamSynchronize(stream) });
+        check!(unsafe { cuMemsetD32(out, 0, 1) });
+        check!(unsafe { cuGraphLaunch(exec, stream) });
+        check!(unsafe { cuStreamSynchronize(stream) });
         let mut got: c_int = -1;
-        check_driver!(unsafe {
-            cuMemcpyDtoH(&raw mut got as *mut c_void, out, size_of::<c_int>())
-        });
+        check!(unsafe { cuMemcpyDtoH(&raw mut got as *mut c_void, out, size_of::<c_int>()) });
         check(what, values[r], got, expected[r]);
     }
-    check_driver!(unsafe { cuGraphExecDestroy(exec) });
-    check_driver!(unsafe { cuGraphDestroy(graph) });
+    check!(unsafe { cuGraphExecDestroy(exec) });
+    check!(unsafe { cuGraphDestroy(graph) });
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
-
-    if !check_driver!(unsafe { cuInit(0) }) {
+    // KERNELS graphs.ptx
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
     let mut ctx: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
         exit(1);
     }
@@ -174,25 +164,21 @@ fn main() {
     let mut set_switch: CUfunction = ptr::null_mut();
     let mut loop_step: CUfunction = ptr::null_mut();
     let mut write_value: CUfunction = ptr::null_mut();
-    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
-        || !check_driver!(unsafe { cuModuleGetFunction(&mut set_if, module, c"set_if".as_ptr()) })
-        || !check_driver!(unsafe {
-            cuModuleGetFunction(&mut set_switch, module, c"set_switch".as_ptr())
-        })
-        || !check_driver!(unsafe {
-            cuModuleGetFunction(&mut loop_step, module, c"loop_step".as_ptr())
-        })
-        || !check_driver!(unsafe {
+    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+        || !check!(unsafe { cuModuleGetFunction(&mut set_if, module, c"set_if".as_ptr()) })
+        || !check!(unsafe { cuModuleGetFunction(&mut set_switch, module, c"set_switch".as_ptr()) })
+        || !check!(unsafe { cuModuleGetFunction(&mut loop_step, module, c"loop_step".as_ptr()) })
+        || !check!(unsafe {
             cuModuleGetFunction(&mut write_value, module, c"write_value".as_ptr())
         })
     {
         exit(1);
     }
     let mut stream: CUstream = ptr::null_mut();
-    check_driver!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
+    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
     let (mut value, mut out): (CUdeviceptr, CUdeviceptr) = (0, 0);
-    check_driver!(unsafe { cuMemAlloc(&mut value, size_of::<c_int>()) });
-    check_driver!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut value, size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
     let mut one: c_int = 1;
     #[cfg(feature = "cuda-12080")]
     let mut two: c_int = 2;
@@ -203,8 +189,8 @@ fn main() {
         let mut graph: CUgraph = ptr::null_mut();
         let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
         let mut handle: CUgraphConditionalHandle = 0;
-        check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
-        check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+        check!(unsafe { cuGraphCreate(&mut graph, 0) });
+        check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
         let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
         let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
         add_conditional(
@@ -228,8 +214,8 @@ fn main() {
             let mut graph: CUgraph = ptr::null_mut();
             let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
             let mut handle: CUgraphConditionalHandle = 0;
-            check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
-            check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+            check!(unsafe { cuGraphCreate(&mut graph, 0) });
+            check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
             let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
             let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
             add_conditional(
@@ -253,8 +239,8 @@ fn main() {
             let mut graph: CUgraph = ptr::null_mut();
             let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
             let mut handle: CUgraphConditionalHandle = 0;
-            check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
-            check_driver!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+            check!(unsafe { cuGraphCreate(&mut graph, 0) });
+            check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
             let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
             let setter = add_kernel(graph, ptr::null(), 0, set_switch, &mut set_args);
             add_conditional(
@@ -289,8 +275,8 @@ fn main() {
         let mut graph: CUgraph = ptr::null_mut();
         let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
         let mut handle: CUgraphConditionalHandle = 0;
-        check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
-        check_driver!(unsafe {
+        check!(unsafe { cuGraphCreate(&mut graph, 0) });
+        check!(unsafe {
             cuGraphConditionalHandleCreate(
                 &mut handle,
                 graph,
@@ -319,8 +305,8 @@ fn main() {
         } else {
             let mut capture: CUstream = ptr::null_mut();
             let mut result: CUgraph = ptr::null_mut();
-            check_driver!(unsafe { cuStreamCreate(&mut capture, CU_STREAM_NON_BLOCKING.0) });
-            check_driver!(unsafe {
+            check!(unsafe { cuStreamCreate(&mut capture, CU_STREAM_NON_BLOCKING.0) });
+            check!(unsafe {
                 cuStreamBeginCaptureToGraph(
                     capture,
                     body[0],
@@ -330,7 +316,7 @@ fn main() {
                     CU_STREAM_CAPTURE_MODE_GLOBAL,
                 )
             });
-            check_driver!(unsafe {
+            check!(unsafe {
                 cuLaunchKernel(
                     loop_step,
                     1,
@@ -345,12 +331,12 @@ fn main() {
                     ptr::null_mut(),
                 )
             });
-            check_driver!(unsafe { cuStreamEndCapture(capture, &mut result) });
+            check!(unsafe { cuStreamEndCapture(capture, &mut result) });
             println!(
                 "captured into the body graph: {}",
                 if result == body[0] { "yes" } else { "no" }
             );
-            check_driver!(unsafe { cuStreamDestroy(capture) });
+            check!(unsafe { cuStreamDestroy(capture) });
         }
         run(
             if captured == 1 {
@@ -367,11 +353,11 @@ fn main() {
         );
     }
 
-    check_driver!(unsafe { cuMemFree(out) });
-    check_driver!(unsafe { cuMemFree(value) });
-    check_driver!(unsafe { cuStreamDestroy(stream) });
-    check_driver!(unsafe { cuModuleUnload(module) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuMemFree(out) });
+    check!(unsafe { cuMemFree(value) });
+    check!(unsafe { cuStreamDestroy(stream) });
+    check!(unsafe { cuModuleUnload(module) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     let all_ok = ALL_OK.load(Relaxed);
     println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
     exit(if all_ok { 0 } else { 1 });

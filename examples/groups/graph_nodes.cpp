@@ -14,47 +14,11 @@
 // 13.4's cuGraphAddNode and cuGraphNodeSetParams) are looked up with cuGetProcAddress:
 // CUDA_ERROR_NOT_FOUND where the driver has none.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
-#include <string>
 #include <unistd.h>
 
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
-
 #define N 256
-static bool all_ok = true;
 
 // The host node's function: counts its calls.
 static void CUDA_CB count_call(void* user_data)
@@ -85,58 +49,54 @@ static CUDA_KERNEL_NODE_PARAMS kernel_params(CUfunction f, void** args)
 static void launch_and_check(const char* what, CUgraphExec exec, CUstream stream, CUdeviceptr copy, int expected,
                              const int* calls, int expected_calls, CUdeviceptr flag, unsigned int expected_flag)
 {
-    if (!show(what, cuGraphLaunch(exec, stream))) {
-        all_ok = false;
+    printf("%s:\n", what);
+    if (!check(cuGraphLaunch(exec, stream)))
         return;
-    }
-    checkDriver(cuStreamSynchronize(stream));
+    check(cuStreamSynchronize(stream));
     int host[N];
     unsigned int flag_value = 0;
-    checkDriver(cuMemcpyDtoH(host, copy, sizeof(host)));
-    checkDriver(cuMemcpyDtoH(&flag_value, flag, sizeof(flag_value)));
-    bool ok = true;
+    check(cuMemcpyDtoH(host, copy, sizeof(host)));
+    check(cuMemcpyDtoH(&flag_value, flag, sizeof(flag_value)));
+    printf("  copy %d, host calls %d, flag %u\n", host[0], *calls, flag_value);
+    bool all = true;
     for (int i = 0; i < N; ++i)
-        ok = ok && host[i] == expected;
-    ok = ok && *calls == expected_calls && flag_value == expected_flag;
-    printf("  copy %d, host calls %d, flag %u: %s\n", host[0], *calls, flag_value, ok ? "ok" : "WRONG");
-    all_ok = all_ok && ok;
+        all = all && host[i] == expected;
+    expect(all, "every element of the copy");
+    expect(*calls == expected_calls, "the host node's calls");
+    expect(flag_value == expected_flag, "the batch memory operation's flag");
 }
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
-
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
-        return 1;
+    if (!check(cuDeviceGet(&device, 0)))
+        return finish();
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
-        return 1;
-    CUmodule module;
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+        return finish();
+    CUmodule module = load_module(argc, argv, "graphs.ptx");
     CUfunction add_value;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !checkDriver(cuModuleGetFunction(&add_value, module, "add_value")))
-        return 1;
+    if (module == NULL || !check(cuModuleGetFunction(&add_value, module, "add_value")))
+        return finish();
     CUstream stream;
-    checkDriver(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     CUdeviceptr data, copy, flag;
-    checkDriver(cuMemAlloc(&data, N * sizeof(int)));
-    checkDriver(cuMemAlloc(&copy, N * sizeof(int)));
-    checkDriver(cuMemAlloc(&flag, sizeof(unsigned int)));
-    checkDriver(cuMemsetD32(flag, 0, 1));
+    check(cuMemAlloc(&data, N * sizeof(int)));
+    check(cuMemAlloc(&copy, N * sizeof(int)));
+    check(cuMemAlloc(&flag, sizeof(unsigned int)));
+    check(cuMemsetD32(flag, 0, 1));
     CUevent event, other_event;
-    checkDriver(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
-    checkDriver(cuEventCreate(&other_event, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&other_event, CU_EVENT_DISABLE_TIMING));
     int calls = 0, n = N, one = 1, ten = 10;
 
     // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
     // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
     CUgraph graph, child;
-    checkDriver(cuGraphCreate(&graph, 0));
-    checkDriver(cuGraphCreate(&child, 0));
+    check(cuGraphCreate(&graph, 0));
+    check(cuGraphCreate(&child, 0));
     CUgraphNode memset_node, kernel_node, child_node, memcpy_node, host_node, record_node, wait_node, empty_node,
         batch_node, alloc_node, free_node, child_kernel;
     CUDA_MEMSET_NODE_PARAMS memset_params;
@@ -146,14 +106,14 @@ int main(int argc, char** argv)
     memset_params.width = N;
     memset_params.height = 1;
     memset_params.value = 0;
-    show("cuGraphAddMemsetNode", cuGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &memset_params, ctx));
+    check(cuGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &memset_params, ctx));
     void* kernel_args[] = { &data, &one, &n };
     CUDA_KERNEL_NODE_PARAMS kp = kernel_params(add_value, kernel_args);
-    show("cuGraphAddKernelNode", cuGraphAddKernelNode(&kernel_node, graph, &memset_node, 1, &kp));
+    check(cuGraphAddKernelNode(&kernel_node, graph, &memset_node, 1, &kp));
     void* child_args[] = { &data, &ten, &n };
     CUDA_KERNEL_NODE_PARAMS ckp = kernel_params(add_value, child_args);
-    show("cuGraphAddKernelNode(child)", cuGraphAddKernelNode(&child_kernel, child, nullptr, 0, &ckp));
-    show("cuGraphAddChildGraphNode", cuGraphAddChildGraphNode(&child_node, graph, &kernel_node, 1, child));
+    check(cuGraphAddKernelNode(&child_kernel, child, nullptr, 0, &ckp));
+    check(cuGraphAddChildGraphNode(&child_node, graph, &kernel_node, 1, child));
     CUDA_MEMCPY3D copy_params;
     memset(&copy_params, 0, sizeof(copy_params));
     copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -163,13 +123,13 @@ int main(int argc, char** argv)
     copy_params.WidthInBytes = N * sizeof(int);
     copy_params.Height = 1;
     copy_params.Depth = 1;
-    show("cuGraphAddMemcpyNode", cuGraphAddMemcpyNode(&memcpy_node, graph, &child_node, 1, &copy_params, ctx));
+    check(cuGraphAddMemcpyNode(&memcpy_node, graph, &child_node, 1, &copy_params, ctx));
     CUDA_HOST_NODE_PARAMS host_params = { count_call, &calls };
-    show("cuGraphAddHostNode", cuGraphAddHostNode(&host_node, graph, &memcpy_node, 1, &host_params));
-    show("cuGraphAddEventRecordNode", cuGraphAddEventRecordNode(&record_node, graph, &memcpy_node, 1, event));
-    show("cuGraphAddEventWaitNode", cuGraphAddEventWaitNode(&wait_node, graph, &record_node, 1, event));
+    check(cuGraphAddHostNode(&host_node, graph, &memcpy_node, 1, &host_params));
+    check(cuGraphAddEventRecordNode(&record_node, graph, &memcpy_node, 1, event));
+    check(cuGraphAddEventWaitNode(&wait_node, graph, &record_node, 1, event));
     CUgraphNode before_empty[] = { host_node, wait_node };
-    show("cuGraphAddEmptyNode", cuGraphAddEmptyNode(&empty_node, graph, before_empty, 2));
+    check(cuGraphAddEmptyNode(&empty_node, graph, before_empty, 2));
     CUstreamBatchMemOpParams op;
     memset(&op, 0, sizeof(op));
     op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
@@ -180,7 +140,7 @@ int main(int argc, char** argv)
     batch_params.ctx = ctx;
     batch_params.count = 1;
     batch_params.paramArray = &op;
-    show("cuGraphAddBatchMemOpNode", cuGraphAddBatchMemOpNode(&batch_node, graph, &empty_node, 1, &batch_params));
+    check(cuGraphAddBatchMemOpNode(&batch_node, graph, &empty_node, 1, &batch_params));
     CUDA_MEM_ALLOC_NODE_PARAMS alloc_params;
     memset(&alloc_params, 0, sizeof(alloc_params));
     alloc_params.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -188,13 +148,13 @@ int main(int argc, char** argv)
     alloc_params.poolProps.location.id = device;
     alloc_params.bytesize = 1 << 20;
     CUgraph memory_graph;
-    checkDriver(cuGraphCreate(&memory_graph, 0));
-    show("cuGraphAddMemAllocNode", cuGraphAddMemAllocNode(&alloc_node, memory_graph, nullptr, 0, &alloc_params));
-    show("cuGraphAddMemFreeNode", cuGraphAddMemFreeNode(&free_node, memory_graph, &alloc_node, 1, alloc_params.dptr));
+    check(cuGraphCreate(&memory_graph, 0));
+    check(cuGraphAddMemAllocNode(&alloc_node, memory_graph, nullptr, 0, &alloc_params));
+    check(cuGraphAddMemFreeNode(&free_node, memory_graph, &alloc_node, 1, alloc_params.dptr));
     // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
     // their own that is never run.
     CUgraph sem_graph;
-    checkDriver(cuGraphCreate(&sem_graph, 0));
+    check(cuGraphCreate(&sem_graph, 0));
     CUDA_EXT_SEM_SIGNAL_NODE_PARAMS signal_params;
     memset(&signal_params, 0, sizeof(signal_params));
     CUDA_EXT_SEM_WAIT_NODE_PARAMS wait_params;
@@ -213,56 +173,58 @@ int main(int argc, char** argv)
 
     // Each node's parameters, read and set as they are.
     CUDA_KERNEL_NODE_PARAMS read_kernel;
-    show("cuGraphKernelNodeGetParams", cuGraphKernelNodeGetParams(kernel_node, &read_kernel));
-    printf("  the same function: %s, %u threads\n", read_kernel.func == add_value ? "yes" : "no", read_kernel.blockDimX);
-    show("cuGraphKernelNodeSetParams", cuGraphKernelNodeSetParams(kernel_node, &kp));
+    check(cuGraphKernelNodeGetParams(kernel_node, &read_kernel));
+    printf("kernel node: %u threads\n", read_kernel.blockDimX);
+    expect(read_kernel.func == add_value, "the kernel node's function");
+    check(cuGraphKernelNodeSetParams(kernel_node, &kp));
     CUDA_MEMSET_NODE_PARAMS read_memset;
-    show("cuGraphMemsetNodeGetParams", cuGraphMemsetNodeGetParams(memset_node, &read_memset));
-    printf("  %zu elements of %u bytes\n", read_memset.width, read_memset.elementSize);
-    show("cuGraphMemsetNodeSetParams", cuGraphMemsetNodeSetParams(memset_node, &memset_params));
+    check(cuGraphMemsetNodeGetParams(memset_node, &read_memset));
+    printf("memset node: %zu elements of %u bytes\n", read_memset.width, read_memset.elementSize);
+    check(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
     CUDA_MEMCPY3D read_copy;
-    show("cuGraphMemcpyNodeGetParams", cuGraphMemcpyNodeGetParams(memcpy_node, &read_copy));
-    printf("  %zu bytes\n", read_copy.WidthInBytes);
-    show("cuGraphMemcpyNodeSetParams", cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
+    check(cuGraphMemcpyNodeGetParams(memcpy_node, &read_copy));
+    printf("memcpy node: %zu bytes\n", read_copy.WidthInBytes);
+    check(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
     CUDA_HOST_NODE_PARAMS read_host;
-    show("cuGraphHostNodeGetParams", cuGraphHostNodeGetParams(host_node, &read_host));
-    printf("  the same function: %s\n", read_host.fn == count_call ? "yes" : "no");
-    show("cuGraphHostNodeSetParams", cuGraphHostNodeSetParams(host_node, &host_params));
+    check(cuGraphHostNodeGetParams(host_node, &read_host));
+    expect(read_host.fn == host_params.fn, "the host node's function");
+    check(cuGraphHostNodeSetParams(host_node, &host_params));
     CUgraph embedded = nullptr;
-    show("cuGraphChildGraphNodeGetGraph", cuGraphChildGraphNodeGetGraph(child_node, &embedded));
+    check(cuGraphChildGraphNodeGetGraph(child_node, &embedded));
     size_t count = 0;
-    checkDriver(cuGraphGetNodes(embedded, nullptr, &count));
-    printf("  a graph of %zu node\n", count);
+    check(cuGraphGetNodes(embedded, nullptr, &count));
+    printf("child graph node: a graph of %zu node\n", count);
     CUevent read_event = nullptr;
-    show("cuGraphEventRecordNodeGetEvent", cuGraphEventRecordNodeGetEvent(record_node, &read_event));
-    printf("  the event: %s\n", read_event == event ? "yes" : "no");
-    show("cuGraphEventRecordNodeSetEvent", cuGraphEventRecordNodeSetEvent(record_node, event));
-    show("cuGraphEventWaitNodeGetEvent", cuGraphEventWaitNodeGetEvent(wait_node, &read_event));
-    printf("  the event: %s\n", read_event == event ? "yes" : "no");
-    show("cuGraphEventWaitNodeSetEvent", cuGraphEventWaitNodeSetEvent(wait_node, event));
+    check(cuGraphEventRecordNodeGetEvent(record_node, &read_event));
+    expect(read_event == event, "the event record node's event");
+    check(cuGraphEventRecordNodeSetEvent(record_node, event));
+    check(cuGraphEventWaitNodeGetEvent(wait_node, &read_event));
+    expect(read_event == event, "the event wait node's event");
+    check(cuGraphEventWaitNodeSetEvent(wait_node, event));
     CUDA_BATCH_MEM_OP_NODE_PARAMS read_batch;
-    show("cuGraphBatchMemOpNodeGetParams", cuGraphBatchMemOpNodeGetParams(batch_node, &read_batch));
-    printf("  %u operation\n", read_batch.count);
-    show("cuGraphBatchMemOpNodeSetParams", cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
+    check(cuGraphBatchMemOpNodeGetParams(batch_node, &read_batch));
+    printf("batch memory operation node: %u operation\n", read_batch.count);
+    check(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
     CUDA_MEM_ALLOC_NODE_PARAMS read_alloc;
-    show("cuGraphMemAllocNodeGetParams", cuGraphMemAllocNodeGetParams(alloc_node, &read_alloc));
+    check(cuGraphMemAllocNodeGetParams(alloc_node, &read_alloc));
     CUdeviceptr freed = 0;
-    show("cuGraphMemFreeNodeGetParams", cuGraphMemFreeNodeGetParams(free_node, &freed));
-    printf("  %zu bytes, freed by the free node: %s\n", read_alloc.bytesize, freed == read_alloc.dptr ? "yes" : "no");
+    check(cuGraphMemFreeNodeGetParams(free_node, &freed));
+    printf("allocation node: %zu bytes\n", read_alloc.bytesize);
+    expect(freed == read_alloc.dptr, "the free node frees the allocation");
 
     // The graph's structure.
     size_t nodes = 0, roots = 0, edges = 0;
-    show("cuGraphGetNodes", cuGraphGetNodes(graph, nullptr, &nodes));
-    show("cuGraphGetRootNodes", cuGraphGetRootNodes(graph, nullptr, &roots));
-    printf("  %zu nodes, %zu roots\n", nodes, roots);
+    check(cuGraphGetNodes(graph, nullptr, &nodes));
+    check(cuGraphGetRootNodes(graph, nullptr, &roots));
+    printf("the graph: %zu nodes, %zu roots\n", nodes, roots);
     CUgraphNode all[32];
     if (nodes > 32)
         nodes = 32;
-    checkDriver(cuGraphGetNodes(graph, all, &nodes));
+    check(cuGraphGetNodes(graph, all, &nodes));
     printf("  types:");
     for (size_t i = 0; i < nodes; ++i) {
         CUgraphNodeType type;
-        checkDriver(cuGraphNodeGetType(all[i], &type));
+        check(cuGraphNodeGetType(all[i], &type));
         printf(" %d", (int)type);
     }
     printf("\n");
@@ -270,83 +232,80 @@ int main(int argc, char** argv)
     CUgraphNode from[32], to[32];
     CUgraphEdgeData edge_data[32];
 #if CUDA_VERSION >= 13000
-    show("cuGraphGetEdges", cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
     if (edges > 32)
         edges = 32;
-    show("cuGraphGetEdges", cuGraphGetEdges(graph, from, to, edge_data, &edges));
+    check(cuGraphGetEdges(graph, from, to, edge_data, &edges));
 #else
-    show("cuGraphGetEdges", cuGraphGetEdges(graph, nullptr, nullptr, &edges));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
     if (edges > 32)
         edges = 32;
-    show("cuGraphGetEdges_v2", cuGraphGetEdges_v2(graph, from, to, edge_data, &edges));
+    check(cuGraphGetEdges_v2(graph, from, to, edge_data, &edges));
 #endif
     int full = 0;
     for (size_t i = 0; i < edges; ++i)
         if (edge_data[i].from_port == 0 && edge_data[i].to_port == 0 && edge_data[i].type == 0)
             ++full;
     printf("  %zu edges, %d of them plain (full completion, default type)\n", edges, full);
+    expect(edges == 9 && full == 9, "the graph's 9 plain edges");
     size_t deps = 0, dependents = 0;
     CUgraphNode dep_nodes[4];
     CUgraphEdgeData dep_data[4];
 #if CUDA_VERSION >= 13000
-    show("cuGraphNodeGetDependencies", cuGraphNodeGetDependencies(empty_node, nullptr, nullptr, &deps));
-    show("cuGraphNodeGetDependentNodes", cuGraphNodeGetDependentNodes(empty_node, nullptr, nullptr, &dependents));
+    check(cuGraphNodeGetDependencies(empty_node, nullptr, nullptr, &deps));
+    check(cuGraphNodeGetDependentNodes(empty_node, nullptr, nullptr, &dependents));
     size_t four = 4;
-    show("cuGraphNodeGetDependencies", cuGraphNodeGetDependencies(empty_node, dep_nodes, dep_data, &four));
+    check(cuGraphNodeGetDependencies(empty_node, dep_nodes, dep_data, &four));
 #else
-    show("cuGraphNodeGetDependencies", cuGraphNodeGetDependencies(empty_node, nullptr, &deps));
-    show("cuGraphNodeGetDependentNodes", cuGraphNodeGetDependentNodes(empty_node, nullptr, &dependents));
+    check(cuGraphNodeGetDependencies(empty_node, nullptr, &deps));
+    check(cuGraphNodeGetDependentNodes(empty_node, nullptr, &dependents));
     size_t four = 4;
-    show("cuGraphNodeGetDependencies_v2", cuGraphNodeGetDependencies_v2(empty_node, dep_nodes, dep_data, &four));
+    check(cuGraphNodeGetDependencies_v2(empty_node, dep_nodes, dep_data, &four));
     four = 4;
-    show("cuGraphNodeGetDependentNodes_v2", cuGraphNodeGetDependentNodes_v2(empty_node, dep_nodes, dep_data, &four));
+    check(cuGraphNodeGetDependentNodes_v2(empty_node, dep_nodes, dep_data, &four));
 #endif
     printf("  the empty node: %zu dependencies, %zu dependents\n", deps, dependents);
+    expect(deps == 2 && dependents == 1, "the empty node's edges");
     // The edge host -> empty removed and added back.
 #if CUDA_VERSION >= 13000
-    show("cuGraphRemoveDependencies", cuGraphRemoveDependencies(graph, &host_node, &empty_node, nullptr, 1));
-    checkDriver(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
-    printf("  %zu edges\n", edges);
-    show("cuGraphAddDependencies", cuGraphAddDependencies(graph, &host_node, &empty_node, nullptr, 1));
-    checkDriver(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
+    check(cuGraphRemoveDependencies(graph, &host_node, &empty_node, nullptr, 1));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
+    printf("  %zu edges without host -> empty\n", edges);
+    check(cuGraphAddDependencies(graph, &host_node, &empty_node, nullptr, 1));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
 #else
-    show("cuGraphRemoveDependencies", cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1));
-    checkDriver(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
-    printf("  %zu edges\n", edges);
-    show("cuGraphAddDependencies", cuGraphAddDependencies(graph, &host_node, &empty_node, 1));
-    show("cuGraphRemoveDependencies_v2", cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
-    show("cuGraphAddDependencies_v2", cuGraphAddDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
-    checkDriver(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
+    check(cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
+    printf("  %zu edges without host -> empty\n", edges);
+    check(cuGraphAddDependencies(graph, &host_node, &empty_node, 1));
+    check(cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
+    check(cuGraphAddDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
 #endif
-    printf("  %zu edges\n", edges);
+    printf("  %zu edges with it again\n", edges);
+    expect(edges == 9, "the edge added back");
     CUgraphNode spare;
-    checkDriver(cuGraphAddEmptyNode(&spare, graph, nullptr, 0));
-    show("cuGraphDestroyNode", cuGraphDestroyNode(spare));
+    check(cuGraphAddEmptyNode(&spare, graph, nullptr, 0));
+    check(cuGraphDestroyNode(spare));
 
     // Kernel node attributes.
     CUkernelNodeAttrValue attr;
     memset(&attr, 0, sizeof(attr));
     attr.priority = 0;
-    show("cuGraphKernelNodeSetAttribute(PRIORITY)", cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
-    show("cuGraphKernelNodeCopyAttributes", cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node));
+    check(cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
+    check(cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node));
     memset(&attr, 0, sizeof(attr));
-    show("cuGraphKernelNodeGetAttribute(PRIORITY)", cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
-    printf("  %d\n", attr.priority);
+    check(cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
+    printf("copied priority: %d\n", attr.priority);
 
     // A clone.
     CUgraph clone = nullptr;
     CUgraphNode cloned_kernel = nullptr;
-    show("cuGraphClone", cuGraphClone(&clone, graph));
-    if (clone) {
-        CUgraphNodeType cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
-        if (show("cuGraphNodeFindInClone", cuGraphNodeFindInClone(&cloned_kernel, kernel_node, clone)))
-            checkDriver(cuGraphNodeGetType(cloned_kernel, &cloned_type));
-        printf("  a kernel node: %s\n", cloned_type == CU_GRAPH_NODE_TYPE_KERNEL ? "yes" : "no");
-    } else {
-        // A graph with memory nodes may not be cloned: the clone of the child graph instead.
-        show("cuGraphClone(child)", cuGraphClone(&clone, child));
-        show("cuGraphNodeFindInClone", cuGraphNodeFindInClone(&cloned_kernel, child_kernel, clone));
-    }
+    CUgraphNodeType cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
+    check(cuGraphClone(&clone, graph));
+    check(cuGraphNodeFindInClone(&cloned_kernel, kernel_node, clone));
+    check(cuGraphNodeGetType(cloned_kernel, &cloned_type));
+    expect(cloned_type == CU_GRAPH_NODE_TYPE_KERNEL, "the kernel node found in the clone");
 
     // Ids and parameters of newer headers.
 #if CUDA_VERSION >= 13010
@@ -372,45 +331,45 @@ int main(int argc, char** argv)
 
     // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
     CUgraphExec exec;
-    if (!show("cuGraphInstantiate", cuGraphInstantiate(&exec, graph, 0)))
-        return 1;
+    if (!check(cuGraphInstantiate(&exec, graph, 0)))
+        return finish();
     cuuint64_t exec_flags = 1;
-    show("cuGraphExecGetFlags", cuGraphExecGetFlags(exec, &exec_flags));
-    printf("  0x%llx\n", (unsigned long long)exec_flags);
+    check(cuGraphExecGetFlags(exec, &exec_flags));
+    printf("executable graph flags: 0x%llx\n", (unsigned long long)exec_flags);
 #if CUDA_VERSION >= 13010
     PFN_cuGraphExecGetId_v13010 execId = (PFN_cuGraphExecGetId_v13010)entry("cuGraphExecGetId", 13010);
     show("cuGraphExecGetId", execId ? execId(exec, &id) : CUDA_ERROR_NOT_FOUND);
 #endif
-    show("cuGraphUpload", cuGraphUpload(exec, stream));
-    launch_and_check("cuGraphLaunch", exec, stream, copy, 11, &calls, 1, flag, 32);
+    check(cuGraphUpload(exec, stream));
+    launch_and_check("launched (0 + 1 + 10)", exec, stream, copy, 11, &calls, 1, flag, 32);
 
     // The executable graph changed node by node.
     int two = 2, five = 5;
     void* two_args[] = { &data, &two, &n };
     CUDA_KERNEL_NODE_PARAMS kp2 = kernel_params(add_value, two_args);
-    show("cuGraphExecKernelNodeSetParams", cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2));
+    check(cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2));
     CUDA_MEMSET_NODE_PARAMS memset5 = memset_params;
     memset5.value = 5;
-    show("cuGraphExecMemsetNodeSetParams", cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx));
-    show("cuGraphExecMemcpyNodeSetParams", cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx));
-    show("cuGraphExecHostNodeSetParams", cuGraphExecHostNodeSetParams(exec, host_node, &host_params));
-    show("cuGraphExecChildGraphNodeSetParams", cuGraphExecChildGraphNodeSetParams(exec, child_node, child));
-    show("cuGraphExecEventRecordNodeSetEvent", cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event));
-    show("cuGraphExecEventWaitNodeSetEvent", cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event));
+    check(cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx));
+    check(cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx));
+    check(cuGraphExecHostNodeSetParams(exec, host_node, &host_params));
+    check(cuGraphExecChildGraphNodeSetParams(exec, child_node, child));
+    check(cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event));
+    check(cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event));
     op.writeValue.value = 64;
-    show("cuGraphExecBatchMemOpNodeSetParams", cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params));
+    check(cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params));
     // (Nodes of another graph: the executable graph has none of them.)
     show("cuGraphExecExternalSemaphoresSignalNodeSetParams",
          cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params));
     show("cuGraphExecExternalSemaphoresWaitNodeSetParams",
          cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params));
-    launch_and_check("cuGraphLaunch", exec, stream, copy, 5 + 2 + 10, &calls, 2, flag, 64);
+    launch_and_check("changed node by node (5 + 2 + 10)", exec, stream, copy, 5 + 2 + 10, &calls, 2, flag, 64);
     unsigned int enabled = 1;
-    show("cuGraphNodeSetEnabled(kernel, 0)", cuGraphNodeSetEnabled(exec, kernel_node, 0));
-    show("cuGraphNodeGetEnabled", cuGraphNodeGetEnabled(exec, kernel_node, &enabled));
-    printf("  enabled %u\n", enabled);
-    launch_and_check("cuGraphLaunch", exec, stream, copy, 5 + 10, &calls, 3, flag, 64);
-    show("cuGraphNodeSetEnabled(kernel, 1)", cuGraphNodeSetEnabled(exec, kernel_node, 1));
+    check(cuGraphNodeSetEnabled(exec, kernel_node, 0));
+    check(cuGraphNodeGetEnabled(exec, kernel_node, &enabled));
+    expect(enabled == 0, "the kernel node disabled");
+    launch_and_check("its kernel node disabled (5 + 10)", exec, stream, copy, 5 + 10, &calls, 3, flag, 64);
+    check(cuGraphNodeSetEnabled(exec, kernel_node, 1));
     CUgraphNodeParams generic;
     memset(&generic, 0, sizeof(generic));
     generic.type = CU_GRAPH_NODE_TYPE_KERNEL;
@@ -419,21 +378,21 @@ int main(int argc, char** argv)
     generic.kernel.gridDimX = 1; generic.kernel.gridDimY = 1; generic.kernel.gridDimZ = 1;
     generic.kernel.blockDimX = N; generic.kernel.blockDimY = 1; generic.kernel.blockDimZ = 1;
     generic.kernel.kernelParams = three_args;
-    show("cuGraphExecNodeSetParams", cuGraphExecNodeSetParams(exec, kernel_node, &generic));
-    launch_and_check("cuGraphLaunch", exec, stream, copy, 5 + 5 + 10, &calls, 4, flag, 64);
+    check(cuGraphExecNodeSetParams(exec, kernel_node, &generic));
+    launch_and_check("its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)", exec, stream, copy, 5 + 5 + 10, &calls, 4, flag, 64);
 
     // The whole executable graph updated from the graph (its kernel now adds 2).
-    show("cuGraphKernelNodeSetParams", cuGraphKernelNodeSetParams(kernel_node, &kp2));
+    check(cuGraphKernelNodeSetParams(kernel_node, &kp2));
     CUgraphExecUpdateResultInfo info;
     memset(&info, 0, sizeof(info));
-    show("cuGraphExecUpdate", cuGraphExecUpdate(exec, graph, &info));
-    printf("  %s\n", info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS ? "updated" : "not updated");
+    check(cuGraphExecUpdate(exec, graph, &info));
+    expect(info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS, "the executable graph updated");
     // The update takes the graph's memset (0), event and batch operation (32) again.
-    launch_and_check("cuGraphLaunch", exec, stream, copy, 0 + 2 + 10, &calls, 5, flag, 32);
+    launch_and_check("updated from the graph (0 + 2 + 10)", exec, stream, copy, 0 + 2 + 10, &calls, 5, flag, 32);
 
     // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
     CUgraph built;
-    checkDriver(cuGraphCreate(&built, 0));
+    check(cuGraphCreate(&built, 0));
     CUgraphNode generic_memset, generic_kernel;
     CUgraphNodeParams memset_generic;
     memset(&memset_generic, 0, sizeof(memset_generic));
@@ -447,15 +406,15 @@ int main(int argc, char** argv)
     void* built_args[] = { &copy, &one, &n };
     generic.kernel.kernelParams = built_args;
 #if CUDA_VERSION >= 13000
-    show("cuGraphAddNode(memset)", cuGraphAddNode(&generic_memset, built, nullptr, nullptr, 0, &memset_generic));
-    show("cuGraphAddNode(kernel)", cuGraphAddNode(&generic_kernel, built, &generic_memset, nullptr, 1, &generic));
+    check(cuGraphAddNode(&generic_memset, built, nullptr, nullptr, 0, &memset_generic));
+    check(cuGraphAddNode(&generic_kernel, built, &generic_memset, nullptr, 1, &generic));
 #else
-    show("cuGraphAddNode(memset)", cuGraphAddNode(&generic_memset, built, nullptr, 0, &memset_generic));
-    show("cuGraphAddNode_v2(kernel)", cuGraphAddNode_v2(&generic_kernel, built, &generic_memset, nullptr, 1, &generic));
+    check(cuGraphAddNode(&generic_memset, built, nullptr, 0, &memset_generic));
+    check(cuGraphAddNode_v2(&generic_kernel, built, &generic_memset, nullptr, 1, &generic));
 #endif
     void* built_args2[] = { &copy, &ten, &n };
     generic.kernel.kernelParams = built_args2;
-    show("cuGraphNodeSetParams", cuGraphNodeSetParams(generic_kernel, &generic));
+    check(cuGraphNodeSetParams(generic_kernel, &generic));
 #if CUDA_VERSION >= 13040
     PFN_cuGraphAddNode_v13040 addNode3 = (PFN_cuGraphAddNode_v13040)entry("cuGraphAddNode", 13040);
     PFN_cuGraphNodeSetParams_v13040 setParams2 = (PFN_cuGraphNodeSetParams_v13040)entry("cuGraphNodeSetParams", 13040);
@@ -471,36 +430,36 @@ int main(int argc, char** argv)
     instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
     instantiate.hUploadStream = stream;
     CUgraphExec built_exec;
-    show("cuGraphInstantiateWithParams", cuGraphInstantiateWithParams(&built_exec, built, &instantiate));
-    printf("  %s\n", instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS ? "instantiated" : "not instantiated");
-    launch_and_check("cuGraphLaunch", built_exec, stream, copy, 110, &calls, 5, flag, 32);
+    check(cuGraphInstantiateWithParams(&built_exec, built, &instantiate));
+    printf("cuGraphInstantiateWithParams: result %d\n", (int)instantiate.result_out);
+    expect(instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS, "the graph of cuGraphAddNode instantiated");
+    launch_and_check("the graph of cuGraphAddNode (100 + 10)", built_exec, stream, copy, 110, &calls, 5, flag, 32);
 
     // User objects: one reference moved to the graph, one kept and released.
     CUuserObject object;
     int owned = 0;
-    show("cuUserObjectCreate", cuUserObjectCreate(&object, &owned, destroy_object, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
-    show("cuUserObjectRetain", cuUserObjectRetain(object, 1));
-    show("cuGraphRetainUserObject", cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE));
-    show("cuGraphRetainUserObject", cuGraphRetainUserObject(built, object, 1, 0));
-    show("cuGraphReleaseUserObject", cuGraphReleaseUserObject(built, object, 1));
-    show("cuUserObjectRelease", cuUserObjectRelease(object, 1));
+    check(cuUserObjectCreate(&object, &owned, destroy_object, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+    check(cuUserObjectRetain(object, 1));
+    check(cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE));
+    check(cuGraphRetainUserObject(built, object, 1, 0));
+    check(cuGraphReleaseUserObject(built, object, 1));
+    check(cuUserObjectRelease(object, 1));
 
     // Graph memory (the allocation graph run once) and the DOT output.
     CUgraphExec memory_exec;
-    if (show("cuGraphInstantiate(allocation, free)", cuGraphInstantiate(&memory_exec, memory_graph, 0))) {
-        show("cuGraphLaunch(allocation, free)", cuGraphLaunch(memory_exec, stream));
-        checkDriver(cuStreamSynchronize(stream));
-        checkDriver(cuGraphExecDestroy(memory_exec));
+    if (check(cuGraphInstantiate(&memory_exec, memory_graph, 0))) {
+        check(cuGraphLaunch(memory_exec, stream));
+        check(cuStreamSynchronize(stream));
+        check(cuGraphExecDestroy(memory_exec));
     }
     cuuint64_t used = 0, zero = 0;
-    show("cuDeviceGetGraphMemAttribute(RESERVED_MEM_HIGH)",
-         cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &used));
-    printf("  some memory reserved: %s\n", used > 0 ? "yes" : "no");
-    show("cuDeviceSetGraphMemAttribute(USED_MEM_HIGH)", cuDeviceSetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
-    show("cuDeviceGraphMemTrim", cuDeviceGraphMemTrim(device));
+    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &used));
+    expect(used > 0, "graph memory reserved at its high watermark");
+    check(cuDeviceSetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
+    check(cuDeviceGraphMemTrim(device));
     char dot[64];
     snprintf(dot, sizeof(dot), "/tmp/graph_nodes-%d.dot", (int)getpid());
-    show("cuGraphDebugDotPrint", cuGraphDebugDotPrint(graph, dot, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));
+    check(cuGraphDebugDotPrint(graph, dot, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));
     FILE* f = fopen(dot, "r");
     char first_line[64] = "";
     if (f) {
@@ -509,25 +468,23 @@ int main(int argc, char** argv)
         fclose(f);
         unlink(dot);
     }
-    printf("  a digraph: %s\n", strncmp(first_line, "digraph", 7) == 0 ? "yes" : "no");
+    expect(strncmp(first_line, "digraph", 7) == 0, "the DOT output is a digraph");
 
-    show("cuGraphExecDestroy", cuGraphExecDestroy(built_exec));
-    show("cuGraphExecDestroy", cuGraphExecDestroy(exec));
-    show("cuGraphDestroy", cuGraphDestroy(built));
-    if (clone)
-        show("cuGraphDestroy", cuGraphDestroy(clone));
-    show("cuGraphDestroy", cuGraphDestroy(sem_graph));
-    show("cuGraphDestroy", cuGraphDestroy(memory_graph));
-    show("cuGraphDestroy", cuGraphDestroy(graph));
-    show("cuGraphDestroy", cuGraphDestroy(child));
-    checkDriver(cuEventDestroy(other_event));
-    checkDriver(cuEventDestroy(event));
-    checkDriver(cuMemFree(flag));
-    checkDriver(cuMemFree(copy));
-    checkDriver(cuMemFree(data));
-    checkDriver(cuStreamDestroy(stream));
-    checkDriver(cuModuleUnload(module));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
-    return all_ok ? 0 : 1;
+    check(cuGraphExecDestroy(built_exec));
+    check(cuGraphExecDestroy(exec));
+    check(cuGraphDestroy(built));
+    check(cuGraphDestroy(clone));
+    check(cuGraphDestroy(sem_graph));
+    check(cuGraphDestroy(memory_graph));
+    check(cuGraphDestroy(graph));
+    check(cuGraphDestroy(child));
+    check(cuEventDestroy(other_event));
+    check(cuEventDestroy(event));
+    check(cuMemFree(flag));
+    check(cuMemFree(copy));
+    check(cuMemFree(data));
+    check(cuStreamDestroy(stream));
+    check(cuModuleUnload(module));
+    check(cuDevicePrimaryCtxRelease(device));
+    return finish();
 }

@@ -1,57 +1,32 @@
-// The graph group of the Driver API, node by node: a graph of every node type the H100 runs
-// (memset, kernel, child graph, memcpy, host, event record and wait, empty, batch memory operation,
-// memory allocation and free; external semaphore nodes with no semaphore, as far as the driver
-// takes them; the memory nodes in a graph of their own, since the driver neither clones a graph with
-// memory nodes nor removes its edges or nodes), each node's parameters read and set, the graph's
-// nodes, roots, edges (with their
-// data) and dependencies, an edge removed and added back, a clone and a node found in it; the graph
-// instantiated, uploaded and launched, its result checked; then the executable graph changed node
-// by node (each node type's Exec*SetParams, a node disabled and enabled,
-// cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each launch checked; a graph built
-// with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
-// attributes; user objects; the graph memory attributes; the DOT output. Functions of headers
-// newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
-// and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`):
-// CUDA_ERROR_NOT_FOUND where the driver has none. C twin: graph_nodes.cpp.
-// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+//! The graph group of the Driver API, node by node: a graph of every node type the H100 runs
+//! (memset, kernel, child graph, memcpy, host, event record and wait, empty, batch memory operation,
+//! memory allocation and free; external semaphore nodes with no semaphore, as far as the driver
+//! takes them; the memory nodes in a graph of their own, since the driver neither clones a graph with
+//! memory nodes nor removes its edges or nodes), each node's parameters read and set, the graph's
+//! nodes, roots, edges (with their
+//! data) and dependencies, an edge removed and added back, a clone and a node found in it; the graph
+//! instantiated, uploaded and launched, its result checked; then the executable graph changed node
+//! by node (each node type's Exec*SetParams, a node disabled and enabled,
+//! cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each launch checked; a graph built
+//! with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
+//! attributes; user objects; the graph memory attributes; the DOT output. Functions of headers
+//! newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
+//! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`):
+//! CUDA_ERROR_NOT_FOUND where the driver has none. C twin: graph_nodes.cpp.
+//! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CString, OsStr, OsString};
+use std::ffi::{c_int, c_uint, c_void, CString};
 use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use common::{c_path, kernel_path, s};
-use cuda_check::check_driver;
+use common::{check, expect, finish, load_module, show};
 use cuda_driver_sys::*;
 
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
-
-fn yes(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
-}
-
 const N: usize = 256;
-/// Whether every check passed.
-static ALL_OK: AtomicBool = AtomicBool::new(true);
 
 /// The host node's function: counts its calls.
 unsafe extern "C" fn count_call(user_data: *mut c_void) {
@@ -89,21 +64,21 @@ fn launch_and_check(
     flag: CUdeviceptr,
     expected_flag: c_uint,
 ) {
-    if !show(what, unsafe { cuGraphLaunch(exec, stream) }) {
-        ALL_OK.store(false, Relaxed);
+    println!("{what}:");
+    if !check!(unsafe { cuGraphLaunch(exec, stream) }) {
         return;
     }
-    check_driver!(unsafe { cuStreamSynchronize(stream) });
+    check!(unsafe { cuStreamSynchronize(stream) });
     let mut host = [0 as c_int; N];
     let mut flag_value: c_uint = 0;
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             copy,
             size_of::<[c_int; N]>(),
         )
     });
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             &raw mut flag_value as *mut c_void,
             flag,
@@ -111,63 +86,50 @@ fn launch_and_check(
         )
     });
     let calls = unsafe { calls.read_volatile() };
-    let ok = host.iter().all(|&h| h == expected)
-        && calls == expected_calls
-        && flag_value == expected_flag;
-    println!(
-        "  copy {}, host calls {}, flag {}: {}",
-        host[0],
-        calls,
-        flag_value,
-        if ok { "ok" } else { "WRONG" }
+    println!("  copy {}, host calls {calls}, flag {flag_value}", host[0]);
+    expect(
+        host.iter().all(|&h| h == expected),
+        "every element of the copy",
     );
-    if !ok {
-        ALL_OK.store(false, Relaxed);
-    }
+    expect(calls == expected_calls, "the host node's calls");
+    expect(
+        flag_value == expected_flag,
+        "the batch memory operation's flag",
+    );
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
-
-    if !check_driver!(unsafe { cuInit(0) }) {
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+        finish();
     }
     let mut ctx: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
-        exit(1);
+        finish();
     }
-    let mut module: CUmodule = ptr::null_mut();
+    let module = load_module("graphs.ptx");
     let mut add_value: CUfunction = ptr::null_mut();
-    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
-        || !check_driver!(unsafe {
-            cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr())
-        })
+    if module.is_null()
+        || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
     {
-        exit(1);
+        finish();
     }
     let mut stream: CUstream = ptr::null_mut();
-    check_driver!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
+    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
     let (mut data, mut copy, mut flag): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
-    check_driver!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
-    check_driver!(unsafe { cuMemAlloc(&mut copy, N * size_of::<c_int>()) });
-    check_driver!(unsafe { cuMemAlloc(&mut flag, size_of::<c_uint>()) });
-    check_driver!(unsafe { cuMemsetD32(flag, 0, 1) });
+    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut copy, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut flag, size_of::<c_uint>()) });
+    check!(unsafe { cuMemsetD32(flag, 0, 1) });
     let mut event: CUevent = ptr::null_mut();
     let mut other_event: CUevent = ptr::null_mut();
-    check_driver!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
-    check_driver!(unsafe { cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0) });
     let mut calls: c_int = 0;
     let mut n = N as c_int;
     let mut one: c_int = 1;
@@ -178,8 +140,8 @@ fn main() {
     // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
     let mut graph: CUgraph = ptr::null_mut();
     let mut child: CUgraph = ptr::null_mut();
-    check_driver!(unsafe { cuGraphCreate(&mut graph, 0) });
-    check_driver!(unsafe { cuGraphCreate(&mut child, 0) });
+    check!(unsafe { cuGraphCreate(&mut graph, 0) });
+    check!(unsafe { cuGraphCreate(&mut child, 0) });
     let null = ptr::null_mut::<CUgraphNode_st>;
     let (mut memset_node, mut kernel_node, mut child_node, mut memcpy_node) =
         (null(), null(), null(), null());
@@ -193,7 +155,7 @@ fn main() {
     memset_params.width = N;
     memset_params.height = 1;
     memset_params.value = 0;
-    show("cuGraphAddMemsetNode", unsafe {
+    check!(unsafe {
         cuGraphAddMemsetNode(&mut memset_node, graph, ptr::null(), 0, &memset_params, ctx)
     });
     let mut kernel_args = [
@@ -202,21 +164,15 @@ fn main() {
         arg(&raw mut n as _),
     ];
     let kp = kernel_params(add_value, &mut kernel_args);
-    show("cuGraphAddKernelNode", unsafe {
-        cuGraphAddKernelNode(&mut kernel_node, graph, &memset_node, 1, &kp)
-    });
+    check!(unsafe { cuGraphAddKernelNode(&mut kernel_node, graph, &memset_node, 1, &kp) });
     let mut child_args = [
         arg(&raw mut data as _),
         arg(&raw mut ten as _),
         arg(&raw mut n as _),
     ];
     let ckp = kernel_params(add_value, &mut child_args);
-    show("cuGraphAddKernelNode(child)", unsafe {
-        cuGraphAddKernelNode(&mut child_kernel, child, ptr::null(), 0, &ckp)
-    });
-    show("cuGraphAddChildGraphNode", unsafe {
-        cuGraphAddChildGraphNode(&mut child_node, graph, &kernel_node, 1, child)
-    });
+    check!(unsafe { cuGraphAddKernelNode(&mut child_kernel, child, ptr::null(), 0, &ckp) });
+    check!(unsafe { cuGraphAddChildGraphNode(&mut child_node, graph, &kernel_node, 1, child) });
     let mut copy_params: CUDA_MEMCPY3D = unsafe { zeroed() };
     copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
     copy_params.srcDevice = data;
@@ -225,26 +181,18 @@ fn main() {
     copy_params.WidthInBytes = N * size_of::<c_int>();
     copy_params.Height = 1;
     copy_params.Depth = 1;
-    show("cuGraphAddMemcpyNode", unsafe {
+    check!(unsafe {
         cuGraphAddMemcpyNode(&mut memcpy_node, graph, &child_node, 1, &copy_params, ctx)
     });
     let host_params = CUDA_HOST_NODE_PARAMS {
         fn_: Some(count_call),
         userData: &raw mut calls as *mut c_void,
     };
-    show("cuGraphAddHostNode", unsafe {
-        cuGraphAddHostNode(&mut host_node, graph, &memcpy_node, 1, &host_params)
-    });
-    show("cuGraphAddEventRecordNode", unsafe {
-        cuGraphAddEventRecordNode(&mut record_node, graph, &memcpy_node, 1, event)
-    });
-    show("cuGraphAddEventWaitNode", unsafe {
-        cuGraphAddEventWaitNode(&mut wait_node, graph, &record_node, 1, event)
-    });
+    check!(unsafe { cuGraphAddHostNode(&mut host_node, graph, &memcpy_node, 1, &host_params) });
+    check!(unsafe { cuGraphAddEventRecordNode(&mut record_node, graph, &memcpy_node, 1, event) });
+    check!(unsafe { cuGraphAddEventWaitNode(&mut wait_node, graph, &record_node, 1, event) });
     let before_empty = [host_node, wait_node];
-    show("cuGraphAddEmptyNode", unsafe {
-        cuGraphAddEmptyNode(&mut empty_node, graph, before_empty.as_ptr(), 2)
-    });
+    check!(unsafe { cuGraphAddEmptyNode(&mut empty_node, graph, before_empty.as_ptr(), 2) });
     let mut op: CUstreamBatchMemOpParams = unsafe { zeroed() };
     op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
     op.writeValue.address = flag;
@@ -253,7 +201,7 @@ fn main() {
     batch_params.ctx = ctx;
     batch_params.count = 1;
     batch_params.paramArray = &mut op;
-    show("cuGraphAddBatchMemOpNode", unsafe {
+    check!(unsafe {
         cuGraphAddBatchMemOpNode(&mut batch_node, graph, &empty_node, 1, &batch_params)
     });
     let mut alloc_params: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
@@ -270,8 +218,8 @@ fn main() {
     }
     alloc_params.bytesize = 1 << 20;
     let mut memory_graph: CUgraph = ptr::null_mut();
-    check_driver!(unsafe { cuGraphCreate(&mut memory_graph, 0) });
-    show("cuGraphAddMemAllocNode", unsafe {
+    check!(unsafe { cuGraphCreate(&mut memory_graph, 0) });
+    check!(unsafe {
         cuGraphAddMemAllocNode(
             &mut alloc_node,
             memory_graph,
@@ -280,7 +228,7 @@ fn main() {
             &mut alloc_params,
         )
     });
-    show("cuGraphAddMemFreeNode", unsafe {
+    check!(unsafe {
         cuGraphAddMemFreeNode(
             &mut free_node,
             memory_graph,
@@ -292,7 +240,7 @@ fn main() {
     // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
     // their own that is never run.
     let mut sem_graph: CUgraph = ptr::null_mut();
-    check_driver!(unsafe { cuGraphCreate(&mut sem_graph, 0) });
+    check!(unsafe { cuGraphCreate(&mut sem_graph, 0) });
     let mut signal_params: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = unsafe { zeroed() };
     let mut wait_params: CUDA_EXT_SEM_WAIT_NODE_PARAMS = unsafe { zeroed() };
     let (mut signal_node, mut sem_wait_node) = (null(), null());
@@ -331,109 +279,72 @@ fn main() {
 
     // Each node's parameters, read and set as they are.
     let mut read_kernel: CUDA_KERNEL_NODE_PARAMS = unsafe { zeroed() };
-    show("cuGraphKernelNodeGetParams", unsafe {
-        cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel)
-    });
-    println!(
-        "  the same function: {}, {} threads",
-        yes(read_kernel.func == add_value),
-        read_kernel.blockDimX
-    );
-    show("cuGraphKernelNodeSetParams", unsafe {
-        cuGraphKernelNodeSetParams(kernel_node, &kp)
-    });
+    check!(unsafe { cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel) });
+    println!("kernel node: {} threads", read_kernel.blockDimX);
+    expect(read_kernel.func == add_value, "the kernel node's function");
+    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp) });
     let mut read_memset: CUDA_MEMSET_NODE_PARAMS = unsafe { zeroed() };
-    show("cuGraphMemsetNodeGetParams", unsafe {
-        cuGraphMemsetNodeGetParams(memset_node, &mut read_memset)
-    });
+    check!(unsafe { cuGraphMemsetNodeGetParams(memset_node, &mut read_memset) });
     println!(
-        "  {} elements of {} bytes",
+        "memset node: {} elements of {} bytes",
         read_memset.width, read_memset.elementSize
     );
-    show("cuGraphMemsetNodeSetParams", unsafe {
-        cuGraphMemsetNodeSetParams(memset_node, &memset_params)
-    });
+    check!(unsafe { cuGraphMemsetNodeSetParams(memset_node, &memset_params) });
     let mut read_copy: CUDA_MEMCPY3D = unsafe { zeroed() };
-    show("cuGraphMemcpyNodeGetParams", unsafe {
-        cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy)
-    });
-    println!("  {} bytes", read_copy.WidthInBytes);
-    show("cuGraphMemcpyNodeSetParams", unsafe {
-        cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params)
-    });
+    check!(unsafe { cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy) });
+    println!("memcpy node: {} bytes", read_copy.WidthInBytes);
+    check!(unsafe { cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params) });
     let mut read_host: CUDA_HOST_NODE_PARAMS = unsafe { zeroed() };
-    show("cuGraphHostNodeGetParams", unsafe {
-        cuGraphHostNodeGetParams(host_node, &mut read_host)
-    });
-    println!(
-        "  the same function: {}",
-        yes(read_host.fn_.map(|f| f as *const ()) == host_params.fn_.map(|f| f as *const ()))
+    check!(unsafe { cuGraphHostNodeGetParams(host_node, &mut read_host) });
+    let host_fn = |p: &CUDA_HOST_NODE_PARAMS| p.fn_.map(|f| f as *const ());
+    expect(
+        host_fn(&read_host) == host_fn(&host_params),
+        "the host node's function",
     );
-    show("cuGraphHostNodeSetParams", unsafe {
-        cuGraphHostNodeSetParams(host_node, &host_params)
-    });
+    check!(unsafe { cuGraphHostNodeSetParams(host_node, &host_params) });
     let mut embedded: CUgraph = ptr::null_mut();
-    show("cuGraphChildGraphNodeGetGraph", unsafe {
-        cuGraphChildGraphNodeGetGraph(child_node, &mut embedded)
-    });
+    check!(unsafe { cuGraphChildGraphNodeGetGraph(child_node, &mut embedded) });
     let mut count: usize = 0;
-    check_driver!(unsafe { cuGraphGetNodes(embedded, ptr::null_mut(), &mut count) });
-    println!("  a graph of {} node", count);
+    check!(unsafe { cuGraphGetNodes(embedded, ptr::null_mut(), &mut count) });
+    println!("child graph node: a graph of {} node", count);
     let mut read_event: CUevent = ptr::null_mut();
-    show("cuGraphEventRecordNodeGetEvent", unsafe {
-        cuGraphEventRecordNodeGetEvent(record_node, &mut read_event)
-    });
-    println!("  the event: {}", yes(read_event == event));
-    show("cuGraphEventRecordNodeSetEvent", unsafe {
-        cuGraphEventRecordNodeSetEvent(record_node, event)
-    });
-    show("cuGraphEventWaitNodeGetEvent", unsafe {
-        cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event)
-    });
-    println!("  the event: {}", yes(read_event == event));
-    show("cuGraphEventWaitNodeSetEvent", unsafe {
-        cuGraphEventWaitNodeSetEvent(wait_node, event)
-    });
+    check!(unsafe { cuGraphEventRecordNodeGetEvent(record_node, &mut read_event) });
+    expect(read_event == event, "the event record node's event");
+    check!(unsafe { cuGraphEventRecordNodeSetEvent(record_node, event) });
+    check!(unsafe { cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event) });
+    expect(read_event == event, "the event wait node's event");
+    check!(unsafe { cuGraphEventWaitNodeSetEvent(wait_node, event) });
     let mut read_batch: CUDA_BATCH_MEM_OP_NODE_PARAMS = unsafe { zeroed() };
-    show("cuGraphBatchMemOpNodeGetParams", unsafe {
-        cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch)
-    });
-    println!("  {} operation", read_batch.count);
-    show("cuGraphBatchMemOpNodeSetParams", unsafe {
-        cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params)
-    });
-    let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
-    show("cuGraphMemAllocNodeGetParams", unsafe {
-        cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc)
-    });
-    let mut freed: CUdeviceptr = 0;
-    show("cuGraphMemFreeNodeGetParams", unsafe {
-        cuGraphMemFreeNodeGetParams(free_node, &mut freed)
-    });
+    check!(unsafe { cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch) });
     println!(
-        "  {} bytes, freed by the free node: {}",
-        read_alloc.bytesize,
-        yes(freed == read_alloc.dptr)
+        "batch memory operation node: {} operation",
+        read_batch.count
+    );
+    check!(unsafe { cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params) });
+    let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc) });
+    let mut freed: CUdeviceptr = 0;
+    check!(unsafe { cuGraphMemFreeNodeGetParams(free_node, &mut freed) });
+    println!("allocation node: {} bytes", read_alloc.bytesize);
+    expect(
+        freed == read_alloc.dptr,
+        "the free node frees the allocation",
     );
 
     // The graph's structure.
     let (mut nodes, mut roots, mut edges): (usize, usize, usize) = (0, 0, 0);
-    show("cuGraphGetNodes", unsafe {
-        cuGraphGetNodes(graph, ptr::null_mut(), &mut nodes)
-    });
-    show("cuGraphGetRootNodes", unsafe {
-        cuGraphGetRootNodes(graph, ptr::null_mut(), &mut roots)
-    });
-    println!("  {} nodes, {} roots", nodes, roots);
+    check!(unsafe { cuGraphGetNodes(graph, ptr::null_mut(), &mut nodes) });
+    check!(unsafe { cuGraphGetRootNodes(graph, ptr::null_mut(), &mut roots) });
+    println!("the graph: {} nodes, {} roots", nodes, roots);
     let mut all: [CUgraphNode; 32] = [ptr::null_mut(); 32];
     if nodes > 32 {
         nodes = 32;
     }
-    check_driver!(unsafe { cuGraphGetNodes(graph, all.as_mut_ptr(), &mut nodes) });
+    check!(unsafe { cuGraphGetNodes(graph, all.as_mut_ptr(), &mut nodes) });
     print!("  types:");
     for node in &all[..nodes] {
         let mut ty = CU_GRAPH_NODE_TYPE_EMPTY;
-        check_driver!(unsafe { cuGraphNodeGetType(*node, &mut ty) });
+        check!(unsafe { cuGraphNodeGetType(*node, &mut ty) });
         print!(" {}", ty.0 as c_int);
     }
     println!();
@@ -445,7 +356,7 @@ fn main() {
     let mut edge_data: [CUgraphEdgeData; 32] = unsafe { zeroed() };
     #[cfg(feature = "cuda-13000")]
     {
-        show("cuGraphGetEdges", unsafe {
+        check!(unsafe {
             cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
@@ -457,7 +368,7 @@ fn main() {
         if edges > 32 {
             edges = 32;
         }
-        show("cuGraphGetEdges", unsafe {
+        check!(unsafe {
             cuGraphGetEdges(
                 graph,
                 from.as_mut_ptr(),
@@ -469,13 +380,11 @@ fn main() {
     }
     #[cfg(not(feature = "cuda-13000"))]
     {
-        show("cuGraphGetEdges", unsafe {
-            cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges)
-        });
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
         if edges > 32 {
             edges = 32;
         }
-        show("cuGraphGetEdges_v2", unsafe {
+        check!(unsafe {
             cuGraphGetEdges_v2(
                 graph,
                 from.as_mut_ptr(),
@@ -493,16 +402,17 @@ fn main() {
         "  {} edges, {} of them plain (full completion, default type)",
         edges, full
     );
+    expect(edges == 9 && full == 9, "the graph's 9 plain edges");
     let (mut deps, mut dependents): (usize, usize) = (0, 0);
     let mut dep_nodes: [CUgraphNode; 4] = [ptr::null_mut(); 4];
     let mut dep_data: [CUgraphEdgeData; 4] = unsafe { zeroed() };
     let mut four: usize = 4;
     #[cfg(feature = "cuda-13000")]
     {
-        show("cuGraphNodeGetDependencies", unsafe {
+        check!(unsafe {
             cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), ptr::null_mut(), &mut deps)
         });
-        show("cuGraphNodeGetDependentNodes", unsafe {
+        check!(unsafe {
             cuGraphNodeGetDependentNodes(
                 empty_node,
                 ptr::null_mut(),
@@ -510,7 +420,7 @@ fn main() {
                 &mut dependents,
             )
         });
-        show("cuGraphNodeGetDependencies", unsafe {
+        check!(unsafe {
             cuGraphNodeGetDependencies(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
@@ -521,13 +431,11 @@ fn main() {
     }
     #[cfg(not(feature = "cuda-13000"))]
     {
-        show("cuGraphNodeGetDependencies", unsafe {
-            cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), &mut deps)
-        });
-        show("cuGraphNodeGetDependentNodes", unsafe {
+        check!(unsafe { cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), &mut deps) });
+        check!(unsafe {
             cuGraphNodeGetDependentNodes(empty_node, ptr::null_mut(), &mut dependents)
         });
-        show("cuGraphNodeGetDependencies_v2", unsafe {
+        check!(unsafe {
             cuGraphNodeGetDependencies_v2(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
@@ -536,7 +444,7 @@ fn main() {
             )
         });
         four = 4;
-        show("cuGraphNodeGetDependentNodes_v2", unsafe {
+        check!(unsafe {
             cuGraphNodeGetDependentNodes_v2(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
@@ -550,13 +458,14 @@ fn main() {
         "  the empty node: {} dependencies, {} dependents",
         deps, dependents
     );
+    expect(deps == 2 && dependents == 1, "the empty node's edges");
     // The edge host -> empty removed and added back.
     #[cfg(feature = "cuda-13000")]
     {
-        show("cuGraphRemoveDependencies", unsafe {
+        check!(unsafe {
             cuGraphRemoveDependencies(graph, &host_node, &empty_node, ptr::null(), 1)
         });
-        check_driver!(unsafe {
+        check!(unsafe {
             cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
@@ -565,11 +474,9 @@ fn main() {
                 &mut edges,
             )
         });
-        println!("  {} edges", edges);
-        show("cuGraphAddDependencies", unsafe {
-            cuGraphAddDependencies(graph, &host_node, &empty_node, ptr::null(), 1)
-        });
-        check_driver!(unsafe {
+        println!("  {} edges without host -> empty", edges);
+        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, ptr::null(), 1) });
+        check!(unsafe {
             cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
@@ -581,70 +488,48 @@ fn main() {
     }
     #[cfg(not(feature = "cuda-13000"))]
     {
-        show("cuGraphRemoveDependencies", unsafe {
-            cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1)
-        });
-        check_driver!(unsafe {
-            cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges)
-        });
-        println!("  {} edges", edges);
-        show("cuGraphAddDependencies", unsafe {
-            cuGraphAddDependencies(graph, &host_node, &empty_node, 1)
-        });
-        show("cuGraphRemoveDependencies_v2", unsafe {
+        check!(unsafe { cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1) });
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
+        println!("  {} edges without host -> empty", edges);
+        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, 1) });
+        check!(unsafe {
             cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
         });
-        show("cuGraphAddDependencies_v2", unsafe {
+        check!(unsafe {
             cuGraphAddDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
         });
-        check_driver!(unsafe {
-            cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges)
-        });
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
     }
-    println!("  {} edges", edges);
+    println!("  {} edges with it again", edges);
+    expect(edges == 9, "the edge added back");
     let mut spare: CUgraphNode = ptr::null_mut();
-    check_driver!(unsafe { cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0) });
-    show("cuGraphDestroyNode", unsafe { cuGraphDestroyNode(spare) });
+    check!(unsafe { cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0) });
+    check!(unsafe { cuGraphDestroyNode(spare) });
 
     // Kernel node attributes.
     let mut attr: CUkernelNodeAttrValue = unsafe { zeroed() };
     attr.priority = 0;
-    show("cuGraphKernelNodeSetAttribute(PRIORITY)", unsafe {
+    check!(unsafe {
         cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr)
     });
-    show("cuGraphKernelNodeCopyAttributes", unsafe {
-        cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node)
-    });
+    check!(unsafe { cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node) });
     attr = unsafe { zeroed() };
-    show("cuGraphKernelNodeGetAttribute(PRIORITY)", unsafe {
+    check!(unsafe {
         cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &mut attr)
     });
-    println!("  {}", unsafe { attr.priority });
+    println!("copied priority: {}", unsafe { attr.priority });
 
     // A clone.
     let mut clone: CUgraph = ptr::null_mut();
     let mut cloned_kernel: CUgraphNode = ptr::null_mut();
-    show("cuGraphClone", unsafe { cuGraphClone(&mut clone, graph) });
-    if !clone.is_null() {
-        let mut cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
-        if show("cuGraphNodeFindInClone", unsafe {
-            cuGraphNodeFindInClone(&mut cloned_kernel, kernel_node, clone)
-        }) {
-            check_driver!(unsafe { cuGraphNodeGetType(cloned_kernel, &mut cloned_type) });
-        }
-        println!(
-            "  a kernel node: {}",
-            yes(cloned_type == CU_GRAPH_NODE_TYPE_KERNEL)
-        );
-    } else {
-        // A graph with memory nodes may not be cloned: the clone of the child graph instead.
-        show("cuGraphClone(child)", unsafe {
-            cuGraphClone(&mut clone, child)
-        });
-        show("cuGraphNodeFindInClone", unsafe {
-            cuGraphNodeFindInClone(&mut cloned_kernel, child_kernel, clone)
-        });
-    }
+    let mut cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
+    check!(unsafe { cuGraphClone(&mut clone, graph) });
+    check!(unsafe { cuGraphNodeFindInClone(&mut cloned_kernel, kernel_node, clone) });
+    check!(unsafe { cuGraphNodeGetType(cloned_kernel, &mut cloned_type) });
+    expect(
+        cloned_type == CU_GRAPH_NODE_TYPE_KERNEL,
+        "the kernel node found in the clone",
+    );
 
     // Ids and parameters of newer headers.
     #[cfg(feature = "cuda-13010")]
@@ -700,16 +585,12 @@ fn main() {
 
     // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
     let mut exec: CUgraphExec = ptr::null_mut();
-    if !show("cuGraphInstantiate", unsafe {
-        cuGraphInstantiate(&mut exec, graph, 0)
-    }) {
-        exit(1);
+    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+        finish();
     }
     let mut exec_flags: cuuint64_t = 1;
-    show("cuGraphExecGetFlags", unsafe {
-        cuGraphExecGetFlags(exec, &mut exec_flags)
-    });
-    println!("  {:#x}", exec_flags);
+    check!(unsafe { cuGraphExecGetFlags(exec, &mut exec_flags) });
+    println!("executable graph flags: {:#x}", exec_flags);
     #[cfg(feature = "cuda-13010")]
     show(
         "cuGraphExecGetId",
@@ -717,9 +598,9 @@ fn main() {
             .get()
             .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe { f(exec, &mut id) }),
     );
-    show("cuGraphUpload", unsafe { cuGraphUpload(exec, stream) });
+    check!(unsafe { cuGraphUpload(exec, stream) });
     launch_and_check(
-        "cuGraphLaunch",
+        "launched (0 + 1 + 10)",
         exec,
         stream,
         copy,
@@ -739,34 +620,18 @@ fn main() {
         arg(&raw mut n as _),
     ];
     let kp2 = kernel_params(add_value, &mut two_args);
-    show("cuGraphExecKernelNodeSetParams", unsafe {
-        cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2)
-    });
+    check!(unsafe { cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2) });
     let mut memset5 = memset_params;
     memset5.value = 5;
-    show("cuGraphExecMemsetNodeSetParams", unsafe {
-        cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx)
-    });
-    show("cuGraphExecMemcpyNodeSetParams", unsafe {
-        cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx)
-    });
-    show("cuGraphExecHostNodeSetParams", unsafe {
-        cuGraphExecHostNodeSetParams(exec, host_node, &host_params)
-    });
-    show("cuGraphExecChildGraphNodeSetParams", unsafe {
-        cuGraphExecChildGraphNodeSetParams(exec, child_node, child)
-    });
-    show("cuGraphExecEventRecordNodeSetEvent", unsafe {
-        cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event)
-    });
-    show("cuGraphExecEventWaitNodeSetEvent", unsafe {
-        cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event)
-    });
+    check!(unsafe { cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx) });
+    check!(unsafe { cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx) });
+    check!(unsafe { cuGraphExecHostNodeSetParams(exec, host_node, &host_params) });
+    check!(unsafe { cuGraphExecChildGraphNodeSetParams(exec, child_node, child) });
+    check!(unsafe { cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event) });
+    check!(unsafe { cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event) });
     // (Through the node parameters' pointer to it, as the driver reads it.)
     unsafe { (*batch_params.paramArray).writeValue.__bindgen_anon_1.value = 64 };
-    show("cuGraphExecBatchMemOpNodeSetParams", unsafe {
-        cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params)
-    });
+    check!(unsafe { cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params) });
     // (Nodes of another graph: the executable graph has none of them.)
     show("cuGraphExecExternalSemaphoresSignalNodeSetParams", unsafe {
         cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params)
@@ -775,7 +640,7 @@ fn main() {
         cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params)
     });
     launch_and_check(
-        "cuGraphLaunch",
+        "changed node by node (5 + 2 + 10)",
         exec,
         stream,
         copy,
@@ -786,15 +651,11 @@ fn main() {
         64,
     );
     let mut enabled: c_uint = 1;
-    show("cuGraphNodeSetEnabled(kernel, 0)", unsafe {
-        cuGraphNodeSetEnabled(exec, kernel_node, 0)
-    });
-    show("cuGraphNodeGetEnabled", unsafe {
-        cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled)
-    });
-    println!("  enabled {}", enabled);
+    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 0) });
+    check!(unsafe { cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled) });
+    expect(enabled == 0, "the kernel node disabled");
     launch_and_check(
-        "cuGraphLaunch",
+        "its kernel node disabled (5 + 10)",
         exec,
         stream,
         copy,
@@ -804,9 +665,7 @@ fn main() {
         flag,
         64,
     );
-    show("cuGraphNodeSetEnabled(kernel, 1)", unsafe {
-        cuGraphNodeSetEnabled(exec, kernel_node, 1)
-    });
+    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 1) });
     let mut generic: CUgraphNodeParams = unsafe { zeroed() };
     generic.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
     let mut three_args = [
@@ -825,11 +684,9 @@ fn main() {
         k.blockDimZ = 1;
         k.kernelParams = three_args.as_mut_ptr();
     }
-    show("cuGraphExecNodeSetParams", unsafe {
-        cuGraphExecNodeSetParams(exec, kernel_node, &mut generic)
-    });
+    check!(unsafe { cuGraphExecNodeSetParams(exec, kernel_node, &mut generic) });
     launch_and_check(
-        "cuGraphLaunch",
+        "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)",
         exec,
         stream,
         copy,
@@ -841,24 +698,16 @@ fn main() {
     );
 
     // The whole executable graph updated from the graph (its kernel now adds 2).
-    show("cuGraphKernelNodeSetParams", unsafe {
-        cuGraphKernelNodeSetParams(kernel_node, &kp2)
-    });
+    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp2) });
     let mut info: CUgraphExecUpdateResultInfo = unsafe { zeroed() };
-    show("cuGraphExecUpdate", unsafe {
-        cuGraphExecUpdate(exec, graph, &mut info)
-    });
-    println!(
-        "  {}",
-        if info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS {
-            "updated"
-        } else {
-            "not updated"
-        }
+    check!(unsafe { cuGraphExecUpdate(exec, graph, &mut info) });
+    expect(
+        info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS,
+        "the executable graph updated",
     );
     // The update takes the graph's memset (0), event and batch operation (32) again.
     launch_and_check(
-        "cuGraphLaunch",
+        "updated from the graph (0 + 2 + 10)",
         exec,
         stream,
         copy,
@@ -871,7 +720,7 @@ fn main() {
 
     // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
     let mut built: CUgraph = ptr::null_mut();
-    check_driver!(unsafe { cuGraphCreate(&mut built, 0) });
+    check!(unsafe { cuGraphCreate(&mut built, 0) });
     let (mut generic_memset, mut generic_kernel) = (null(), null());
     let mut memset_generic: CUgraphNodeParams = unsafe { zeroed() };
     memset_generic.type_ = CU_GRAPH_NODE_TYPE_MEMSET;
@@ -892,7 +741,7 @@ fn main() {
     generic.__bindgen_anon_1.kernel.kernelParams = built_args.as_mut_ptr();
     #[cfg(feature = "cuda-13000")]
     {
-        show("cuGraphAddNode(memset)", unsafe {
+        check!(unsafe {
             cuGraphAddNode(
                 &mut generic_memset,
                 built,
@@ -902,7 +751,7 @@ fn main() {
                 &mut memset_generic,
             )
         });
-        show("cuGraphAddNode(kernel)", unsafe {
+        check!(unsafe {
             cuGraphAddNode(
                 &mut generic_kernel,
                 built,
@@ -915,7 +764,7 @@ fn main() {
     }
     #[cfg(not(feature = "cuda-13000"))]
     {
-        show("cuGraphAddNode(memset)", unsafe {
+        check!(unsafe {
             cuGraphAddNode(
                 &mut generic_memset,
                 built,
@@ -924,7 +773,7 @@ fn main() {
                 &mut memset_generic,
             )
         });
-        show("cuGraphAddNode_v2(kernel)", unsafe {
+        check!(unsafe {
             cuGraphAddNode_v2(
                 &mut generic_kernel,
                 built,
@@ -941,9 +790,7 @@ fn main() {
         arg(&raw mut n as _),
     ];
     generic.__bindgen_anon_1.kernel.kernelParams = built_args2.as_mut_ptr();
-    show("cuGraphNodeSetParams", unsafe {
-        cuGraphNodeSetParams(generic_kernel, &mut generic)
-    });
+    check!(unsafe { cuGraphNodeSetParams(generic_kernel, &mut generic) });
     #[cfg(feature = "cuda-13040")]
     {
         let mut extra_node: CUgraphNode = ptr::null_mut();
@@ -977,19 +824,17 @@ fn main() {
     instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;
     instantiate.hUploadStream = stream;
     let mut built_exec: CUgraphExec = ptr::null_mut();
-    show("cuGraphInstantiateWithParams", unsafe {
-        cuGraphInstantiateWithParams(&mut built_exec, built, &mut instantiate)
-    });
+    check!(unsafe { cuGraphInstantiateWithParams(&mut built_exec, built, &mut instantiate) });
     println!(
-        "  {}",
-        if instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS {
-            "instantiated"
-        } else {
-            "not instantiated"
-        }
+        "cuGraphInstantiateWithParams: result {}",
+        instantiate.result_out.0 as c_int
+    );
+    expect(
+        instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS,
+        "the graph of cuGraphAddNode instantiated",
     );
     launch_and_check(
-        "cuGraphLaunch",
+        "the graph of cuGraphAddNode (100 + 10)",
         built_exec,
         stream,
         copy,
@@ -1003,7 +848,7 @@ fn main() {
     // User objects: one reference moved to the graph, one kept and released.
     let mut object: CUuserObject = ptr::null_mut();
     let mut owned: c_int = 0;
-    show("cuUserObjectCreate", unsafe {
+    check!(unsafe {
         cuUserObjectCreate(
             &mut object,
             &raw mut owned as *mut c_void,
@@ -1012,83 +857,61 @@ fn main() {
             CU_USER_OBJECT_NO_DESTRUCTOR_SYNC.0,
         )
     });
-    show("cuUserObjectRetain", unsafe {
-        cuUserObjectRetain(object, 1)
-    });
-    show("cuGraphRetainUserObject", unsafe {
-        cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE.0)
-    });
-    show("cuGraphRetainUserObject", unsafe {
-        cuGraphRetainUserObject(built, object, 1, 0)
-    });
-    show("cuGraphReleaseUserObject", unsafe {
-        cuGraphReleaseUserObject(built, object, 1)
-    });
-    show("cuUserObjectRelease", unsafe {
-        cuUserObjectRelease(object, 1)
-    });
+    check!(unsafe { cuUserObjectRetain(object, 1) });
+    check!(unsafe { cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE.0) });
+    check!(unsafe { cuGraphRetainUserObject(built, object, 1, 0) });
+    check!(unsafe { cuGraphReleaseUserObject(built, object, 1) });
+    check!(unsafe { cuUserObjectRelease(object, 1) });
 
     // Graph memory (the allocation graph run once) and the DOT output.
     let mut memory_exec: CUgraphExec = ptr::null_mut();
-    if show("cuGraphInstantiate(allocation, free)", unsafe {
-        cuGraphInstantiate(&mut memory_exec, memory_graph, 0)
-    }) {
-        show("cuGraphLaunch(allocation, free)", unsafe {
-            cuGraphLaunch(memory_exec, stream)
-        });
-        check_driver!(unsafe { cuStreamSynchronize(stream) });
-        check_driver!(unsafe { cuGraphExecDestroy(memory_exec) });
+    if check!(unsafe { cuGraphInstantiate(&mut memory_exec, memory_graph, 0) }) {
+        check!(unsafe { cuGraphLaunch(memory_exec, stream) });
+        check!(unsafe { cuStreamSynchronize(stream) });
+        check!(unsafe { cuGraphExecDestroy(memory_exec) });
     }
     let mut used: cuuint64_t = 0;
     let mut zero: cuuint64_t = 0;
-    show("cuDeviceGetGraphMemAttribute(RESERVED_MEM_HIGH)", unsafe {
+    check!(unsafe {
         cuDeviceGetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
             &raw mut used as *mut c_void,
         )
     });
-    println!("  some memory reserved: {}", yes(used > 0));
-    show("cuDeviceSetGraphMemAttribute(USED_MEM_HIGH)", unsafe {
+    expect(used > 0, "graph memory reserved at its high watermark");
+    check!(unsafe {
         cuDeviceSetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             &raw mut zero as *mut c_void,
         )
     });
-    show("cuDeviceGraphMemTrim", unsafe {
-        cuDeviceGraphMemTrim(device)
-    });
+    check!(unsafe { cuDeviceGraphMemTrim(device) });
     let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
     let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
-    show("cuGraphDebugDotPrint", unsafe {
+    check!(unsafe {
         cuGraphDebugDotPrint(graph, dot_c.as_ptr(), CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0)
     });
     let text = std::fs::read_to_string(&dot).unwrap_or_default();
     let _ = std::fs::remove_file(&dot);
-    println!("  a digraph: {}", yes(text.starts_with("digraph")));
+    expect(text.starts_with("digraph"), "the DOT output is a digraph");
 
-    show("cuGraphExecDestroy", unsafe {
-        cuGraphExecDestroy(built_exec)
-    });
-    show("cuGraphExecDestroy", unsafe { cuGraphExecDestroy(exec) });
-    show("cuGraphDestroy", unsafe { cuGraphDestroy(built) });
-    if !clone.is_null() {
-        show("cuGraphDestroy", unsafe { cuGraphDestroy(clone) });
-    }
-    show("cuGraphDestroy", unsafe { cuGraphDestroy(sem_graph) });
-    show("cuGraphDestroy", unsafe { cuGraphDestroy(memory_graph) });
-    show("cuGraphDestroy", unsafe { cuGraphDestroy(graph) });
-    show("cuGraphDestroy", unsafe { cuGraphDestroy(child) });
-    check_driver!(unsafe { cuEventDestroy(other_event) });
-    check_driver!(unsafe { cuEventDestroy(event) });
-    check_driver!(unsafe { cuMemFree(flag) });
-    check_driver!(unsafe { cuMemFree(copy) });
-    check_driver!(unsafe { cuMemFree(data) });
-    check_driver!(unsafe { cuStreamDestroy(stream) });
-    check_driver!(unsafe { cuModuleUnload(module) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    let all_ok = ALL_OK.load(Relaxed);
-    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
-    exit(if all_ok { 0 } else { 1 });
+    check!(unsafe { cuGraphExecDestroy(built_exec) });
+    check!(unsafe { cuGraphExecDestroy(exec) });
+    check!(unsafe { cuGraphDestroy(built) });
+    check!(unsafe { cuGraphDestroy(clone) });
+    check!(unsafe { cuGraphDestroy(sem_graph) });
+    check!(unsafe { cuGraphDestroy(memory_graph) });
+    check!(unsafe { cuGraphDestroy(graph) });
+    check!(unsafe { cuGraphDestroy(child) });
+    check!(unsafe { cuEventDestroy(other_event) });
+    check!(unsafe { cuEventDestroy(event) });
+    check!(unsafe { cuMemFree(flag) });
+    check!(unsafe { cuMemFree(copy) });
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuStreamDestroy(stream) });
+    check!(unsafe { cuModuleUnload(module) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    finish()
 }

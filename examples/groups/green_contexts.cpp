@@ -8,43 +8,9 @@
 // CUDA 13.1) are looked up with cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
 // Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
 // is the kernels folder.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
 #include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 #define BLOCKS 1024
 #define MAX_SM 1024
@@ -54,19 +20,19 @@ int main(int argc, char** argv)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
     std::string ptx_path = std::string(kernels_dir) + "/green_contexts.ptx";
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
     // The primary context first, as cuGreenCtxCreate's documentation advises.
     CUcontext primary;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&primary, device)) || !checkDriver(cuCtxSetCurrent(primary)))
+    if (!check(cuDevicePrimaryCtxRetain(&primary, device)) || !check(cuCtxSetCurrent(primary)))
         return 1;
     CUlibrary library;
     CUkernel record_sm;
-    if (!checkDriver(cuLibraryLoadFromFile(&library, ptx_path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
-        !checkDriver(cuLibraryGetKernel(&record_sm, library, "record_sm")))
+    if (!check(cuLibraryLoadFromFile(&library, ptx_path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
+        !check(cuLibraryGetKernel(&record_sm, library, "record_sm")))
         return 1;
 
     CUdevResource sm;
@@ -125,10 +91,10 @@ int main(int argc, char** argv)
 #endif
 
         // The kernel, in the context the green context converts to, on its stream.
-        checkDriver(cuCtxSetCurrent(ctx[i]));
+        check(cuCtxSetCurrent(ctx[i]));
         CUfunction f;
-        checkDriver(cuKernelGetFunction(&f, record_sm));
-        checkDriver(cuMemAlloc(&sm_of_block[i], BLOCKS * sizeof(unsigned int)));
+        check(cuKernelGetFunction(&f, record_sm));
+        check(cuMemAlloc(&sm_of_block[i], BLOCKS * sizeof(unsigned int)));
         void* args[] = { &sm_of_block[i] };
         show("  cuLaunchKernel(record_sm)", cuLaunchKernel(f, BLOCKS, 1, 1, 128, 1, 1, 0, stream[i], args, nullptr));
     }
@@ -141,16 +107,16 @@ int main(int argc, char** argv)
 
     // The second partition waits for the first one's work.
     CUevent done;
-    checkDriver(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
     show("cuGreenCtxRecordEvent", cuGreenCtxRecordEvent(green[0], done));
     show("cuGreenCtxWaitEvent", cuGreenCtxWaitEvent(green[1], done));
 
     static unsigned int host[2][BLOCKS];
     static bool used[2][MAX_SM];
     for (int i = 0; i < 2; ++i) {
-        checkDriver(cuCtxSetCurrent(ctx[i]));
-        checkDriver(cuStreamSynchronize(stream[i]));
-        checkDriver(cuMemcpyDtoH(host[i], sm_of_block[i], sizeof(host[i])));
+        check(cuCtxSetCurrent(ctx[i]));
+        check(cuStreamSynchronize(stream[i]));
+        check(cuMemcpyDtoH(host[i], sm_of_block[i], sizeof(host[i])));
         unsigned int distinct = 0;
         for (int b = 0; b < BLOCKS; ++b) {
             unsigned int s = host[i][b] < MAX_SM ? host[i][b] : MAX_SM - 1;
@@ -182,16 +148,16 @@ int main(int argc, char** argv)
          smResourceSplit ? smResourceSplit(groups_of, 2, &sm, nullptr, 0, params) : CUDA_ERROR_NOT_FOUND);
 #endif
 
-    checkDriver(cuEventDestroy(done));
+    check(cuEventDestroy(done));
     for (int i = 0; i < 2; ++i) {
-        checkDriver(cuCtxSetCurrent(ctx[i]));
-        checkDriver(cuMemFree(sm_of_block[i]));
-        checkDriver(cuStreamDestroy(stream[i]));
-        checkDriver(cuCtxSetCurrent(primary));
+        check(cuCtxSetCurrent(ctx[i]));
+        check(cuMemFree(sm_of_block[i]));
+        check(cuStreamDestroy(stream[i]));
+        check(cuCtxSetCurrent(primary));
         show("cuGreenCtxDestroy", cuGreenCtxDestroy(green[i]));
     }
-    checkDriver(cuLibraryUnload(library));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuLibraryUnload(library));
+    check(cuDevicePrimaryCtxRelease(device));
     printf("Result = %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -1,17 +1,17 @@
-// The green contexts group of the Driver API: the device's SM resource split by count into two
-// groups, a resource descriptor and a green context for each, their SM resources read back (from
-// the green context and from the context it converts to), a stream in each, a kernel launched in
-// each partition recording the SM each of its blocks ran on, and the check that each partition
-// ran on no more SMs than it was given and that the two sets of SMs are disjoint; an event
-// recorded in one green context and waited for by the other. Functions of newer headers than the
-// GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource: CUDA 13.1) are looked up with the
-// typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none.
-// C twin: green_contexts.cpp.
-// Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
-// is the kernels folder.
+//! The green contexts group of the Driver API: the device's SM resource split by count into two
+//! groups, a resource descriptor and a green context for each, their SM resources read back (from
+//! the green context and from the context it converts to), a stream in each, a kernel launched in
+//! each partition recording the SM each of its blocks ran on, and the check that each partition
+//! ran on no more SMs than it was given and that the two sets of SMs are disjoint; an event
+//! recorded in one green context and waited for by the other. Functions of newer headers than the
+//! GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource: CUDA 13.1) are looked up with the
+//! typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none.
+//! C twin: green_contexts.cpp.
+//! Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
+//! is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_uint, c_void, OsStr, OsString};
@@ -20,21 +20,7 @@ use std::process::exit;
 use std::ptr;
 
 use common::{c_path, kernel_path, s};
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
 
 const BLOCKS: usize = 1024;
 const MAX_SM: usize = 1024;
@@ -45,31 +31,24 @@ fn sm_count(r: &CUdevResource) -> c_uint {
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "green_contexts.ptx"));
-
-    if !check_driver!(unsafe { cuInit(0) }) {
+    // KERNELS green_contexts.ptx
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
     // The primary context first, as cuGreenCtxCreate's documentation advises.
     let mut primary: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut primary, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(primary) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut primary, device) })
+        || !check!(unsafe { cuCtxSetCurrent(primary) })
     {
         exit(1);
     }
     let mut library: CUlibrary = ptr::null_mut();
     let mut record_sm: CUkernel = ptr::null_mut();
-    if !check_driver!(unsafe {
+    if !check!(unsafe {
         cuLibraryLoadFromFile(
             &mut library,
             ptx_path.as_ptr(),
@@ -80,9 +59,8 @@ fn main() {
             ptr::null_mut(),
             0,
         )
-    }) || !check_driver!(unsafe {
-        cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr())
-    }) {
+    }) || !check!(unsafe { cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr()) })
+    {
         exit(1);
     }
 
@@ -182,10 +160,10 @@ fn main() {
         }
 
         // The kernel, in the context the green context converts to, on its stream.
-        check_driver!(unsafe { cuCtxSetCurrent(ctx[i]) });
+        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
         let mut f: CUfunction = ptr::null_mut();
-        check_driver!(unsafe { cuKernelGetFunction(&mut f, record_sm) });
-        check_driver!(unsafe { cuMemAlloc(&mut sm_of_block[i], BLOCKS * size_of::<c_uint>()) });
+        check!(unsafe { cuKernelGetFunction(&mut f, record_sm) });
+        check!(unsafe { cuMemAlloc(&mut sm_of_block[i], BLOCKS * size_of::<c_uint>()) });
         let mut args: [*mut c_void; 1] = [&raw mut sm_of_block[i] as *mut c_void];
         show("  cuLaunchKernel(record_sm)", unsafe {
             cuLaunchKernel(
@@ -220,7 +198,7 @@ fn main() {
 
     // The second partition waits for the first one's work.
     let mut done: CUevent = ptr::null_mut();
-    check_driver!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
     show("cuGreenCtxRecordEvent", unsafe {
         cuGreenCtxRecordEvent(green[0], done)
     });
@@ -231,9 +209,9 @@ fn main() {
     let mut host = vec![[0 as c_uint; BLOCKS]; 2];
     let mut used = vec![[false; MAX_SM]; 2];
     for i in 0..2 {
-        check_driver!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        check_driver!(unsafe { cuStreamSynchronize(stream[i]) });
-        check_driver!(unsafe {
+        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
+        check!(unsafe { cuStreamSynchronize(stream[i]) });
+        check!(unsafe {
             cuMemcpyDtoH(
                 host[i].as_mut_ptr() as *mut c_void,
                 sm_of_block[i],
@@ -295,16 +273,16 @@ fn main() {
         show("cuDevSmResourceSplit", code);
     }
 
-    check_driver!(unsafe { cuEventDestroy(done) });
+    check!(unsafe { cuEventDestroy(done) });
     for i in 0..2 {
-        check_driver!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        check_driver!(unsafe { cuMemFree(sm_of_block[i]) });
-        check_driver!(unsafe { cuStreamDestroy(stream[i]) });
-        check_driver!(unsafe { cuCtxSetCurrent(primary) });
+        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
+        check!(unsafe { cuMemFree(sm_of_block[i]) });
+        check!(unsafe { cuStreamDestroy(stream[i]) });
+        check!(unsafe { cuCtxSetCurrent(primary) });
         show("cuGreenCtxDestroy", unsafe { cuGreenCtxDestroy(green[i]) });
     }
-    check_driver!(unsafe { cuLibraryUnload(library) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuLibraryUnload(library) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     println!("Result = {}", if ok { "PASS" } else { "FAIL" });
     exit(if ok { 0 } else { 1 });
 }

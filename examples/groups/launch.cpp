@@ -10,53 +10,8 @@
 // Functions of headers newer than the GPU driver (cuFuncGetParamCount, cuLaunchHostFunc_v2:
 // CUDA 13.2) are looked up with cuGetProcAddress at their header version; where the driver has
 // none, the program prints CUDA_ERROR_NOT_FOUND, as the Rust program's typed lookup gives.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
-#include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
-
-static bool all_ok = true;
-
-// Records a failed check of a kernel's output.
-static void check(const char* what, bool ok)
-{
-    printf("%s: %s\n", what, ok ? "ok" : "WRONG");
-    if (!ok)
-        all_ok = false;
-}
 
 // cuOccupancyMaxPotentialBlockSize's callback: 4 bytes of dynamic shared memory per thread.
 static size_t smem_per_block(int block_size)
@@ -84,49 +39,46 @@ static void launch_with(const char* what, CUfunction fill, CUstream stream, CUde
     config.hStream = stream;
     config.attrs = &attr;
     config.numAttrs = 1;
-    checkDriver(cuMemsetD32(out, 0, 64));
+    check(cuMemsetD32(out, 0, 64));
     if (!show(what, cuLaunchKernelEx(&config, fill, args, nullptr)))
         return;
-    checkDriver(cuStreamSynchronize(stream));
+    check(cuStreamSynchronize(stream));
     unsigned int host[64];
-    checkDriver(cuMemcpyDtoH(host, out, sizeof(host)));
-    bool ok = true;
+    check(cuMemcpyDtoH(host, out, sizeof(host)));
+    size_t same = 0;
     for (unsigned int i = 0; i < 64; ++i)
-        ok = ok && host[i] == value + i;
-    check("  its output", ok);
+        same += host[i] == value + i;
+    expect_all("  its output", same, 64);
 }
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/launch.ptx";
-
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
-        return 1;
+    if (!check(cuDeviceGet(&device, 0)))
+        return finish();
     int major = 0, minor = 0;
-    checkDriver(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-    checkDriver(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+    check(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    check(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
     printf("compute capability %d.%d\n", major, minor);
     if (major < 9) {
-        printf("clusters and programmatic launches need compute capability 9.0 or newer\n");
-        return 1;
+        expect(false, "clusters and programmatic launches need compute capability 9.0");
+        return finish();
     }
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
-        return 1;
-    CUmodule module;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())))
-        return 1;
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+        return finish();
+    CUmodule module = load_module(argc, argv, "launch.ptx");
+    if (module == NULL)
+        return finish();
 
     // The function queries.
     const char* names[] = { "cluster_ranks", "grid_barrier", "pdl_primary", "pdl_secondary", "fill", "scale" };
     CUfunction f[6];
     for (int k = 0; k < 6; ++k) {
-        if (!checkDriver(cuModuleGetFunction(&f[k], module, names[k])))
-            return 1;
+        if (!check(cuModuleGetFunction(&f[k], module, names[k])))
+            return finish();
         const char* name = nullptr;
         show("cuFuncGetName", cuFuncGetName(&name, f[k]));
         printf("  name = %s\n", name);
@@ -156,9 +108,7 @@ int main(int argc, char** argv)
     for (int a = 0; a < (int)CU_FUNC_ATTRIBUTE_MAX; ++a) {
         int value = -1;
         CUresult code = cuFuncGetAttribute(&value, (CUfunction_attribute)a, f[0]);
-        const char* name = nullptr;
-        cuGetErrorName(code, &name);
-        printf("  cuFuncGetAttribute(%d) = %s, %d\n", a, name, value);
+        printf("  cuFuncGetAttribute(%d): %s, %d\n", a, result_name(code), value);
     }
     show("cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
          cuFuncSetAttribute(f[0], CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
@@ -205,12 +155,12 @@ int main(int argc, char** argv)
     printf("  cluster_ranks, clusters of 2: %d active clusters\n", clusters);
 
     CUstream stream, other;
-    checkDriver(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-    checkDriver(cuStreamCreate(&other, CU_STREAM_NON_BLOCKING));
+    check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    check(cuStreamCreate(&other, CU_STREAM_NON_BLOCKING));
     CUdeviceptr out, data, counter;
-    checkDriver(cuMemAlloc(&out, 1024 * sizeof(unsigned int)));
-    checkDriver(cuMemAlloc(&data, 64 * sizeof(unsigned int)));
-    checkDriver(cuMemAlloc(&counter, sizeof(unsigned int)));
+    check(cuMemAlloc(&out, 1024 * sizeof(unsigned int)));
+    check(cuMemAlloc(&data, 64 * sizeof(unsigned int)));
+    check(cuMemAlloc(&counter, sizeof(unsigned int)));
     unsigned int host[1024];
 
     // A cluster of 2 and one of 4 blocks, with the cluster scheduling policy preference: each
@@ -228,22 +178,23 @@ int main(int argc, char** argv)
         config.attrs = attrs;
         config.numAttrs = 2;
         void* args[] = { &out };
-        checkDriver(cuMemsetD32(out, 0xffffffff, 24));
+        check(cuMemsetD32(out, 0xffffffff, 24));
         printf("clusters of %u blocks:\n", size);
         if (show("  cuLaunchKernelEx(CLUSTER_DIMENSION, CLUSTER_SCHEDULING_POLICY_PREFERENCE)",
                  cuLaunchKernelEx(&config, f[0], args, nullptr))) {
-            checkDriver(cuStreamSynchronize(stream));
-            checkDriver(cuMemcpyDtoH(host, out, 24 * sizeof(unsigned int)));
-            bool ok = true;
+            check(cuStreamSynchronize(stream));
+            check(cuMemcpyDtoH(host, out, 24 * sizeof(unsigned int)));
+            size_t same = 0;
             for (unsigned int b = 0; b < 8; ++b) {
                 unsigned int rank = b % size;
                 unsigned int next = b - rank + (rank + 1) % size;
-                ok = ok && host[3 * b] == rank && host[3 * b + 1] == size && host[3 * b + 2] == next;
+                if (host[3 * b] == rank && host[3 * b + 1] == size && host[3 * b + 2] == next)
+                    same++;
             }
             printf("  block 1: rank %u of %u, read %u from its neighbour\n", host[3], host[4], host[5]);
-            check("  ranks and distributed shared memory", ok);
+            expect_all("  blocks with their rank and their neighbour's", same, 8);
         } else {
-            all_ok = false;
+            expect(false, "a cluster launch");
         }
     }
 
@@ -258,8 +209,8 @@ int main(int argc, char** argv)
     config.attrs = &coop;
     config.numAttrs = 1;
     for (int way = 0; way < 3; ++way) {
-        checkDriver(cuMemsetD32(counter, 0, 1));
-        checkDriver(cuMemsetD32(out, 0, 8));
+        check(cuMemsetD32(counter, 0, 1));
+        check(cuMemsetD32(out, 0, 8));
         bool launched;
         if (way == 0) {
             launched = show("cuLaunchKernelEx(COOPERATIVE)", cuLaunchKernelEx(&config, f[1], coop_args, nullptr));
@@ -277,14 +228,14 @@ int main(int argc, char** argv)
             launched = show("cuLaunchCooperativeKernelMultiDevice", cuLaunchCooperativeKernelMultiDevice(&params, 1, 0));
         }
         if (launched) {
-            checkDriver(cuStreamSynchronize(stream));
-            checkDriver(cuMemcpyDtoH(host, out, 8 * sizeof(unsigned int)));
-            bool ok = true;
+            check(cuStreamSynchronize(stream));
+            check(cuMemcpyDtoH(host, out, 8 * sizeof(unsigned int)));
+            size_t same = 0;
             for (int b = 0; b < 8; ++b)
-                ok = ok && host[b] == 8;
-            check("  every block saw all 8 at the barrier", ok);
-        } else if (way < 2) {
-            all_ok = false;
+                same += host[b] == 8;
+            expect_all("  blocks that saw all 8 at the barrier", same, 8);
+        } else {
+            expect(way == 2, "a cooperative launch");
         }
     }
 
@@ -292,10 +243,10 @@ int main(int argc, char** argv)
     // its memory (griddepcontrol.wait); first serialized in one stream, then through the event
     // the primary triggers, waited for by another stream.
     CUevent programmatic;
-    checkDriver(cuEventCreate(&programmatic, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&programmatic, CU_EVENT_DISABLE_TIMING));
     for (int way = 0; way < 2; ++way) {
-        checkDriver(cuMemsetD32(data, 0, 64));
-        checkDriver(cuMemsetD32(out, 0, 64));
+        check(cuMemsetD32(data, 0, 64));
+        check(cuMemsetD32(out, 0, 64));
         CUlaunchAttribute attr;
         memset(&attr, 0, sizeof(attr));
         config.gridDimX = 1;
@@ -321,27 +272,27 @@ int main(int argc, char** argv)
             config.attrs = &attr;
             config.numAttrs = 1;
             first = show("cuLaunchKernelEx(PROGRAMMATIC_EVENT)", cuLaunchKernelEx(&config, f[2], primary_args, nullptr));
-            checkDriver(cuStreamWaitEvent(other, programmatic, 0));
+            check(cuStreamWaitEvent(other, programmatic, 0));
             config.hStream = other;
             config.numAttrs = 0;
             second = show("cuLaunchKernelEx(pdl_secondary)", cuLaunchKernelEx(&config, f[3], secondary_args, nullptr));
         }
-        checkDriver(cuStreamSynchronize(stream));
-        checkDriver(cuStreamSynchronize(other));
+        check(cuStreamSynchronize(stream));
+        check(cuStreamSynchronize(other));
         if (first && second) {
-            checkDriver(cuMemcpyDtoH(host, out, 64 * sizeof(unsigned int)));
-            bool ok = true;
+            check(cuMemcpyDtoH(host, out, 64 * sizeof(unsigned int)));
+            size_t same = 0;
             for (unsigned int i = 0; i < 64; ++i)
-                ok = ok && host[i] == 2 * (i + 1);
-            check("  the secondary read the primary's data", ok);
+                same += host[i] == 2 * (i + 1);
+            expect_all("  elements the secondary read from the primary", same, 64);
         } else {
-            all_ok = false;
+            expect(false, "a programmatic dependent launch");
         }
     }
 
     // One attribute per launch.
     int least = 0, greatest = 0;
-    checkDriver(cuCtxGetStreamPriorityRange(&least, &greatest));
+    check(cuCtxGetStreamPriorityRange(&least, &greatest));
     CUlaunchAttribute attr;
     memset(&attr, 0, sizeof(attr));
     attr.id = CU_LAUNCH_ATTRIBUTE_IGNORE;
@@ -372,7 +323,7 @@ int main(int argc, char** argv)
     attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
     launch_with("cuLaunchKernelEx(MEM_SYNC_DOMAIN)", f[4], stream, out, attr);
     CUevent completion;
-    checkDriver(cuEventCreate(&completion, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&completion, CU_EVENT_DISABLE_TIMING));
     memset(&attr, 0, sizeof(attr));
     attr.id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
     attr.value.launchCompletionEvent.event = completion;
@@ -418,28 +369,27 @@ int main(int argc, char** argv)
     size_t packed_size = 12;  // the parameters' size: the pointer at 0, the value at 8
     void* extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size, CU_LAUNCH_PARAM_END };
     if (show("cuLaunchKernel(extra)", cuLaunchKernel(f[4], 1, 1, 1, 64, 1, 1, 0, stream, nullptr, extra))) {
-        checkDriver(cuStreamSynchronize(stream));
-        checkDriver(cuMemcpyDtoH(host, out, 64 * sizeof(unsigned int)));
-        bool ok = true;
+        check(cuStreamSynchronize(stream));
+        check(cuMemcpyDtoH(host, out, 64 * sizeof(unsigned int)));
+        size_t same = 0;
         for (unsigned int i = 0; i < 64; ++i)
-            ok = ok && host[i] == 7 + i;
-        check("  its output", ok);
+            same += host[i] == 7 + i;
+        expect_all("  its output", same, 64);
     } else {
-        all_ok = false;
+        expect(false, "cuLaunchKernel with a packed buffer");
     }
 
     // Host functions.
     int calls = 0;
     show("cuLaunchHostFunc", cuLaunchHostFunc(stream, count_call, &calls));
-    checkDriver(cuStreamSynchronize(stream));
+    check(cuStreamSynchronize(stream));
 #if CUDA_VERSION >= 13020
     PFN_cuLaunchHostFunc_v13010 launchHostFunc2 = (PFN_cuLaunchHostFunc_v13010)entry("cuLaunchHostFunc", 13010);
     show("cuLaunchHostFunc_v2", launchHostFunc2 ? launchHostFunc2(stream, count_call, &calls, 0) : CUDA_ERROR_NOT_FOUND);
-    checkDriver(cuStreamSynchronize(stream));
+    check(cuStreamSynchronize(stream));
 #endif
     printf("  host function calls: %d\n", calls);
-    if (calls < 1)
-        all_ok = false;
+    expect(calls >= 1, "the host function ran");
 
     // The CUDA 3 launch API: block shape, shared size and parameters set on the function, then
     // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads.
@@ -454,7 +404,7 @@ int main(int argc, char** argv)
     show("cuParamSetTexRef", cuParamSetTexRef(f[5], CU_PARAM_TR_DEFAULT, nullptr));
     for (int way = 0; way < 3; ++way) {
         int grid = 1 << way;
-        checkDriver(cuMemsetD32(out, 0, 256));
+        check(cuMemsetD32(out, 0, 256));
         bool launched;
         if (way == 0)
             launched = show("cuLaunch", cuLaunch(f[5]));
@@ -464,24 +414,23 @@ int main(int argc, char** argv)
             launched = show("cuLaunchGridAsync", cuLaunchGridAsync(f[5], grid, 1, stream));
         if (!launched)
             continue;
-        checkDriver(cuCtxSynchronize());
+        check(cuCtxSynchronize());
         float values[256];
-        checkDriver(cuMemcpyDtoH(values, out, sizeof(values)));
-        bool ok = true;
+        check(cuMemcpyDtoH(values, out, sizeof(values)));
+        size_t same = 0;
         for (int i = 0; i < 256; ++i)
-            ok = ok && values[i] == (i < 64 * grid ? factor * (float)i : 0.0f);
-        check("  its output", ok);
+            same += values[i] == (i < 64 * grid ? factor * (float)i : 0.0f);
+        expect_all("  its output", same, 256);
     }
 
-    checkDriver(cuEventDestroy(completion));
-    checkDriver(cuEventDestroy(programmatic));
-    checkDriver(cuMemFree(counter));
-    checkDriver(cuMemFree(data));
-    checkDriver(cuMemFree(out));
-    checkDriver(cuStreamDestroy(other));
-    checkDriver(cuStreamDestroy(stream));
-    checkDriver(cuModuleUnload(module));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
-    return all_ok ? 0 : 1;
+    check(cuEventDestroy(completion));
+    check(cuEventDestroy(programmatic));
+    check(cuMemFree(counter));
+    check(cuMemFree(data));
+    check(cuMemFree(out));
+    check(cuStreamDestroy(other));
+    check(cuStreamDestroy(stream));
+    check(cuModuleUnload(module));
+    check(cuDevicePrimaryCtxRelease(device));
+    return finish();
 }

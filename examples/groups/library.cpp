@@ -9,44 +9,9 @@
 // CUDA_ERROR_NOT_FOUND where the driver has none.
 // Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
 // argv[1] is the kernels folder.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 // The whole file at `path`, NUL-terminated (PTX is text), or an empty string.
 static std::string read_file(const std::string& path)
@@ -68,10 +33,10 @@ static int add_values(CUfunction f, CUdeviceptr out)
 {
     int k = 5;
     void* args[] = { &out, &k };
-    checkDriver(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr));
-    checkDriver(cuCtxSynchronize());
+    check(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr));
+    check(cuCtxSynchronize());
     int value = 0;
-    checkDriver(cuMemcpyDtoH(&value, out, sizeof(value)));
+    check(cuMemcpyDtoH(&value, out, sizeof(value)));
     printf("  add_values(5) = %d\n", value);
     return value;
 }
@@ -83,13 +48,13 @@ int main(int argc, char** argv)
     std::string link0_path = std::string(kernels_dir) + "/ptx_link0.ptx";
     std::string link1_path = std::string(kernels_dir) + "/ptx_link1.ptx";
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
         return 1;
     std::string ptx = read_file(ptx_path);
     bool ok = !ptx.empty();
@@ -153,24 +118,24 @@ int main(int argc, char** argv)
     show("cuLibraryGetGlobal", cuLibraryGetGlobal(&global, &bytes, library, "device_value"));
     printf("  device_value: %zu bytes\n", bytes);
     int value = 0;
-    checkDriver(cuMemcpyDtoH(&value, global, sizeof(value)));
+    check(cuMemcpyDtoH(&value, global, sizeof(value)));
     printf("  device_value = %d\n", value);
     ok = ok && value == 42;
     value = 100;
-    checkDriver(cuMemcpyHtoD(global, &value, sizeof(value)));
+    check(cuMemcpyHtoD(global, &value, sizeof(value)));
     show("cuLibraryGetManaged", cuLibraryGetManaged(&managed, &bytes, library, "managed_value"));
     printf("  managed_value: %zu bytes, = %d on the host\n", bytes, *(int*)managed);
     ok = ok && *(int*)managed == 7;
     void* unified = nullptr;
     show("cuLibraryGetUnifiedFunction", cuLibraryGetUnifiedFunction(&unified, library, "add_values"));
     CUdeviceptr out;
-    checkDriver(cuMemAlloc(&out, sizeof(int)));
+    check(cuMemAlloc(&out, sizeof(int)));
     CUfunction add_function, double_function;
     show("cuKernelGetFunction", cuKernelGetFunction(&add_function, add_kernel));
     ok = add_values(add_function, out) == 100 + 7 + 5 && ok;
     show("cuKernelGetFunction", cuKernelGetFunction(&double_function, double_kernel));
-    checkDriver(cuLaunchKernel(double_function, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
-    checkDriver(cuCtxSynchronize());
+    check(cuLaunchKernel(double_function, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+    check(cuCtxSynchronize());
     printf("  managed_value = %d on the host after double_managed\n", *(int*)managed);
     ok = ok && *(int*)managed == 14;
     CUmodule library_module;
@@ -197,12 +162,12 @@ int main(int argc, char** argv)
     show("cuModuleEnumerateFunctions", cuModuleEnumerateFunctions(listed, functions, loaded));
     for (unsigned int i = 0; i < functions; ++i) {
         const char* name = nullptr;
-        checkDriver(cuFuncGetName(&name, listed[i]));
+        check(cuFuncGetName(&name, listed[i]));
         printf("  function %s\n", name);
     }
     CUdeviceptr module_global;
     show("cuModuleGetGlobal", cuModuleGetGlobal(&module_global, &bytes, loaded, "device_value"));
-    checkDriver(cuMemcpyDtoH(&value, module_global, sizeof(value)));
+    check(cuMemcpyDtoH(&value, module_global, sizeof(value)));
     printf("  device_value: %zu bytes, = %d in this module\n", bytes, value);
     ok = ok && value == 42;
     CUmoduleLoadingMode mode;
@@ -222,24 +187,24 @@ int main(int argc, char** argv)
         printf("  a cubin: %s\n", cubin_size > 4 && memcmp(cubin, "\x7f" "ELF", 4) == 0 ? "yes" : "no");
         CUmodule linked, fat;
         if (show("cuModuleLoadData(cubin)", cuModuleLoadData(&linked, cubin)))
-            checkDriver(cuModuleUnload(linked));
+            check(cuModuleUnload(linked));
         if (show("cuModuleLoadFatBinary(cubin)", cuModuleLoadFatBinary(&fat, cubin)))
-            checkDriver(cuModuleUnload(fat));
+            check(cuModuleUnload(fat));
     } else {
         ok = false;
     }
     show("cuLinkDestroy", cuLinkDestroy(link));
     CUmodule fat_ptx;
     if (show("cuModuleLoadFatBinary(PTX)", cuModuleLoadFatBinary(&fat_ptx, ptx.c_str())))
-        checkDriver(cuModuleUnload(fat_ptx));
+        check(cuModuleUnload(fat_ptx));
 
-    checkDriver(cuMemFree(out));
+    check(cuMemFree(out));
     show("cuModuleUnload", cuModuleUnload(with_options));
     show("cuModuleUnload", cuModuleUnload(from_data));
     show("cuModuleUnload", cuModuleUnload(loaded));
     show("cuLibraryUnload", cuLibraryUnload(from_file));
     show("cuLibraryUnload", cuLibraryUnload(library));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuDevicePrimaryCtxRelease(device));
     printf("Result = %s\n", ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

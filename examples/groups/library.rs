@@ -1,17 +1,17 @@
-// The library and module groups of the Driver API: a library loaded from memory and from a file,
-// its kernels counted and enumerated with their names, parameters, attributes and library; a
-// device global and a managed variable read and written through the library, a kernel launched
-// to check them; the library's module; then the module group: a module loaded from a file, from
-// memory and with JIT options, its functions counted and enumerated, its global, the loading mode,
-// two PTX inputs linked into a cubin (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete)
-// which is loaded as a module and as a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is
-// looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has
-// none. C twin: library.cpp.
-// Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
-// argv[1] is the kernels folder.
+//! The library and module groups of the Driver API: a library loaded from memory and from a file,
+//! its kernels counted and enumerated with their names, parameters, attributes and library; a
+//! device global and a managed variable read and written through the library, a kernel launched
+//! to check them; the library's module; then the module group: a module loaded from a file, from
+//! memory and with JIT options, its functions counted and enumerated, its global, the loading mode,
+//! two PTX inputs linked into a cubin (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete)
+//! which is loaded as a module and as a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is
+//! looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has
+//! none. C twin: library.cpp.
+//! Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
+//! argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
@@ -20,21 +20,7 @@ use std::process::exit;
 use std::ptr;
 
 use common::{c_path, kernel_path, s};
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
 
 /// The whole file at `path`, NUL-terminated (PTX is text); just the NUL where it cannot be read.
 fn read_file(path: &std::path::Path) -> Vec<u8> {
@@ -47,7 +33,7 @@ fn read_file(path: &std::path::Path) -> Vec<u8> {
 fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
     let mut k: c_int = 5;
     let mut args: [*mut c_void; 2] = [&raw mut out as *mut c_void, &raw mut k as *mut c_void];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuLaunchKernel(
             f,
             1,
@@ -62,9 +48,9 @@ fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
             ptr::null_mut(),
         )
     });
-    check_driver!(unsafe { cuCtxSynchronize() });
+    check!(unsafe { cuCtxSynchronize() });
     let mut value: c_int = 0;
-    check_driver!(unsafe { cuMemcpyDtoH(&raw mut value as *mut c_void, out, size_of::<c_int>()) });
+    check!(unsafe { cuMemcpyDtoH(&raw mut value as *mut c_void, out, size_of::<c_int>()) });
     println!("  add_values(5) = {}", value);
     value
 }
@@ -81,16 +67,16 @@ fn main() {
     let link0_file = kernel_path(kernels_dir, "ptx_link0.ptx");
     let link1_path = c_path(kernel_path(kernels_dir, "ptx_link1.ptx"));
 
-    if !check_driver!(unsafe { cuInit(0) }) {
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
     let mut ctx: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
         exit(1);
     }
@@ -235,11 +221,11 @@ fn main() {
     println!("  device_value: {} bytes", bytes);
     let mut value: c_int = 0;
     let value_ptr = &raw mut value as *mut c_void;
-    check_driver!(unsafe { cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()) });
+    check!(unsafe { cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()) });
     println!("  device_value = {}", value);
     ok = ok && value == 42;
     value = 100;
-    check_driver!(unsafe { cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()) });
+    check!(unsafe { cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()) });
     show("cuLibraryGetManaged", unsafe {
         cuLibraryGetManaged(&mut managed, &mut bytes, library, c"managed_value".as_ptr())
     });
@@ -255,7 +241,7 @@ fn main() {
         cuLibraryGetUnifiedFunction(&mut unified, library, c"add_values".as_ptr())
     });
     let mut out: CUdeviceptr = 0;
-    check_driver!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
     let mut add_function: CUfunction = ptr::null_mut();
     let mut double_function: CUfunction = ptr::null_mut();
     show("cuKernelGetFunction", unsafe {
@@ -265,7 +251,7 @@ fn main() {
     show("cuKernelGetFunction", unsafe {
         cuKernelGetFunction(&mut double_function, double_kernel)
     });
-    check_driver!(unsafe {
+    check!(unsafe {
         cuLaunchKernel(
             double_function,
             1,
@@ -280,7 +266,7 @@ fn main() {
             ptr::null_mut(),
         )
     });
-    check_driver!(unsafe { cuCtxSynchronize() });
+    check!(unsafe { cuCtxSynchronize() });
     println!(
         "  managed_value = {} on the host after double_managed",
         unsafe { managed_ptr.read_volatile() }
@@ -340,7 +326,7 @@ fn main() {
     });
     for i in 0..functions as usize {
         let mut name: *const c_char = ptr::null();
-        check_driver!(unsafe { cuFuncGetName(&mut name, listed[i]) });
+        check!(unsafe { cuFuncGetName(&mut name, listed[i]) });
         println!("  function {}", unsafe { s(name) });
     }
     let mut module_global: CUdeviceptr = 0;
@@ -352,7 +338,7 @@ fn main() {
             c"device_value".as_ptr(),
         )
     });
-    check_driver!(unsafe { cuMemcpyDtoH(value_ptr, module_global, size_of::<c_int>()) });
+    check!(unsafe { cuMemcpyDtoH(value_ptr, module_global, size_of::<c_int>()) });
     println!(
         "  device_value: {} bytes, = {} in this module",
         bytes, value
@@ -412,12 +398,12 @@ fn main() {
         if show("cuModuleLoadData(cubin)", unsafe {
             cuModuleLoadData(&mut linked, cubin)
         }) {
-            check_driver!(unsafe { cuModuleUnload(linked) });
+            check!(unsafe { cuModuleUnload(linked) });
         }
         if show("cuModuleLoadFatBinary(cubin)", unsafe {
             cuModuleLoadFatBinary(&mut fat, cubin)
         }) {
-            check_driver!(unsafe { cuModuleUnload(fat) });
+            check!(unsafe { cuModuleUnload(fat) });
         }
     } else {
         ok = false;
@@ -427,16 +413,16 @@ fn main() {
     if show("cuModuleLoadFatBinary(PTX)", unsafe {
         cuModuleLoadFatBinary(&mut fat_ptx, ptx_ptr)
     }) {
-        check_driver!(unsafe { cuModuleUnload(fat_ptx) });
+        check!(unsafe { cuModuleUnload(fat_ptx) });
     }
 
-    check_driver!(unsafe { cuMemFree(out) });
+    check!(unsafe { cuMemFree(out) });
     show("cuModuleUnload", unsafe { cuModuleUnload(with_options) });
     show("cuModuleUnload", unsafe { cuModuleUnload(from_data) });
     show("cuModuleUnload", unsafe { cuModuleUnload(loaded) });
     show("cuLibraryUnload", unsafe { cuLibraryUnload(from_file) });
     show("cuLibraryUnload", unsafe { cuLibraryUnload(library) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     println!("Result = {}", if ok { "PASS" } else { "FAIL" });
     exit(if ok { 0 } else { 1 });
 }

@@ -7,43 +7,9 @@
 // of headers newer than the GPU driver (CUDA 13.2's capture to a CIG, 13.3's recapture) are looked
 // up with cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
 #include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 static bool all_ok = true;
 
@@ -62,29 +28,29 @@ static void add(CUfunction add_value, CUstream stream, CUdeviceptr data, int val
 {
     int n = N;
     void* args[] = { &data, &value, &n };
-    checkDriver(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, stream, args, nullptr));
+    check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, stream, args, nullptr));
 }
 
 // Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
 static void run_and_check(const char* what, CUgraph graph, CUstream stream, CUdeviceptr data, int expected)
 {
     CUgraphExec exec;
-    checkDriver(cuMemsetD32(data, 0, N));
-    checkDriver(cuCtxSynchronize());
-    if (!checkDriver(cuGraphInstantiate(&exec, graph, 0))) {
+    check(cuMemsetD32(data, 0, N));
+    check(cuCtxSynchronize());
+    if (!check(cuGraphInstantiate(&exec, graph, 0))) {
         all_ok = false;
         return;
     }
-    checkDriver(cuGraphLaunch(exec, stream));
-    checkDriver(cuStreamSynchronize(stream));
+    check(cuGraphLaunch(exec, stream));
+    check(cuStreamSynchronize(stream));
     int host[N];
-    checkDriver(cuMemcpyDtoH(host, data, sizeof(host)));
+    check(cuMemcpyDtoH(host, data, sizeof(host)));
     bool ok = true;
     for (int i = 0; i < N; ++i)
         ok = ok && host[i] == expected;
     printf("%s: every element %d: %s\n", what, expected, ok ? "ok" : "WRONG");
     all_ok = all_ok && ok;
-    checkDriver(cuGraphExecDestroy(exec));
+    check(cuGraphExecDestroy(exec));
 }
 
 int main(int argc, char** argv)
@@ -92,25 +58,25 @@ int main(int argc, char** argv)
     const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
     std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
 
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
+    if (!check(cuDeviceGet(&device, 0)))
         return 1;
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
         return 1;
     CUmodule module;
     CUfunction add_value;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !checkDriver(cuModuleGetFunction(&add_value, module, "add_value")))
+    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
+        !check(cuModuleGetFunction(&add_value, module, "add_value")))
         return 1;
     CUdeviceptr data;
-    checkDriver(cuMemAlloc(&data, N * sizeof(int)));
+    check(cuMemAlloc(&data, N * sizeof(int)));
 
     // Streams and what they report.
     int least = 0, greatest = 0;
-    checkDriver(cuCtxGetStreamPriorityRange(&least, &greatest));
+    check(cuCtxGetStreamPriorityRange(&least, &greatest));
     CUstream plain, urgent, copy;
     show("cuStreamCreate", cuStreamCreate(&plain, CU_STREAM_NON_BLOCKING));
     show("cuStreamCreateWithPriority", cuStreamCreateWithPriority(&urgent, CU_STREAM_NON_BLOCKING, greatest));
@@ -174,8 +140,8 @@ int main(int argc, char** argv)
     show("cuEventCreate(BLOCKING_SYNC)", cuEventCreate(&blocking, CU_EVENT_BLOCKING_SYNC));
     show("cuEventCreate(DISABLE_TIMING)", cuEventCreate(&no_timing, CU_EVENT_DISABLE_TIMING));
     show("cuEventCreate(INTERPROCESS)", cuEventCreate(&interprocess, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
-    checkDriver(cuMemsetD32(data, 0, N));
-    checkDriver(cuCtxSynchronize());
+    check(cuMemsetD32(data, 0, N));
+    check(cuCtxSynchronize());
     int calls = 0;
     show("cuEventRecord", cuEventRecord(timing_start, plain));
     add(add_value, plain, data, 1);
@@ -203,7 +169,7 @@ int main(int argc, char** argv)
 #endif
     show("cuEventElapsedTime(DISABLE_TIMING)", cuEventElapsedTime(&ms, timing_start, no_timing));
     int host[N];
-    checkDriver(cuMemcpyDtoH(host, data, sizeof(host)));
+    check(cuMemcpyDtoH(host, data, sizeof(host)));
     bool ordered = true;
     for (int i = 0; i < N; ++i)
         ordered = ordered && host[i] == 7;
@@ -212,15 +178,15 @@ int main(int argc, char** argv)
 
     // Managed memory attached to one stream.
     CUdeviceptr managed;
-    checkDriver(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
+    check(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
     show("cuStreamAttachMemAsync", cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE));
-    checkDriver(cuStreamSynchronize(plain));
+    check(cuStreamSynchronize(plain));
     *(int*)managed = 5;
     add(add_value, plain, managed, 1);
-    checkDriver(cuStreamSynchronize(plain));
+    check(cuStreamSynchronize(plain));
     printf("managed memory attached to the stream: %d\n", *(int*)managed);
     all_ok = all_ok && *(int*)managed == 6;
-    checkDriver(cuMemFree(managed));
+    check(cuMemFree(managed));
 
     // Stream capture.
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -265,16 +231,16 @@ int main(int argc, char** argv)
     CUgraph captured = nullptr;
     show("cuStreamEndCapture", cuStreamEndCapture(plain, &captured));
     size_t nodes = 0, roots = 0;
-    checkDriver(cuGraphGetNodes(captured, nullptr, &nodes));
-    checkDriver(cuGraphGetRootNodes(captured, nullptr, &roots));
+    check(cuGraphGetNodes(captured, nullptr, &nodes));
+    check(cuGraphGetRootNodes(captured, nullptr, &roots));
     printf("  captured %zu nodes, %zu of them roots\n", nodes, roots);
     run_and_check("the captured graph", captured, plain, data, 111);
 
     // A capture into an existing graph, after its node.
     CUgraph existing;
     CUgraphNode empty;
-    checkDriver(cuGraphCreate(&existing, 0));
-    checkDriver(cuGraphAddEmptyNode(&empty, existing, nullptr, 0));
+    check(cuGraphCreate(&existing, 0));
+    check(cuGraphAddEmptyNode(&empty, existing, nullptr, 0));
     show("cuStreamBeginCaptureToGraph",
          cuStreamBeginCaptureToGraph(plain, existing, &empty, nullptr, 1, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     add(add_value, plain, data, 3);
@@ -298,17 +264,17 @@ int main(int argc, char** argv)
          recapture ? recapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL, existing, nullptr, nullptr) : CUDA_ERROR_NOT_FOUND);
 #endif
 
-    checkDriver(cuGraphDestroy(existing));
-    checkDriver(cuGraphDestroy(captured));
+    check(cuGraphDestroy(existing));
+    check(cuGraphDestroy(captured));
     CUevent events[] = { timing_start, timing_end, blocking, no_timing, interprocess };
     for (int i = 0; i < 5; ++i)
         show("cuEventDestroy", cuEventDestroy(events[i]));
     show("cuStreamDestroy", cuStreamDestroy(copy));
     show("cuStreamDestroy", cuStreamDestroy(urgent));
     show("cuStreamDestroy", cuStreamDestroy(plain));
-    checkDriver(cuMemFree(data));
-    checkDriver(cuModuleUnload(module));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
+    check(cuMemFree(data));
+    check(cuModuleUnload(module));
+    check(cuDevicePrimaryCtxRelease(device));
     printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
     return all_ok ? 0 : 1;
 }

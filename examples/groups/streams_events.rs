@@ -1,14 +1,14 @@
-// The stream and event groups of the Driver API: streams with flags and priorities and what they
-// report (flags, priority, id, device, context), stream attributes set, read and copied, a host
-// callback, managed memory attached to a stream, waits on events; stream capture (capture mode
-// exchanged, capture info and dependencies read and updated, a capture into an existing graph),
-// the captured graphs run and their results checked; events with each creation flag, recorded
-// with flags, queried, synchronized and timed. Functions of headers newer than the GPU driver
-// (CUDA 13.1's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
-// (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none. C twin: streams_events.cpp.
-// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+//! The stream and event groups of the Driver API: streams with flags and priorities and what they
+//! report (flags, priority, id, device, context), stream attributes set, read and copied, a host
+//! callback, managed memory attached to a stream, waits on events; stream capture (capture mode
+//! exchanged, capture info and dependencies read and updated, a capture into an existing graph),
+//! the captured graphs run and their results checked; events with each creation flag, recorded
+//! with flags, queried, synchronized and timed. Functions of headers newer than the GPU driver
+//! (CUDA 13.1's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
+//! (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none. C twin: streams_events.cpp.
+//! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
-#[path = "../common/mod.rs"]
+#[path = "common/mod.rs"]
 mod common;
 
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
@@ -18,21 +18,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use common::{c_path, kernel_path, s};
-use cuda_check::check_driver;
 use cuda_driver_sys::*;
-
-/// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-fn show(what: &str, code: CUresult) -> bool {
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    let name = if name.is_null() {
-        "(unknown)".into()
-    } else {
-        unsafe { s(name) }
-    };
-    println!("{} = {}", what, name);
-    code == CUDA_SUCCESS
-}
 
 /// Whether every check passed.
 static ALL_OK: AtomicBool = AtomicBool::new(true);
@@ -54,7 +40,7 @@ fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value
         &raw mut value as *mut c_void,
         &raw mut n as *mut c_void,
     ];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuLaunchKernel(
             add_value,
             1,
@@ -74,16 +60,16 @@ fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value
 /// Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
 fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr, expected: c_int) {
     let mut exec: CUgraphExec = ptr::null_mut();
-    check_driver!(unsafe { cuMemsetD32(data, 0, N) });
-    check_driver!(unsafe { cuCtxSynchronize() });
-    if !check_driver!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+    check!(unsafe { cuMemsetD32(data, 0, N) });
+    check!(unsafe { cuCtxSynchronize() });
+    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
         ALL_OK.store(false, Relaxed);
         return;
     }
-    check_driver!(unsafe { cuGraphLaunch(exec, stream) });
-    check_driver!(unsafe { cuStreamSynchronize(stream) });
+    check!(unsafe { cuGraphLaunch(exec, stream) });
+    check!(unsafe { cuStreamSynchronize(stream) });
     let mut host = [0 as c_int; N];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
@@ -100,54 +86,37 @@ fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr
     if !ok {
         ALL_OK.store(false, Relaxed);
     }
-    check_driver!(unsafe { cuGraphExecDestroy(exec) });
-}
-
-fn yes(b: bool) -> &'static str {
-    if b {
-        "yes"
-    } else {
-        "no"
-    }
+    check!(unsafe { cuGraphExecDestroy(exec) });
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "graphs.ptx"));
-
-    if !check_driver!(unsafe { cuInit(0) }) {
+    // KERNELS graphs.ptx
+    if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
-    if !check_driver!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
         exit(1);
     }
     let mut ctx: CUcontext = ptr::null_mut();
-    if !check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check_driver!(unsafe { cuCtxSetCurrent(ctx) })
+    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
         exit(1);
     }
     let mut module: CUmodule = ptr::null_mut();
     let mut add_value: CUfunction = ptr::null_mut();
-    if !check_driver!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
-        || !check_driver!(unsafe {
-            cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr())
-        })
+    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+        || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
     {
         exit(1);
     }
     let mut data: CUdeviceptr = 0;
-    check_driver!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
 
     // Streams and what they report.
     let (mut least, mut greatest): (c_int, c_int) = (0, 0);
-    check_driver!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
+    check!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
     let mut plain: CUstream = ptr::null_mut();
     let mut urgent: CUstream = ptr::null_mut();
     let mut copy: CUstream = ptr::null_mut();
@@ -271,8 +240,8 @@ fn main() {
             CU_EVENT_INTERPROCESS.0 | CU_EVENT_DISABLE_TIMING.0,
         )
     });
-    check_driver!(unsafe { cuMemsetD32(data, 0, N) });
-    check_driver!(unsafe { cuCtxSynchronize() });
+    check!(unsafe { cuMemsetD32(data, 0, N) });
+    check!(unsafe { cuCtxSynchronize() });
     let mut calls: c_int = 0;
     show("cuEventRecord", unsafe {
         cuEventRecord(timing_start, plain)
@@ -321,7 +290,7 @@ fn main() {
         cuEventElapsedTime(&mut ms, timing_start, no_timing)
     });
     let mut host = [0 as c_int; N];
-    check_driver!(unsafe {
+    check!(unsafe {
         cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
@@ -339,21 +308,21 @@ fn main() {
 
     // Managed memory attached to one stream.
     let mut managed: CUdeviceptr = 0;
-    check_driver!(unsafe { cuMemAllocManaged(&mut managed, 4096, CU_MEM_ATTACH_GLOBAL.0) });
+    check!(unsafe { cuMemAllocManaged(&mut managed, 4096, CU_MEM_ATTACH_GLOBAL.0) });
     show("cuStreamAttachMemAsync", unsafe {
         cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE.0)
     });
-    check_driver!(unsafe { cuStreamSynchronize(plain) });
+    check!(unsafe { cuStreamSynchronize(plain) });
     let managed_ptr = managed as *mut c_int;
     unsafe { managed_ptr.write_volatile(5) };
     add(add_value, plain, managed, 1);
-    check_driver!(unsafe { cuStreamSynchronize(plain) });
+    check!(unsafe { cuStreamSynchronize(plain) });
     let attached = unsafe { managed_ptr.read_volatile() };
     println!("managed memory attached to the stream: {}", attached);
     if attached != 6 {
         ALL_OK.store(false, Relaxed);
     }
-    check_driver!(unsafe { cuMemFree(managed) });
+    check!(unsafe { cuMemFree(managed) });
 
     // Stream capture.
     let mut mode = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -492,16 +461,16 @@ fn main() {
         cuStreamEndCapture(plain, &mut captured)
     });
     let (mut nodes, mut roots): (usize, usize) = (0, 0);
-    check_driver!(unsafe { cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes) });
-    check_driver!(unsafe { cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots) });
+    check!(unsafe { cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes) });
+    check!(unsafe { cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots) });
     println!("  captured {} nodes, {} of them roots", nodes, roots);
     run_and_check("the captured graph", captured, plain, data, 111);
 
     // A capture into an existing graph, after its node.
     let mut existing: CUgraph = ptr::null_mut();
     let mut empty: CUgraphNode = ptr::null_mut();
-    check_driver!(unsafe { cuGraphCreate(&mut existing, 0) });
-    check_driver!(unsafe { cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0) });
+    check!(unsafe { cuGraphCreate(&mut existing, 0) });
+    check!(unsafe { cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0) });
     show("cuStreamBeginCaptureToGraph", unsafe {
         cuStreamBeginCaptureToGraph(
             plain,
@@ -556,8 +525,8 @@ fn main() {
         ),
     );
 
-    check_driver!(unsafe { cuGraphDestroy(existing) });
-    check_driver!(unsafe { cuGraphDestroy(captured) });
+    check!(unsafe { cuGraphDestroy(existing) });
+    check!(unsafe { cuGraphDestroy(captured) });
     let events = [timing_start, timing_end, blocking, no_timing, interprocess];
     for event in events {
         show("cuEventDestroy", unsafe { cuEventDestroy(event) });
@@ -565,9 +534,9 @@ fn main() {
     show("cuStreamDestroy", unsafe { cuStreamDestroy(copy) });
     show("cuStreamDestroy", unsafe { cuStreamDestroy(urgent) });
     show("cuStreamDestroy", unsafe { cuStreamDestroy(plain) });
-    check_driver!(unsafe { cuMemFree(data) });
-    check_driver!(unsafe { cuModuleUnload(module) });
-    check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuModuleUnload(module) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     let all_ok = ALL_OK.load(Relaxed);
     println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
     exit(if all_ok { 0 } else { 1 });

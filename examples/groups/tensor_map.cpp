@@ -8,43 +8,8 @@
 // looked up with cuGetProcAddress, CUDA_ERROR_NOT_FOUND where the driver has none.
 // Kernel: examples/kernels/tensor_map.ptx (compute_90), from tensor_map.cu; argv[1] is the
 // kernels folder.
-#include <cuda.h>
+#include "common.h"
 #include <cudaTypedefs.h>
-#include <stdio.h>
-#include <string.h>
-#include <string>
-
-#define checkDriver(op)  __check_cuda_driver((op), #op, __FILE__, __LINE__)
-
-bool __check_cuda_driver(CUresult code, const char* op, const char* file, int line){
-    if(code != CUresult::CUDA_SUCCESS){
-        const char* err_name = nullptr;
-        const char* err_message = nullptr;
-        cuGetErrorName(code, &err_name);
-        cuGetErrorString(code, &err_message);
-        printf("%s:%d  %s failed. \n  code = %s, message = %s\n", file, line, op, err_name, err_message);
-        return false;
-    }
-    return true;
-}
-
-// Prints `what = <result name>`; whether it is CUDA_SUCCESS.
-static bool show(const char* what, CUresult code)
-{
-    const char* name = nullptr;
-    cuGetErrorName(code, &name);
-    printf("%s = %s\n", what, name ? name : "(unknown)");
-    return code == CUDA_SUCCESS;
-}
-
-// The driver's function `symbol` with the ABI of CUDA `version`, or NULL where it has none.
-[[maybe_unused]] static void* entry(const char* symbol, int version)
-{
-    void* pfn = nullptr;
-    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : nullptr;
-}
 
 #define N 64
 #define TILE 16
@@ -61,49 +26,44 @@ static CUresult encode_tiled(CUtensorMap* map, void* address)
                                   CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
-// Copies every tile of `in` into `out` (grid N/TILE x N/TILE) and compares `out` with `expected`.
-static bool copy_and_check(CUfunction copy_tile, CUtensorMap* in, CUtensorMap* out, CUdeviceptr d_out,
+// Copies every tile of `in` into `out` (grid N/TILE x N/TILE) and checks `d_out` against
+// `expected`.
+static void copy_and_check(CUfunction copy_tile, CUtensorMap* in, CUtensorMap* out, CUdeviceptr d_out,
                            const float* expected)
 {
-    checkDriver(cuMemsetD32(d_out, 0, N * N));
+    check(cuMemsetD32(d_out, 0, N * N));
     void* args[] = { in, out };
-    if (!show("cuLaunchKernel(copy_tile)", cuLaunchKernel(copy_tile, N / TILE, N / TILE, 1, 32, 1, 1, 0, nullptr, args, nullptr)))
-        return false;
-    checkDriver(cuCtxSynchronize());
+    if (!check(cuLaunchKernel(copy_tile, N / TILE, N / TILE, 1, 32, 1, 1, 0, nullptr, args, nullptr)))
+        return;
+    check(cuCtxSynchronize());
     static float host[N * N];
-    checkDriver(cuMemcpyDtoH(host, d_out, sizeof(host)));
-    int same = 0;
+    check(cuMemcpyDtoH(host, d_out, sizeof(host)));
+    size_t same = 0;
     for (int i = 0; i < N * N; ++i)
-        if (host[i] == expected[i])
-            ++same;
-    printf("  %d of %d elements equal to the input's\n", same, N * N);
-    return same == N * N;
+        same += host[i] == expected[i];
+    expect_all("  elements equal to the input's", same, N * N);
 }
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/tensor_map.ptx";
-
-    if (!checkDriver(cuInit(0)))
+    if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!checkDriver(cuDeviceGet(&device, 0)))
-        return 1;
+    if (!check(cuDeviceGet(&device, 0)))
+        return finish();
     int major = 0;
-    checkDriver(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+    check(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
     if (major < 9) {
-        printf("the tensor memory accelerator needs compute capability 9.0 or newer\n");
-        return 1;
+        expect(false, "the tensor memory accelerator needs compute capability 9.0");
+        return finish();
     }
     CUcontext ctx;
-    if (!checkDriver(cuDevicePrimaryCtxRetain(&ctx, device)) || !checkDriver(cuCtxSetCurrent(ctx)))
-        return 1;
-    CUmodule module;
+    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+        return finish();
+    CUmodule module = load_module(argc, argv, "tensor_map.ptx");
     CUfunction copy_tile;
-    if (!checkDriver(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !checkDriver(cuModuleGetFunction(&copy_tile, module, "copy_tile")))
-        return 1;
+    if (module == NULL || !check(cuModuleGetFunction(&copy_tile, module, "copy_tile")))
+        return finish();
 
     static float first[N * N], second[N * N];
     for (int i = 0; i < N * N; ++i) {
@@ -111,24 +71,26 @@ int main(int argc, char** argv)
         second[i] = (float)(3 * i + 1);
     }
     CUdeviceptr d_first, d_second, d_out;
-    checkDriver(cuMemAlloc(&d_first, sizeof(first)));
-    checkDriver(cuMemAlloc(&d_second, sizeof(second)));
-    checkDriver(cuMemAlloc(&d_out, sizeof(first)));
-    checkDriver(cuMemcpyHtoD(d_first, first, sizeof(first)));
-    checkDriver(cuMemcpyHtoD(d_second, second, sizeof(second)));
+    check(cuMemAlloc(&d_first, sizeof(first)));
+    check(cuMemAlloc(&d_second, sizeof(second)));
+    check(cuMemAlloc(&d_out, sizeof(first)));
+    check(cuMemcpyHtoD(d_first, first, sizeof(first)));
+    check(cuMemcpyHtoD(d_second, second, sizeof(second)));
 
-    bool ok = true;
     CUtensorMap in, out;
     printf("sizeof(CUtensorMap) = %zu, alignment %zu\n", sizeof(CUtensorMap), alignof(CUtensorMap));
-    ok = show("cuTensorMapEncodeTiled(input)", encode_tiled(&in, (void*)d_first)) && ok;
-    ok = show("cuTensorMapEncodeTiled(output)", encode_tiled(&out, (void*)d_out)) && ok;
-    ok = ok && copy_and_check(copy_tile, &in, &out, d_out, first);
-    ok = show("cuTensorMapReplaceAddress", cuTensorMapReplaceAddress(&in, (void*)d_second)) && ok;
-    ok = ok && copy_and_check(copy_tile, &in, &out, d_out, second);
+    check(encode_tiled(&in, (void*)d_first));
+    check(encode_tiled(&out, (void*)d_out));
+    printf("tiles of the first matrix:\n");
+    copy_and_check(copy_tile, &in, &out, d_out, first);
+    check(cuTensorMapReplaceAddress(&in, (void*)d_second));
+    printf("tiles of the second matrix, its address replaced in the input's map:\n");
+    copy_and_check(copy_tile, &in, &out, d_out, second);
 
     // A global address must be 16-byte aligned.
     CUtensorMap refused;
-    show("cuTensorMapEncodeTiled(misaligned)", encode_tiled(&refused, (void*)(d_first + 4)));
+    CUresult misaligned = encode_tiled(&refused, (void*)(d_first + 4));
+    expect(!show("cuTensorMapEncodeTiled(misaligned)", misaligned), "a misaligned address refused");
 
     // An im2col map of an NHWC tensor: N = 1, H = W = 8, C = 16 floats; 64 pixels of 16 channels.
     cuuint64_t dims[4] = { 16, 8, 8, 1 };
@@ -159,11 +121,10 @@ int main(int argc, char** argv)
         printf("  effective class %d\n", (int)effective);
 #endif
 
-    checkDriver(cuMemFree(d_out));
-    checkDriver(cuMemFree(d_second));
-    checkDriver(cuMemFree(d_first));
-    checkDriver(cuModuleUnload(module));
-    checkDriver(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", ok ? "PASS" : "FAIL");
-    return ok ? 0 : 1;
+    check(cuMemFree(d_out));
+    check(cuMemFree(d_second));
+    check(cuMemFree(d_first));
+    check(cuModuleUnload(module));
+    check(cuDevicePrimaryCtxRelease(device));
+    return finish();
 }

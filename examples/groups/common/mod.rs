@@ -48,6 +48,22 @@ pub fn result_name(code: CUresult) -> String {
         .into_owned()
 }
 
+/// Prints `what: <result name>` for a call whose answer the program prints rather than requires
+/// (it may differ by GPU or driver); whether it is `CUDA_SUCCESS`.
+pub fn show(what: &str, code: CUresult) -> bool {
+    println!("{what}: {}", result_name(code));
+    code == CUresult::CUDA_SUCCESS
+}
+
+/// C's `b ? "yes" : "no"`.
+pub fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
 /// A check of the program's own: counted, and named where it does not hold.
 pub fn expect(ok: bool, what: &str) {
     if !ok {

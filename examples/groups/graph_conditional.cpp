@@ -7,17 +7,6 @@
 // bodies wrote is checked on the host.
 // Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
 #include "common.h"
-#include <string>
-
-static bool all_ok = true;
-
-// Prints what a run gave and whether it is what was expected.
-static void check(const char* what, int value, int got, int expected)
-{
-    printf("%s, value %d: %d (%s)\n", what, value, got, got == expected ? "ok" : "WRONG");
-    if (got != expected)
-        all_ok = false;
-}
 
 // Adds a one-thread kernel node running `f` with `args` after `deps`.
 static CUgraphNode add_kernel(CUgraph graph, CUgraphNode* deps, size_t count, CUfunction f, void** args)
@@ -68,7 +57,6 @@ static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr va
 {
     CUgraphExec exec;
     if (!check(cuGraphInstantiate(&exec, graph, 0))) {
-        all_ok = false;
         check(cuGraphDestroy(graph));
         return;
     }
@@ -79,7 +67,8 @@ static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr va
         check(cuStreamSynchronize(stream));
         int got = -1;
         check(cuMemcpyDtoH(&got, out, sizeof(int)));
-        check(what, values[r], got, expected[r]);
+        printf("%s, value %d: %d\n", what, values[r], got);
+        expect(got == expected[r], what);
     }
     check(cuGraphExecDestroy(exec));
     check(cuGraphDestroy(graph));
@@ -87,25 +76,22 @@ static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr va
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
-
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
     if (!check(cuDeviceGet(&device, 0)))
-        return 1;
+        return finish();
     CUcontext ctx;
     if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
-        return 1;
-    CUmodule module;
+        return finish();
+    CUmodule module = load_module(argc, argv, "graphs.ptx");
     CUfunction set_if, set_switch, loop_step, write_value;
-    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
+    if (module == NULL ||
         !check(cuModuleGetFunction(&set_if, module, "set_if")) ||
         !check(cuModuleGetFunction(&set_switch, module, "set_switch")) ||
         !check(cuModuleGetFunction(&loop_step, module, "loop_step")) ||
         !check(cuModuleGetFunction(&write_value, module, "write_value")))
-        return 1;
+        return finish();
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     CUdeviceptr value, out;
@@ -184,7 +170,7 @@ int main(int argc, char** argv)
             check(cuStreamBeginCaptureToGraph(capture, body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
             check(cuLaunchKernel(loop_step, 1, 1, 1, 1, 1, 1, 0, capture, step_args, nullptr));
             check(cuStreamEndCapture(capture, &result));
-            printf("captured into the body graph: %s\n", result == body[0] ? "yes" : "no");
+            expect(result == body[0], "captured into the body graph");
             check(cuStreamDestroy(capture));
         }
         int values[] = { 5, 1, 3 };
@@ -198,6 +184,5 @@ int main(int argc, char** argv)
     check(cuStreamDestroy(stream));
     check(cuModuleUnload(module));
     check(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
-    return all_ok ? 0 : 1;
+    return finish();
 }

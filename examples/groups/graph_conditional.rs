@@ -11,31 +11,13 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_int, c_uint, c_void, OsStr, OsString};
+use std::ffi::{c_int, c_uint, c_void};
 use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use common::{c_path, kernel_path};
+use common::{check, expect, finish, load_module};
 use cuda_driver_sys::*;
-
-/// Whether every check passed.
-static ALL_OK: AtomicBool = AtomicBool::new(true);
-
-/// Prints what a run gave and whether it is what was expected.
-fn check(what: &str, value: c_int, got: c_int, expected: c_int) {
-    println!(
-        "{}, value {}: {} ({})",
-        what,
-        value,
-        got,
-        if got == expected { "ok" } else { "WRONG" }
-    );
-    if got != expected {
-        ALL_OK.store(false, Relaxed);
-    }
-}
 
 /// cuGraphAddNode: the CUDA 13 form takes the edges' data (NULL: none) after the dependencies.
 fn add_node(
@@ -121,7 +103,6 @@ fn run(
 ) {
     let mut exec: CUgraphExec = ptr::null_mut();
     if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-        ALL_OK.store(false, Relaxed);
         check!(unsafe { cuGraphDestroy(graph) });
         return;
     }
@@ -138,33 +119,33 @@ fn run(
         check!(unsafe { cuStreamSynchronize(stream) });
         let mut got: c_int = -1;
         check!(unsafe { cuMemcpyDtoH(&raw mut got as *mut c_void, out, size_of::<c_int>()) });
-        check(what, values[r], got, expected[r]);
+        println!("{what}, value {}: {got}", values[r]);
+        expect(got == expected[r], what);
     }
     check!(unsafe { cuGraphExecDestroy(exec) });
     check!(unsafe { cuGraphDestroy(graph) });
 }
 
 fn main() {
-    // KERNELS graphs.ptx
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
     let mut ctx: CUcontext = ptr::null_mut();
     if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
         || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
-        exit(1);
+        finish();
     }
-    let mut module: CUmodule = ptr::null_mut();
+    let module = load_module("graphs.ptx");
     let mut set_if: CUfunction = ptr::null_mut();
     let mut set_switch: CUfunction = ptr::null_mut();
     let mut loop_step: CUfunction = ptr::null_mut();
     let mut write_value: CUfunction = ptr::null_mut();
-    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+    if module.is_null()
         || !check!(unsafe { cuModuleGetFunction(&mut set_if, module, c"set_if".as_ptr()) })
         || !check!(unsafe { cuModuleGetFunction(&mut set_switch, module, c"set_switch".as_ptr()) })
         || !check!(unsafe { cuModuleGetFunction(&mut loop_step, module, c"loop_step".as_ptr()) })
@@ -172,7 +153,7 @@ fn main() {
             cuModuleGetFunction(&mut write_value, module, c"write_value".as_ptr())
         })
     {
-        exit(1);
+        finish();
     }
     let mut stream: CUstream = ptr::null_mut();
     check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
@@ -332,10 +313,7 @@ fn main() {
                 )
             });
             check!(unsafe { cuStreamEndCapture(capture, &mut result) });
-            println!(
-                "captured into the body graph: {}",
-                if result == body[0] { "yes" } else { "no" }
-            );
+            expect(result == body[0], "captured into the body graph");
             check!(unsafe { cuStreamDestroy(capture) });
         }
         run(
@@ -358,7 +336,5 @@ fn main() {
     check!(unsafe { cuStreamDestroy(stream) });
     check!(unsafe { cuModuleUnload(module) });
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    let all_ok = ALL_OK.load(Relaxed);
-    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
-    exit(if all_ok { 0 } else { 1 });
+    finish()
 }

@@ -9,9 +9,6 @@
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
-#include <string>
-
-static bool all_ok = true;
 
 // A stream callback: counts its calls.
 static void CUDA_CB count_call(CUstream stream, CUresult status, void* user_data)
@@ -37,40 +34,34 @@ static void run_and_check(const char* what, CUgraph graph, CUstream stream, CUde
     CUgraphExec exec;
     check(cuMemsetD32(data, 0, N));
     check(cuCtxSynchronize());
-    if (!check(cuGraphInstantiate(&exec, graph, 0))) {
-        all_ok = false;
+    if (!check(cuGraphInstantiate(&exec, graph, 0)))
         return;
-    }
     check(cuGraphLaunch(exec, stream));
     check(cuStreamSynchronize(stream));
     int host[N];
     check(cuMemcpyDtoH(host, data, sizeof(host)));
-    bool ok = true;
+    printf("%s: element 0 is %d\n", what, host[0]);
+    bool all = true;
     for (int i = 0; i < N; ++i)
-        ok = ok && host[i] == expected;
-    printf("%s: every element %d: %s\n", what, expected, ok ? "ok" : "WRONG");
-    all_ok = all_ok && ok;
+        all = all && host[i] == expected;
+    expect(all, what);
     check(cuGraphExecDestroy(exec));
 }
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
-
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
     if (!check(cuDeviceGet(&device, 0)))
-        return 1;
+        return finish();
     CUcontext ctx;
     if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
-        return 1;
-    CUmodule module;
+        return finish();
+    CUmodule module = load_module(argc, argv, "graphs.ptx");
     CUfunction add_value;
-    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !check(cuModuleGetFunction(&add_value, module, "add_value")))
-        return 1;
+    if (module == NULL || !check(cuModuleGetFunction(&add_value, module, "add_value")))
+        return finish();
     CUdeviceptr data;
     check(cuMemAlloc(&data, N * sizeof(int)));
 
@@ -78,162 +69,158 @@ int main(int argc, char** argv)
     int least = 0, greatest = 0;
     check(cuCtxGetStreamPriorityRange(&least, &greatest));
     CUstream plain, urgent, copy;
-    show("cuStreamCreate", cuStreamCreate(&plain, CU_STREAM_NON_BLOCKING));
-    show("cuStreamCreateWithPriority", cuStreamCreateWithPriority(&urgent, CU_STREAM_NON_BLOCKING, greatest));
-    show("cuStreamCreate", cuStreamCreate(&copy, CU_STREAM_DEFAULT));
+    check(cuStreamCreate(&plain, CU_STREAM_NON_BLOCKING));
+    check(cuStreamCreateWithPriority(&urgent, CU_STREAM_NON_BLOCKING, greatest));
+    check(cuStreamCreate(&copy, CU_STREAM_DEFAULT));
     unsigned int flags = 0;
     int priority = 0;
-    show("cuStreamGetFlags", cuStreamGetFlags(plain, &flags));
-    printf("  flags %u\n", flags);
-    show("cuStreamGetPriority", cuStreamGetPriority(urgent, &priority));
-    printf("  the greatest priority: %s\n", priority == greatest ? "yes" : "no");
+    check(cuStreamGetFlags(plain, &flags));
+    printf("stream flags: %u\n", flags);
+    check(cuStreamGetPriority(urgent, &priority));
+    expect(priority == greatest, "the stream's priority");
     unsigned long long id_plain = 0, id_urgent = 0;
-    show("cuStreamGetId", cuStreamGetId(plain, &id_plain));
-    show("cuStreamGetId", cuStreamGetId(urgent, &id_urgent));
-    printf("  ids differ: %s\n", id_plain != id_urgent ? "yes" : "no");
+    check(cuStreamGetId(plain, &id_plain));
+    check(cuStreamGetId(urgent, &id_urgent));
+    expect(id_plain != id_urgent, "two streams' ids differ");
     CUdevice stream_device = -1;
-    show("cuStreamGetDevice", cuStreamGetDevice(plain, &stream_device));
-    printf("  device 0: %s\n", stream_device == device ? "yes" : "no");
+    check(cuStreamGetDevice(plain, &stream_device));
+    expect(stream_device == device, "the stream's device");
     CUcontext stream_ctx = nullptr;
     CUgreenCtx stream_green = nullptr;
-    show("cuStreamGetCtx", cuStreamGetCtx(plain, &stream_ctx));
-    printf("  the primary context: %s\n", stream_ctx == ctx ? "yes" : "no");
+    check(cuStreamGetCtx(plain, &stream_ctx));
+    expect(stream_ctx == ctx, "the stream's context");
     stream_ctx = nullptr;
-    show("cuStreamGetCtx_v2", cuStreamGetCtx_v2(plain, &stream_ctx, &stream_green));
-    printf("  the primary context: %s, no green context: %s\n", stream_ctx == ctx ? "yes" : "no",
-           stream_green == nullptr ? "yes" : "no");
+    check(cuStreamGetCtx_v2(plain, &stream_ctx, &stream_green));
+    expect(stream_ctx == ctx && stream_green == nullptr, "the stream's context, and no green context");
 
     // Attributes.
     CUstreamAttrValue value;
     memset(&value, 0, sizeof(value));
     value.syncPolicy = CU_SYNC_POLICY_YIELD;
-    show("cuStreamSetAttribute(SYNCHRONIZATION_POLICY)",
-         cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value));
+    check(cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value));
     memset(&value, 0, sizeof(value));
     value.accessPolicyWindow.base_ptr = (void*)data;
     value.accessPolicyWindow.num_bytes = N * sizeof(int);
     value.accessPolicyWindow.hitRatio = 1.0f;
     value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
     value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
-    show("cuStreamSetAttribute(ACCESS_POLICY_WINDOW)",
-         cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value));
+    check(cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value));
     memset(&value, 0, sizeof(value));
     value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
-    show("cuStreamSetAttribute(MEM_SYNC_DOMAIN)", cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value));
-    show("cuStreamCopyAttributes", cuStreamCopyAttributes(copy, plain));
+    check(cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value));
+    check(cuStreamCopyAttributes(copy, plain));
     memset(&value, 0, sizeof(value));
-    show("cuStreamGetAttribute(SYNCHRONIZATION_POLICY)",
-         cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value));
-    printf("  copied: %s\n", value.syncPolicy == CU_SYNC_POLICY_YIELD ? "yes" : "no");
+    check(cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value));
+    expect(value.syncPolicy == CU_SYNC_POLICY_YIELD, "the synchronization policy copied");
     memset(&value, 0, sizeof(value));
-    show("cuStreamGetAttribute(ACCESS_POLICY_WINDOW)",
-         cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value));
-    printf("  copied: %s\n", value.accessPolicyWindow.num_bytes == N * sizeof(int) ? "yes" : "no");
+    check(cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value));
+    expect(value.accessPolicyWindow.num_bytes == N * sizeof(int), "the access policy window copied");
     memset(&value, 0, sizeof(value));
-    show("cuStreamGetAttribute(PRIORITY)", cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &value));
-    printf("  the greatest priority: %s\n", value.priority == greatest ? "yes" : "no");
+    check(cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &value));
+    expect(value.priority == greatest, "the priority attribute");
 
     // Work, callbacks, events and waits.
     CUevent timing_start, timing_end, blocking, no_timing, interprocess;
-    show("cuEventCreate(DEFAULT)", cuEventCreate(&timing_start, CU_EVENT_DEFAULT));
-    show("cuEventCreate(DEFAULT)", cuEventCreate(&timing_end, CU_EVENT_DEFAULT));
-    show("cuEventCreate(BLOCKING_SYNC)", cuEventCreate(&blocking, CU_EVENT_BLOCKING_SYNC));
-    show("cuEventCreate(DISABLE_TIMING)", cuEventCreate(&no_timing, CU_EVENT_DISABLE_TIMING));
-    show("cuEventCreate(INTERPROCESS)", cuEventCreate(&interprocess, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&timing_start, CU_EVENT_DEFAULT));
+    check(cuEventCreate(&timing_end, CU_EVENT_DEFAULT));
+    check(cuEventCreate(&blocking, CU_EVENT_BLOCKING_SYNC));
+    check(cuEventCreate(&no_timing, CU_EVENT_DISABLE_TIMING));
+    check(cuEventCreate(&interprocess, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
     check(cuMemsetD32(data, 0, N));
     check(cuCtxSynchronize());
     int calls = 0;
-    show("cuEventRecord", cuEventRecord(timing_start, plain));
+    check(cuEventRecord(timing_start, plain));
     add(add_value, plain, data, 1);
-    show("cuEventRecordWithFlags(DEFAULT)", cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT));
-    show("cuStreamWaitEvent", cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT));
+    check(cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT));
+    check(cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT));
     add(add_value, urgent, data, 2);
-    show("cuEventRecord", cuEventRecord(blocking, urgent));
-    show("cuStreamWaitEvent", cuStreamWaitEvent(plain, blocking, 0));
+    check(cuEventRecord(blocking, urgent));
+    check(cuStreamWaitEvent(plain, blocking, 0));
     add(add_value, plain, data, 4);
-    show("cuStreamAddCallback", cuStreamAddCallback(plain, count_call, &calls, 0));
-    show("cuEventRecord", cuEventRecord(timing_end, plain));
-    show("cuEventRecord", cuEventRecord(interprocess, plain));
-    show("cuEventSynchronize", cuEventSynchronize(timing_end));
-    show("cuEventQuery", cuEventQuery(timing_end));
-    show("cuStreamQuery", cuStreamQuery(plain));
-    show("cuStreamSynchronize", cuStreamSynchronize(plain));
-    printf("  callback calls: %d\n", calls);
+    check(cuStreamAddCallback(plain, count_call, &calls, 0));
+    check(cuEventRecord(timing_end, plain));
+    check(cuEventRecord(interprocess, plain));
+    check(cuEventSynchronize(timing_end));
+    check(cuEventQuery(timing_end));
+    check(cuStreamSynchronize(plain));
+    check(cuStreamQuery(plain));
+    printf("callback calls: %d\n", calls);
     float ms = -1.0f;
-    show("cuEventElapsedTime", cuEventElapsedTime(&ms, timing_start, timing_end));
-    printf("  elapsed time measured: %s\n", ms >= 0.0f ? "yes" : "no");
+    check(cuEventElapsedTime(&ms, timing_start, timing_end));
+    expect(ms >= 0.0f, "an elapsed time measured");
 #if CUDA_VERSION < 13000
     ms = -1.0f;
-    show("cuEventElapsedTime_v2", cuEventElapsedTime_v2(&ms, timing_start, timing_end));
-    printf("  elapsed time measured: %s\n", ms >= 0.0f ? "yes" : "no");
+    check(cuEventElapsedTime_v2(&ms, timing_start, timing_end));
+    expect(ms >= 0.0f, "an elapsed time measured (v2)");
 #endif
     show("cuEventElapsedTime(DISABLE_TIMING)", cuEventElapsedTime(&ms, timing_start, no_timing));
     int host[N];
     check(cuMemcpyDtoH(host, data, sizeof(host)));
+    printf("three kernels on two streams, ordered by events: %d\n", host[0]);
     bool ordered = true;
     for (int i = 0; i < N; ++i)
         ordered = ordered && host[i] == 7;
-    printf("three kernels on two streams, ordered by events: %s\n", ordered ? "ok" : "WRONG");
-    all_ok = all_ok && ordered && calls == 1;
+    expect(ordered, "three kernels ordered by events");
+    expect(calls == 1, "the callback ran once");
 
     // Managed memory attached to one stream.
     CUdeviceptr managed;
     check(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
-    show("cuStreamAttachMemAsync", cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE));
+    check(cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE));
     check(cuStreamSynchronize(plain));
     *(int*)managed = 5;
     add(add_value, plain, managed, 1);
     check(cuStreamSynchronize(plain));
     printf("managed memory attached to the stream: %d\n", *(int*)managed);
-    all_ok = all_ok && *(int*)managed == 6;
+    expect(*(int*)managed == 6, "managed memory attached to the stream");
     check(cuMemFree(managed));
 
     // Stream capture.
     CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    show("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode(&mode));
-    printf("  the thread's mode was %s\n", mode == CU_STREAM_CAPTURE_MODE_GLOBAL ? "global" : "not global");
-    show("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode(&mode));
+    check(cuThreadExchangeStreamCaptureMode(&mode));
+    expect(mode == CU_STREAM_CAPTURE_MODE_GLOBAL, "the thread's capture mode was global");
+    check(cuThreadExchangeStreamCaptureMode(&mode));
     CUstreamCaptureStatus status;
-    show("cuStreamIsCapturing", cuStreamIsCapturing(plain, &status));
-    printf("  %s\n", status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? "capturing" : "not capturing");
-    show("cuStreamBeginCapture", cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    check(cuStreamIsCapturing(plain, &status));
+    expect(status == CU_STREAM_CAPTURE_STATUS_NONE, "not capturing yet");
+    check(cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL));
     add(add_value, plain, data, 1);
-    show("cuStreamIsCapturing", cuStreamIsCapturing(plain, &status));
-    printf("  %s\n", status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? "capturing" : "not capturing");
+    check(cuStreamIsCapturing(plain, &status));
+    expect(status == CU_STREAM_CAPTURE_STATUS_ACTIVE, "capturing");
     cuuint64_t capture_id = 0;
     CUgraph capturing = nullptr;
     const CUgraphNode* deps = nullptr;
     const CUgraphEdgeData* edges = nullptr;
     size_t count = 0;
 #if CUDA_VERSION >= 13000
-    show("cuStreamGetCaptureInfo", cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
+    check(cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
 #else
-    show("cuStreamGetCaptureInfo", cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &count));
-    show("cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo_v3(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
+    check(cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &count));
+    check(cuStreamGetCaptureInfo_v3(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
 #endif
-    printf("  %zu dependency, a capture id: %s, the graph: %s\n", count, capture_id != 0 ? "yes" : "no",
-           capturing ? "yes" : "no");
+    printf("capture info: %zu dependency\n", count);
+    expect(count == 1 && capture_id != 0 && capturing != nullptr, "the capture's dependency, id and graph");
     // The dependencies set to the first kernel's node (as they are), the second kernel, then the
     // first node added again: the last kernel depends on both.
     CUgraphNode first = count == 1 ? deps[0] : nullptr;
 #if CUDA_VERSION >= 13000
-    show("cuStreamUpdateCaptureDependencies(SET)", cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
 #else
-    show("cuStreamUpdateCaptureDependencies(SET)", cuStreamUpdateCaptureDependencies(plain, &first, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies(plain, &first, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
 #endif
     add(add_value, plain, data, 10);
 #if CUDA_VERSION >= 13000
-    show("cuStreamUpdateCaptureDependencies(ADD)", cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
 #else
-    show("cuStreamUpdateCaptureDependencies_v2(ADD)", cuStreamUpdateCaptureDependencies_v2(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies_v2(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
 #endif
     add(add_value, plain, data, 100);
     CUgraph captured = nullptr;
-    show("cuStreamEndCapture", cuStreamEndCapture(plain, &captured));
+    check(cuStreamEndCapture(plain, &captured));
     size_t nodes = 0, roots = 0;
     check(cuGraphGetNodes(captured, nullptr, &nodes));
     check(cuGraphGetRootNodes(captured, nullptr, &roots));
-    printf("  captured %zu nodes, %zu of them roots\n", nodes, roots);
+    printf("captured %zu nodes, %zu of them roots\n", nodes, roots);
     run_and_check("the captured graph", captured, plain, data, 111);
 
     // A capture into an existing graph, after its node.
@@ -241,12 +228,11 @@ int main(int argc, char** argv)
     CUgraphNode empty;
     check(cuGraphCreate(&existing, 0));
     check(cuGraphAddEmptyNode(&empty, existing, nullptr, 0));
-    show("cuStreamBeginCaptureToGraph",
-         cuStreamBeginCaptureToGraph(plain, existing, &empty, nullptr, 1, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    check(cuStreamBeginCaptureToGraph(plain, existing, &empty, nullptr, 1, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
     add(add_value, plain, data, 3);
     CUgraph same = nullptr;
-    show("cuStreamEndCapture", cuStreamEndCapture(plain, &same));
-    printf("  the same graph: %s\n", same == existing ? "yes" : "no");
+    check(cuStreamEndCapture(plain, &same));
+    expect(same == existing, "the capture ends in the existing graph");
     run_and_check("the graph captured into", existing, plain, data, 3);
 #if CUDA_VERSION >= 13020
     PFN_cuStreamBeginCaptureToCig_v13010 beginToCig =
@@ -268,13 +254,12 @@ int main(int argc, char** argv)
     check(cuGraphDestroy(captured));
     CUevent events[] = { timing_start, timing_end, blocking, no_timing, interprocess };
     for (int i = 0; i < 5; ++i)
-        show("cuEventDestroy", cuEventDestroy(events[i]));
-    show("cuStreamDestroy", cuStreamDestroy(copy));
-    show("cuStreamDestroy", cuStreamDestroy(urgent));
-    show("cuStreamDestroy", cuStreamDestroy(plain));
+        check(cuEventDestroy(events[i]));
+    check(cuStreamDestroy(copy));
+    check(cuStreamDestroy(urgent));
+    check(cuStreamDestroy(plain));
     check(cuMemFree(data));
     check(cuModuleUnload(module));
     check(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
-    return all_ok ? 0 : 1;
+    return finish();
 }

@@ -11,17 +11,13 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use common::{c_path, kernel_path, s};
+use common::{check, expect, finish, load_module, show};
 use cuda_driver_sys::*;
-
-/// Whether every check passed.
-static ALL_OK: AtomicBool = AtomicBool::new(true);
 
 /// A stream callback: counts its calls.
 unsafe extern "C" fn count_call(_stream: CUstream, status: CUresult, user_data: *mut c_void) {
@@ -63,7 +59,6 @@ fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr
     check!(unsafe { cuMemsetD32(data, 0, N) });
     check!(unsafe { cuCtxSynchronize() });
     if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-        ALL_OK.store(false, Relaxed);
         return;
     }
     check!(unsafe { cuGraphLaunch(exec, stream) });
@@ -76,40 +71,31 @@ fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr
             size_of::<[c_int; N]>(),
         )
     });
-    let ok = host.iter().all(|&h| h == expected);
-    println!(
-        "{}: every element {}: {}",
-        what,
-        expected,
-        if ok { "ok" } else { "WRONG" }
-    );
-    if !ok {
-        ALL_OK.store(false, Relaxed);
-    }
+    println!("{what}: element 0 is {}", host[0]);
+    expect(host.iter().all(|&h| h == expected), what);
     check!(unsafe { cuGraphExecDestroy(exec) });
 }
 
 fn main() {
-    // KERNELS graphs.ptx
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
     let mut ctx: CUcontext = ptr::null_mut();
     if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
         || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
-        exit(1);
+        finish();
     }
-    let mut module: CUmodule = ptr::null_mut();
+    let module = load_module("graphs.ptx");
     let mut add_value: CUfunction = ptr::null_mut();
-    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+    if module.is_null()
         || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
     {
-        exit(1);
+        finish();
     }
     let mut data: CUdeviceptr = 0;
     check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
@@ -120,58 +106,37 @@ fn main() {
     let mut plain: CUstream = ptr::null_mut();
     let mut urgent: CUstream = ptr::null_mut();
     let mut copy: CUstream = ptr::null_mut();
-    show("cuStreamCreate", unsafe {
-        cuStreamCreate(&mut plain, CU_STREAM_NON_BLOCKING.0)
-    });
-    show("cuStreamCreateWithPriority", unsafe {
-        cuStreamCreateWithPriority(&mut urgent, CU_STREAM_NON_BLOCKING.0, greatest)
-    });
-    show("cuStreamCreate", unsafe {
-        cuStreamCreate(&mut copy, CU_STREAM_DEFAULT.0)
-    });
+    check!(unsafe { cuStreamCreate(&mut plain, CU_STREAM_NON_BLOCKING.0) });
+    check!(unsafe { cuStreamCreateWithPriority(&mut urgent, CU_STREAM_NON_BLOCKING.0, greatest) });
+    check!(unsafe { cuStreamCreate(&mut copy, CU_STREAM_DEFAULT.0) });
     let mut flags: c_uint = 0;
     let mut priority: c_int = 0;
-    show("cuStreamGetFlags", unsafe {
-        cuStreamGetFlags(plain, &mut flags)
-    });
-    println!("  flags {}", flags);
-    show("cuStreamGetPriority", unsafe {
-        cuStreamGetPriority(urgent, &mut priority)
-    });
-    println!("  the greatest priority: {}", yes(priority == greatest));
+    check!(unsafe { cuStreamGetFlags(plain, &mut flags) });
+    println!("stream flags: {}", flags);
+    check!(unsafe { cuStreamGetPriority(urgent, &mut priority) });
+    expect(priority == greatest, "the stream's priority");
     let (mut id_plain, mut id_urgent): (c_ulonglong, c_ulonglong) = (0, 0);
-    show("cuStreamGetId", unsafe {
-        cuStreamGetId(plain, &mut id_plain)
-    });
-    show("cuStreamGetId", unsafe {
-        cuStreamGetId(urgent, &mut id_urgent)
-    });
-    println!("  ids differ: {}", yes(id_plain != id_urgent));
+    check!(unsafe { cuStreamGetId(plain, &mut id_plain) });
+    check!(unsafe { cuStreamGetId(urgent, &mut id_urgent) });
+    expect(id_plain != id_urgent, "two streams' ids differ");
     let mut stream_device: CUdevice = -1;
-    show("cuStreamGetDevice", unsafe {
-        cuStreamGetDevice(plain, &mut stream_device)
-    });
-    println!("  device 0: {}", yes(stream_device == device));
+    check!(unsafe { cuStreamGetDevice(plain, &mut stream_device) });
+    expect(stream_device == device, "the stream's device");
     let mut stream_ctx: CUcontext = ptr::null_mut();
     let mut stream_green: CUgreenCtx = ptr::null_mut();
-    show("cuStreamGetCtx", unsafe {
-        cuStreamGetCtx(plain, &mut stream_ctx)
-    });
-    println!("  the primary context: {}", yes(stream_ctx == ctx));
+    check!(unsafe { cuStreamGetCtx(plain, &mut stream_ctx) });
+    expect(stream_ctx == ctx, "the stream's context");
     stream_ctx = ptr::null_mut();
-    show("cuStreamGetCtx_v2", unsafe {
-        cuStreamGetCtx_v2(plain, &mut stream_ctx, &mut stream_green)
-    });
-    println!(
-        "  the primary context: {}, no green context: {}",
-        yes(stream_ctx == ctx),
-        yes(stream_green.is_null())
+    check!(unsafe { cuStreamGetCtx_v2(plain, &mut stream_ctx, &mut stream_green) });
+    expect(
+        stream_ctx == ctx && stream_green.is_null(),
+        "the stream's context, and no green context",
     );
 
     // Attributes.
     let mut value: CUstreamAttrValue = unsafe { zeroed() };
     value.syncPolicy = CU_SYNC_POLICY_YIELD;
-    show("cuStreamSetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
+    check!(unsafe {
         cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value)
     });
     value = unsafe { zeroed() };
@@ -180,40 +145,34 @@ fn main() {
     value.accessPolicyWindow.hitRatio = 1.0;
     value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
     value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
-    show("cuStreamSetAttribute(ACCESS_POLICY_WINDOW)", unsafe {
+    check!(unsafe {
         cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value)
     });
     value = unsafe { zeroed() };
     value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
-    show("cuStreamSetAttribute(MEM_SYNC_DOMAIN)", unsafe {
-        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value)
-    });
-    show("cuStreamCopyAttributes", unsafe {
-        cuStreamCopyAttributes(copy, plain)
-    });
+    check!(unsafe { cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value) });
+    check!(unsafe { cuStreamCopyAttributes(copy, plain) });
     value = unsafe { zeroed() };
-    show("cuStreamGetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
+    check!(unsafe {
         cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &mut value)
     });
-    println!(
-        "  copied: {}",
-        yes(unsafe { value.syncPolicy } == CU_SYNC_POLICY_YIELD)
+    expect(
+        unsafe { value.syncPolicy } == CU_SYNC_POLICY_YIELD,
+        "the synchronization policy copied",
     );
     value = unsafe { zeroed() };
-    show("cuStreamGetAttribute(ACCESS_POLICY_WINDOW)", unsafe {
+    check!(unsafe {
         cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &mut value)
     });
-    println!(
-        "  copied: {}",
-        yes(unsafe { value.accessPolicyWindow.num_bytes } == N * size_of::<c_int>())
+    expect(
+        unsafe { value.accessPolicyWindow.num_bytes } == N * size_of::<c_int>(),
+        "the access policy window copied",
     );
     value = unsafe { zeroed() };
-    show("cuStreamGetAttribute(PRIORITY)", unsafe {
-        cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &mut value)
-    });
-    println!(
-        "  the greatest priority: {}",
-        yes(unsafe { value.priority } == greatest)
+    check!(unsafe { cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &mut value) });
+    expect(
+        unsafe { value.priority } == greatest,
+        "the priority attribute",
     );
 
     // Work, callbacks, events and waits.
@@ -222,19 +181,11 @@ fn main() {
     let mut blocking: CUevent = ptr::null_mut();
     let mut no_timing: CUevent = ptr::null_mut();
     let mut interprocess: CUevent = ptr::null_mut();
-    show("cuEventCreate(DEFAULT)", unsafe {
-        cuEventCreate(&mut timing_start, CU_EVENT_DEFAULT.0)
-    });
-    show("cuEventCreate(DEFAULT)", unsafe {
-        cuEventCreate(&mut timing_end, CU_EVENT_DEFAULT.0)
-    });
-    show("cuEventCreate(BLOCKING_SYNC)", unsafe {
-        cuEventCreate(&mut blocking, CU_EVENT_BLOCKING_SYNC.0)
-    });
-    show("cuEventCreate(DISABLE_TIMING)", unsafe {
-        cuEventCreate(&mut no_timing, CU_EVENT_DISABLE_TIMING.0)
-    });
-    show("cuEventCreate(INTERPROCESS)", unsafe {
+    check!(unsafe { cuEventCreate(&mut timing_start, CU_EVENT_DEFAULT.0) });
+    check!(unsafe { cuEventCreate(&mut timing_end, CU_EVENT_DEFAULT.0) });
+    check!(unsafe { cuEventCreate(&mut blocking, CU_EVENT_BLOCKING_SYNC.0) });
+    check!(unsafe { cuEventCreate(&mut no_timing, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe {
         cuEventCreate(
             &mut interprocess,
             CU_EVENT_INTERPROCESS.0 | CU_EVENT_DISABLE_TIMING.0,
@@ -243,48 +194,32 @@ fn main() {
     check!(unsafe { cuMemsetD32(data, 0, N) });
     check!(unsafe { cuCtxSynchronize() });
     let mut calls: c_int = 0;
-    show("cuEventRecord", unsafe {
-        cuEventRecord(timing_start, plain)
-    });
+    check!(unsafe { cuEventRecord(timing_start, plain) });
     add(add_value, plain, data, 1);
-    show("cuEventRecordWithFlags(DEFAULT)", unsafe {
-        cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT.0)
-    });
-    show("cuStreamWaitEvent", unsafe {
-        cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT.0)
-    });
+    check!(unsafe { cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT.0) });
+    check!(unsafe { cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT.0) });
     add(add_value, urgent, data, 2);
-    show("cuEventRecord", unsafe { cuEventRecord(blocking, urgent) });
-    show("cuStreamWaitEvent", unsafe {
-        cuStreamWaitEvent(plain, blocking, 0)
-    });
+    check!(unsafe { cuEventRecord(blocking, urgent) });
+    check!(unsafe { cuStreamWaitEvent(plain, blocking, 0) });
     add(add_value, plain, data, 4);
-    show("cuStreamAddCallback", unsafe {
+    check!(unsafe {
         cuStreamAddCallback(plain, Some(count_call), &raw mut calls as *mut c_void, 0)
     });
-    show("cuEventRecord", unsafe { cuEventRecord(timing_end, plain) });
-    show("cuEventRecord", unsafe {
-        cuEventRecord(interprocess, plain)
-    });
-    show("cuEventSynchronize", unsafe {
-        cuEventSynchronize(timing_end)
-    });
-    show("cuEventQuery", unsafe { cuEventQuery(timing_end) });
-    show("cuStreamQuery", unsafe { cuStreamQuery(plain) });
-    show("cuStreamSynchronize", unsafe { cuStreamSynchronize(plain) });
-    println!("  callback calls: {}", calls);
+    check!(unsafe { cuEventRecord(timing_end, plain) });
+    check!(unsafe { cuEventRecord(interprocess, plain) });
+    check!(unsafe { cuEventSynchronize(timing_end) });
+    check!(unsafe { cuEventQuery(timing_end) });
+    check!(unsafe { cuStreamSynchronize(plain) });
+    check!(unsafe { cuStreamQuery(plain) });
+    println!("callback calls: {}", calls);
     let mut ms: f32 = -1.0;
-    show("cuEventElapsedTime", unsafe {
-        cuEventElapsedTime(&mut ms, timing_start, timing_end)
-    });
-    println!("  elapsed time measured: {}", yes(ms >= 0.0));
+    check!(unsafe { cuEventElapsedTime(&mut ms, timing_start, timing_end) });
+    expect(ms >= 0.0, "an elapsed time measured");
     #[cfg(not(feature = "cuda-13000"))]
     {
         ms = -1.0;
-        show("cuEventElapsedTime_v2", unsafe {
-            cuEventElapsedTime_v2(&mut ms, timing_start, timing_end)
-        });
-        println!("  elapsed time measured: {}", yes(ms >= 0.0));
+        check!(unsafe { cuEventElapsedTime_v2(&mut ms, timing_start, timing_end) });
+        expect(ms >= 0.0, "an elapsed time measured (v2)");
     }
     show("cuEventElapsedTime(DISABLE_TIMING)", unsafe {
         cuEventElapsedTime(&mut ms, timing_start, no_timing)
@@ -297,21 +232,20 @@ fn main() {
             size_of::<[c_int; N]>(),
         )
     });
-    let ordered = host.iter().all(|&h| h == 7);
     println!(
         "three kernels on two streams, ordered by events: {}",
-        if ordered { "ok" } else { "WRONG" }
+        host[0]
     );
-    if !(ordered && calls == 1) {
-        ALL_OK.store(false, Relaxed);
-    }
+    expect(
+        host.iter().all(|&h| h == 7),
+        "three kernels ordered by events",
+    );
+    expect(calls == 1, "the callback ran once");
 
     // Managed memory attached to one stream.
     let mut managed: CUdeviceptr = 0;
     check!(unsafe { cuMemAllocManaged(&mut managed, 4096, CU_MEM_ATTACH_GLOBAL.0) });
-    show("cuStreamAttachMemAsync", unsafe {
-        cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE.0)
-    });
+    check!(unsafe { cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE.0) });
     check!(unsafe { cuStreamSynchronize(plain) });
     let managed_ptr = managed as *mut c_int;
     unsafe { managed_ptr.write_volatile(5) };
@@ -319,54 +253,31 @@ fn main() {
     check!(unsafe { cuStreamSynchronize(plain) });
     let attached = unsafe { managed_ptr.read_volatile() };
     println!("managed memory attached to the stream: {}", attached);
-    if attached != 6 {
-        ALL_OK.store(false, Relaxed);
-    }
+    expect(attached == 6, "managed memory attached to the stream");
     check!(unsafe { cuMemFree(managed) });
 
     // Stream capture.
     let mut mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    show("cuThreadExchangeStreamCaptureMode", unsafe {
-        cuThreadExchangeStreamCaptureMode(&mut mode)
-    });
-    println!(
-        "  the thread's mode was {}",
-        if mode == CU_STREAM_CAPTURE_MODE_GLOBAL {
-            "global"
-        } else {
-            "not global"
-        }
+    check!(unsafe { cuThreadExchangeStreamCaptureMode(&mut mode) });
+    expect(
+        mode == CU_STREAM_CAPTURE_MODE_GLOBAL,
+        "the thread's capture mode was global",
     );
-    show("cuThreadExchangeStreamCaptureMode", unsafe {
-        cuThreadExchangeStreamCaptureMode(&mut mode)
-    });
+    check!(unsafe { cuThreadExchangeStreamCaptureMode(&mut mode) });
     let mut status = CU_STREAM_CAPTURE_STATUS_NONE;
-    let capturing_line = |status: CUstreamCaptureStatus| {
-        if status == CU_STREAM_CAPTURE_STATUS_ACTIVE {
-            "capturing"
-        } else {
-            "not capturing"
-        }
-    };
-    show("cuStreamIsCapturing", unsafe {
-        cuStreamIsCapturing(plain, &mut status)
-    });
-    println!("  {}", capturing_line(status));
-    show("cuStreamBeginCapture", unsafe {
-        cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL)
-    });
+    check!(unsafe { cuStreamIsCapturing(plain, &mut status) });
+    expect(status == CU_STREAM_CAPTURE_STATUS_NONE, "not capturing yet");
+    check!(unsafe { cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL) });
     add(add_value, plain, data, 1);
-    show("cuStreamIsCapturing", unsafe {
-        cuStreamIsCapturing(plain, &mut status)
-    });
-    println!("  {}", capturing_line(status));
+    check!(unsafe { cuStreamIsCapturing(plain, &mut status) });
+    expect(status == CU_STREAM_CAPTURE_STATUS_ACTIVE, "capturing");
     let mut capture_id: cuuint64_t = 0;
     let mut capturing: CUgraph = ptr::null_mut();
     let mut deps: *const CUgraphNode = ptr::null();
     let mut edges: *const CUgraphEdgeData = ptr::null();
     let mut count: usize = 0;
     #[cfg(feature = "cuda-13000")]
-    show("cuStreamGetCaptureInfo", unsafe {
+    check!(unsafe {
         cuStreamGetCaptureInfo(
             plain,
             &mut status,
@@ -379,7 +290,7 @@ fn main() {
     });
     #[cfg(not(feature = "cuda-13000"))]
     {
-        show("cuStreamGetCaptureInfo", unsafe {
+        check!(unsafe {
             cuStreamGetCaptureInfo(
                 plain,
                 &mut status,
@@ -389,7 +300,7 @@ fn main() {
                 &mut count,
             )
         });
-        show("cuStreamGetCaptureInfo_v3", unsafe {
+        check!(unsafe {
             cuStreamGetCaptureInfo_v3(
                 plain,
                 &mut status,
@@ -402,11 +313,10 @@ fn main() {
         });
     }
     let _ = edges;
-    println!(
-        "  {} dependency, a capture id: {}, the graph: {}",
-        count,
-        yes(capture_id != 0),
-        yes(!capturing.is_null())
+    println!("capture info: {} dependency", count);
+    expect(
+        count == 1 && capture_id != 0 && !capturing.is_null(),
+        "the capture's dependency, id and graph",
     );
     // The dependencies set to the first kernel's node (as they are), the second kernel, then the
     // first node added again: the last kernel depends on both.
@@ -416,7 +326,7 @@ fn main() {
         ptr::null_mut()
     };
     #[cfg(feature = "cuda-13000")]
-    show("cuStreamUpdateCaptureDependencies(SET)", unsafe {
+    check!(unsafe {
         cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
@@ -426,7 +336,7 @@ fn main() {
         )
     });
     #[cfg(not(feature = "cuda-13000"))]
-    show("cuStreamUpdateCaptureDependencies(SET)", unsafe {
+    check!(unsafe {
         cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
@@ -436,7 +346,7 @@ fn main() {
     });
     add(add_value, plain, data, 10);
     #[cfg(feature = "cuda-13000")]
-    show("cuStreamUpdateCaptureDependencies(ADD)", unsafe {
+    check!(unsafe {
         cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
@@ -446,7 +356,7 @@ fn main() {
         )
     });
     #[cfg(not(feature = "cuda-13000"))]
-    show("cuStreamUpdateCaptureDependencies_v2(ADD)", unsafe {
+    check!(unsafe {
         cuStreamUpdateCaptureDependencies_v2(
             plain,
             &mut first,
@@ -457,13 +367,11 @@ fn main() {
     });
     add(add_value, plain, data, 100);
     let mut captured: CUgraph = ptr::null_mut();
-    show("cuStreamEndCapture", unsafe {
-        cuStreamEndCapture(plain, &mut captured)
-    });
+    check!(unsafe { cuStreamEndCapture(plain, &mut captured) });
     let (mut nodes, mut roots): (usize, usize) = (0, 0);
     check!(unsafe { cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes) });
     check!(unsafe { cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots) });
-    println!("  captured {} nodes, {} of them roots", nodes, roots);
+    println!("captured {} nodes, {} of them roots", nodes, roots);
     run_and_check("the captured graph", captured, plain, data, 111);
 
     // A capture into an existing graph, after its node.
@@ -471,7 +379,7 @@ fn main() {
     let mut empty: CUgraphNode = ptr::null_mut();
     check!(unsafe { cuGraphCreate(&mut existing, 0) });
     check!(unsafe { cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0) });
-    show("cuStreamBeginCaptureToGraph", unsafe {
+    check!(unsafe {
         cuStreamBeginCaptureToGraph(
             plain,
             existing,
@@ -483,10 +391,8 @@ fn main() {
     });
     add(add_value, plain, data, 3);
     let mut same: CUgraph = ptr::null_mut();
-    show("cuStreamEndCapture", unsafe {
-        cuStreamEndCapture(plain, &mut same)
-    });
-    println!("  the same graph: {}", yes(same == existing));
+    check!(unsafe { cuStreamEndCapture(plain, &mut same) });
+    expect(same == existing, "the capture ends in the existing graph");
     run_and_check("the graph captured into", existing, plain, data, 3);
     #[cfg(feature = "cuda-13020")]
     {
@@ -529,15 +435,13 @@ fn main() {
     check!(unsafe { cuGraphDestroy(captured) });
     let events = [timing_start, timing_end, blocking, no_timing, interprocess];
     for event in events {
-        show("cuEventDestroy", unsafe { cuEventDestroy(event) });
+        check!(unsafe { cuEventDestroy(event) });
     }
-    show("cuStreamDestroy", unsafe { cuStreamDestroy(copy) });
-    show("cuStreamDestroy", unsafe { cuStreamDestroy(urgent) });
-    show("cuStreamDestroy", unsafe { cuStreamDestroy(plain) });
+    check!(unsafe { cuStreamDestroy(copy) });
+    check!(unsafe { cuStreamDestroy(urgent) });
+    check!(unsafe { cuStreamDestroy(plain) });
     check!(unsafe { cuMemFree(data) });
     check!(unsafe { cuModuleUnload(module) });
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    let all_ok = ALL_OK.load(Relaxed);
-    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
-    exit(if all_ok { 0 } else { 1 });
+    finish()
 }

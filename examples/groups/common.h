@@ -80,12 +80,19 @@ static inline int finish() {
     return failures == 0 ? 0 : 1;
 }
 
-// The module of the PTX `file` in the kernels folder (argv[1]; examples/kernels by default).
+// The path of `file` in the kernels folder (argv[1]; examples/kernels by default), written to
+// `path` (`size` bytes); `path`.
+static inline const char* kernel_file(char* path, size_t size, int argc, char** argv, const char* file) {
+    snprintf(path, size, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
+    return path;
+}
+
+// The module of the PTX `file` in the kernels folder (NULL where it does not load: reported and
+// counted).
 static inline CUmodule load_module(int argc, char** argv, const char* file) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
     CUmodule module = NULL;
-    check(cuModuleLoad(&module, path));
+    check(cuModuleLoad(&module, kernel_file(path, sizeof path, argc, argv, file)));
     return module;
 }
 

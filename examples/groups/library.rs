@@ -14,12 +14,12 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, kernel_path, s};
+use common::{c_path, check, expect, finish, kernel_file, s, show};
 use cuda_driver_sys::*;
 
 /// The whole file at `path`, NUL-terminated (PTX is text); just the NUL where it cannot be read.
@@ -56,42 +56,35 @@ fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
 }
 
 fn main() {
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_file = kernel_path(kernels_dir, "library.ptx");
+    let ptx_file = kernel_file("library.ptx");
     let ptx_path = c_path(ptx_file.clone());
-    let link0_file = kernel_path(kernels_dir, "ptx_link0.ptx");
-    let link1_path = c_path(kernel_path(kernels_dir, "ptx_link1.ptx"));
+    let link0_file = kernel_file("ptx_link0.ptx");
+    let link1_path = c_path(kernel_file("ptx_link1.ptx"));
 
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
     let mut ctx: CUcontext = ptr::null_mut();
     if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
         || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
-        exit(1);
+        finish();
     }
     let ptx = read_file(&ptx_file);
-    let mut ok = ptx.len() > 1;
-    println!("library.ptx: {}", if ok { "read" } else { "missing" });
-    if !ok {
-        exit(1);
+    expect(ptx.len() > 1, "library.ptx read");
+    if ptx.len() <= 1 {
+        finish();
     }
     let ptx_ptr = ptx.as_ptr() as *const c_void;
 
     // The library group.
     let mut library: CUlibrary = ptr::null_mut();
     let mut from_file: CUlibrary = ptr::null_mut();
-    if !show("cuLibraryLoadData", unsafe {
+    if !check!(unsafe {
         cuLibraryLoadData(
             &mut library,
             ptx_ptr,
@@ -103,11 +96,11 @@ fn main() {
             0,
         )
     }) {
-        exit(1);
+        finish();
     }
     let mut jit_options: [CUjit_option; 1] = [CU_JIT_OPTIMIZATION_LEVEL];
     let mut jit_values: [*mut c_void; 1] = [3usize as *mut c_void];
-    show("cuLibraryLoadFromFile", unsafe {
+    check!(unsafe {
         cuLibraryLoadFromFile(
             &mut from_file,
             ptx_path.as_ptr(),
@@ -120,22 +113,16 @@ fn main() {
         )
     });
     let mut count: c_uint = 0;
-    show("cuLibraryGetKernelCount", unsafe {
-        cuLibraryGetKernelCount(&mut count, library)
-    });
-    println!("  {} kernels", count);
+    check!(unsafe { cuLibraryGetKernelCount(&mut count, library) });
+    println!("library: {} kernels", count);
     let mut kernels: [CUkernel; 8] = [ptr::null_mut(); 8];
     if count > 8 {
         count = 8;
     }
-    show("cuLibraryEnumerateKernels", unsafe {
-        cuLibraryEnumerateKernels(kernels.as_mut_ptr(), count, library)
-    });
+    check!(unsafe { cuLibraryEnumerateKernels(kernels.as_mut_ptr(), count, library) });
     for k in 0..count as usize {
         let mut name: *const c_char = ptr::null();
-        show("cuKernelGetName", unsafe {
-            cuKernelGetName(&mut name, kernels[k])
-        });
+        check!(unsafe { cuKernelGetName(&mut name, kernels[k]) });
         println!("  kernel {}", unsafe { s(name) });
         let mut i: usize = 0;
         loop {
@@ -162,19 +149,10 @@ fn main() {
             }
         }
         let mut owner: CUlibrary = ptr::null_mut();
-        show("cuKernelGetLibrary", unsafe {
-            cuKernelGetLibrary(&mut owner, kernels[k])
-        });
-        println!(
-            "  its library: {}",
-            if owner == library {
-                "the one loaded"
-            } else {
-                "another"
-            }
-        );
+        check!(unsafe { cuKernelGetLibrary(&mut owner, kernels[k]) });
+        expect(owner == library, "the kernel's library");
         let mut threads: c_int = 0;
-        show("cuKernelGetAttribute(MAX_THREADS_PER_BLOCK)", unsafe {
+        check!(unsafe {
             cuKernelGetAttribute(
                 &mut threads,
                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
@@ -183,39 +161,30 @@ fn main() {
             )
         });
         println!("  {} threads per block at most", threads);
-        show(
-            "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-            unsafe {
-                cuKernelSetAttribute(
-                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    1024,
-                    kernels[k],
-                    device,
-                )
-            },
-        );
-        show("cuKernelSetCacheConfig", unsafe {
-            cuKernelSetCacheConfig(kernels[k], CU_FUNC_CACHE_PREFER_L1, device)
+        check!(unsafe {
+            cuKernelSetAttribute(
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                1024,
+                kernels[k],
+                device,
+            )
         });
+        check!(unsafe { cuKernelSetCacheConfig(kernels[k], CU_FUNC_CACHE_PREFER_L1, device) });
     }
     let mut add_kernel: CUkernel = ptr::null_mut();
     let mut double_kernel: CUkernel = ptr::null_mut();
-    show("cuLibraryGetKernel(add_values)", unsafe {
-        cuLibraryGetKernel(&mut add_kernel, library, c"add_values".as_ptr())
-    });
-    show("cuLibraryGetKernel(double_managed)", unsafe {
-        cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr())
-    });
-    show("cuLibraryGetKernel(missing)", unsafe {
-        cuLibraryGetKernel(&mut double_kernel, library, c"missing".as_ptr())
-    });
-    show("cuLibraryGetKernel(double_managed)", unsafe {
-        cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr())
-    });
+    check!(unsafe { cuLibraryGetKernel(&mut add_kernel, library, c"add_values".as_ptr()) });
+    check!(unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr()) });
+    let missing = unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"missing".as_ptr()) };
+    expect(
+        !show("cuLibraryGetKernel(missing)", missing),
+        "no kernel of a name the library lacks",
+    );
+    check!(unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr()) });
 
     let (mut global, mut managed): (CUdeviceptr, CUdeviceptr) = (0, 0);
     let mut bytes: usize = 0;
-    show("cuLibraryGetGlobal", unsafe {
+    check!(unsafe {
         cuLibraryGetGlobal(&mut global, &mut bytes, library, c"device_value".as_ptr())
     });
     println!("  device_value: {} bytes", bytes);
@@ -223,10 +192,10 @@ fn main() {
     let value_ptr = &raw mut value as *mut c_void;
     check!(unsafe { cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()) });
     println!("  device_value = {}", value);
-    ok = ok && value == 42;
+    expect(value == 42, "device_value's initial value");
     value = 100;
     check!(unsafe { cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()) });
-    show("cuLibraryGetManaged", unsafe {
+    check!(unsafe {
         cuLibraryGetManaged(&mut managed, &mut bytes, library, c"managed_value".as_ptr())
     });
     let managed_ptr = managed as *const c_int;
@@ -235,7 +204,10 @@ fn main() {
         bytes,
         unsafe { managed_ptr.read_volatile() }
     );
-    ok = ok && unsafe { managed_ptr.read_volatile() } == 7;
+    expect(
+        unsafe { managed_ptr.read_volatile() } == 7,
+        "managed_value's initial value",
+    );
     let mut unified: *mut c_void = ptr::null_mut();
     show("cuLibraryGetUnifiedFunction", unsafe {
         cuLibraryGetUnifiedFunction(&mut unified, library, c"add_values".as_ptr())
@@ -244,13 +216,12 @@ fn main() {
     check!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
     let mut add_function: CUfunction = ptr::null_mut();
     let mut double_function: CUfunction = ptr::null_mut();
-    show("cuKernelGetFunction", unsafe {
-        cuKernelGetFunction(&mut add_function, add_kernel)
-    });
-    ok = add_values(add_function, out) == 100 + 7 + 5 && ok;
-    show("cuKernelGetFunction", unsafe {
-        cuKernelGetFunction(&mut double_function, double_kernel)
-    });
+    check!(unsafe { cuKernelGetFunction(&mut add_function, add_kernel) });
+    expect(
+        add_values(add_function, out) == 100 + 7 + 5,
+        "add_values through the library's kernel",
+    );
+    check!(unsafe { cuKernelGetFunction(&mut double_function, double_kernel) });
     check!(unsafe {
         cuLaunchKernel(
             double_function,
@@ -271,27 +242,27 @@ fn main() {
         "  managed_value = {} on the host after double_managed",
         unsafe { managed_ptr.read_volatile() }
     );
-    ok = ok && unsafe { managed_ptr.read_volatile() } == 14;
+    expect(
+        unsafe { managed_ptr.read_volatile() } == 14,
+        "managed_value doubled",
+    );
     let mut library_module: CUmodule = ptr::null_mut();
-    show("cuLibraryGetModule", unsafe {
-        cuLibraryGetModule(&mut library_module, library)
-    });
+    check!(unsafe { cuLibraryGetModule(&mut library_module, library) });
     let mut through_module: CUfunction = ptr::null_mut();
-    show("cuModuleGetFunction", unsafe {
+    check!(unsafe {
         cuModuleGetFunction(&mut through_module, library_module, c"add_values".as_ptr())
     });
-    ok = add_values(through_module, out) == 100 + 14 + 5 && ok;
+    expect(
+        add_values(through_module, out) == 100 + 14 + 5,
+        "add_values through the library's module",
+    );
 
     // The module group.
     let mut loaded: CUmodule = ptr::null_mut();
     let mut from_data: CUmodule = ptr::null_mut();
     let mut with_options: CUmodule = ptr::null_mut();
-    show("cuModuleLoad", unsafe {
-        cuModuleLoad(&mut loaded, ptx_path.as_ptr())
-    });
-    show("cuModuleLoadData", unsafe {
-        cuModuleLoadData(&mut from_data, ptx_ptr)
-    });
+    check!(unsafe { cuModuleLoad(&mut loaded, ptx_path.as_ptr()) });
+    check!(unsafe { cuModuleLoadData(&mut from_data, ptx_ptr) });
     let mut log = [0 as c_char; 4096];
     let mut options: [CUjit_option; 3] = [
         CU_JIT_INFO_LOG_BUFFER,
@@ -303,7 +274,7 @@ fn main() {
         size_of::<[c_char; 4096]>() as *mut c_void,
         2usize as *mut c_void,
     ];
-    show("cuModuleLoadDataEx", unsafe {
+    check!(unsafe {
         cuModuleLoadDataEx(
             &mut with_options,
             ptx_ptr,
@@ -313,24 +284,20 @@ fn main() {
         )
     });
     let mut functions: c_uint = 0;
-    show("cuModuleGetFunctionCount", unsafe {
-        cuModuleGetFunctionCount(&mut functions, loaded)
-    });
-    println!("  {} functions", functions);
+    check!(unsafe { cuModuleGetFunctionCount(&mut functions, loaded) });
+    println!("module: {} functions", functions);
     let mut listed: [CUfunction; 8] = [ptr::null_mut(); 8];
     if functions > 8 {
         functions = 8;
     }
-    show("cuModuleEnumerateFunctions", unsafe {
-        cuModuleEnumerateFunctions(listed.as_mut_ptr(), functions, loaded)
-    });
+    check!(unsafe { cuModuleEnumerateFunctions(listed.as_mut_ptr(), functions, loaded) });
     for i in 0..functions as usize {
         let mut name: *const c_char = ptr::null();
         check!(unsafe { cuFuncGetName(&mut name, listed[i]) });
         println!("  function {}", unsafe { s(name) });
     }
     let mut module_global: CUdeviceptr = 0;
-    show("cuModuleGetGlobal", unsafe {
+    check!(unsafe {
         cuModuleGetGlobal(
             &mut module_global,
             &mut bytes,
@@ -343,13 +310,11 @@ fn main() {
         "  device_value: {} bytes, = {} in this module",
         bytes, value
     );
-    ok = ok && value == 42;
+    expect(value == 42, "device_value in another module");
     let mut mode = CU_MODULE_EAGER_LOADING;
-    show("cuModuleGetLoadingMode", unsafe {
-        cuModuleGetLoadingMode(&mut mode)
-    });
+    check!(unsafe { cuModuleGetLoadingMode(&mut mode) });
     println!(
-        "  {}",
+        "loading mode: {}",
         if mode == CU_MODULE_LAZY_LOADING {
             "lazy"
         } else {
@@ -362,10 +327,8 @@ fn main() {
     let mut link: CUlinkState = ptr::null_mut();
     let mut cubin: *mut c_void = ptr::null_mut();
     let mut cubin_size: usize = 0;
-    show("cuLinkCreate", unsafe {
-        cuLinkCreate(0, ptr::null_mut(), ptr::null_mut(), &mut link)
-    });
-    show("cuLinkAddData", unsafe {
+    check!(unsafe { cuLinkCreate(0, ptr::null_mut(), ptr::null_mut(), &mut link) });
+    check!(unsafe {
         cuLinkAddData(
             link,
             CU_JIT_INPUT_PTX,
@@ -377,7 +340,7 @@ fn main() {
             ptr::null_mut(),
         )
     });
-    show("cuLinkAddFile", unsafe {
+    check!(unsafe {
         cuLinkAddFile(
             link,
             CU_JIT_INPUT_PTX,
@@ -387,17 +350,13 @@ fn main() {
             ptr::null_mut(),
         )
     });
-    if show("cuLinkComplete", unsafe {
-        cuLinkComplete(link, &mut cubin, &mut cubin_size)
-    }) {
+    if check!(unsafe { cuLinkComplete(link, &mut cubin, &mut cubin_size) }) {
         let elf = cubin_size > 4
             && unsafe { std::slice::from_raw_parts(cubin as *const u8, 4) } == b"\x7fELF";
-        println!("  a cubin: {}", if elf { "yes" } else { "no" });
+        expect(elf, "the linker's output is a cubin");
         let mut linked: CUmodule = ptr::null_mut();
         let mut fat: CUmodule = ptr::null_mut();
-        if show("cuModuleLoadData(cubin)", unsafe {
-            cuModuleLoadData(&mut linked, cubin)
-        }) {
+        if check!(unsafe { cuModuleLoadData(&mut linked, cubin) }) {
             check!(unsafe { cuModuleUnload(linked) });
         }
         if show("cuModuleLoadFatBinary(cubin)", unsafe {
@@ -405,10 +364,8 @@ fn main() {
         }) {
             check!(unsafe { cuModuleUnload(fat) });
         }
-    } else {
-        ok = false;
     }
-    show("cuLinkDestroy", unsafe { cuLinkDestroy(link) });
+    check!(unsafe { cuLinkDestroy(link) });
     let mut fat_ptx: CUmodule = ptr::null_mut();
     if show("cuModuleLoadFatBinary(PTX)", unsafe {
         cuModuleLoadFatBinary(&mut fat_ptx, ptx_ptr)
@@ -417,12 +374,11 @@ fn main() {
     }
 
     check!(unsafe { cuMemFree(out) });
-    show("cuModuleUnload", unsafe { cuModuleUnload(with_options) });
-    show("cuModuleUnload", unsafe { cuModuleUnload(from_data) });
-    show("cuModuleUnload", unsafe { cuModuleUnload(loaded) });
-    show("cuLibraryUnload", unsafe { cuLibraryUnload(from_file) });
-    show("cuLibraryUnload", unsafe { cuLibraryUnload(library) });
+    check!(unsafe { cuModuleUnload(with_options) });
+    check!(unsafe { cuModuleUnload(from_data) });
+    check!(unsafe { cuModuleUnload(loaded) });
+    check!(unsafe { cuLibraryUnload(from_file) });
+    check!(unsafe { cuLibraryUnload(library) });
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
-    exit(if ok { 0 } else { 1 });
+    finish()
 }

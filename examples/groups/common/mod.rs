@@ -5,6 +5,7 @@
 #![allow(dead_code, unused_macros, unused_imports)] // every program uses only some of these
 
 use std::ffi::{c_int, c_uint, CStr, OsString};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use cuda_driver_sys::{cuGetErrorName, cuModuleLoad, CUmemLocation, CUmemLocationType};
@@ -117,12 +118,18 @@ pub fn location_id(location: &CUmemLocation) -> c_int {
     return unsafe { location.__bindgen_anon_1.id };
 }
 
-/// The module of the PTX `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
-pub fn load_module(file: &str) -> CUmodule {
+/// The path of `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
+pub fn kernel_file(file: &str) -> PathBuf {
     let dir = std::env::args_os()
         .nth(1)
         .unwrap_or_else(|| OsString::from("examples/kernels"));
-    let path = c_path(kernel_path(&dir, file));
+    kernel_path(&dir, file)
+}
+
+/// The module of the PTX `file` in the kernels folder (null where it does not load: reported and
+/// counted).
+pub fn load_module(file: &str) -> CUmodule {
+    let path = c_path(kernel_file(file));
     let mut module: CUmodule = std::ptr::null_mut();
     check!(unsafe { cuModuleLoad(&mut module, path.as_ptr()) });
     module

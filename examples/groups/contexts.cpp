@@ -5,123 +5,124 @@
 // configuration; L2 persisting lines reset; an event recorded on a context and waited for; a
 // context limited to part of the SMs (execution affinity); the deprecated attach and detach. Then,
 // in the manner of NVIDIA's threadMigration sample, one context used by four threads in turn,
-// each pushing it, launching a kernel and popping it, the result checked.
+// each pushing it, launching a kernel, checking what the kernel left and popping it.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 #include "common.h"
-#include <string>
 #include <thread>
 
 #define N 256
 
-// One thread's turn with the shared context: push it, add `value` to every element, pop it.
-static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int value, bool* ok)
+// One thread's turn with the shared context: push it, add `value` to every element, count in
+// `*same` the elements that then hold `expected`, pop it. `*turn` whether the context was current
+// from the push to the pop.
+static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int value, int expected, size_t* same,
+                   bool* turn)
 {
     CUcontext current = nullptr, popped = nullptr;
     int n = N;
     void* args[] = { &data, &value, &n };
-    *ok = check(cuCtxPushCurrent(ctx)) && check(cuCtxGetCurrent(&current)) && current == ctx &&
-          check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&
-          check(cuCtxSynchronize()) && check(cuCtxPopCurrent(&popped)) && popped == ctx;
+    int host[N];
+    *same = 0;
+    *turn = check(cuCtxPushCurrent(ctx)) && check(cuCtxGetCurrent(&current)) && current == ctx &&
+            check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&
+            check(cuCtxSynchronize()) && check(cuMemcpyDtoH(host, data, sizeof(host))) &&
+            check(cuCtxPopCurrent(&popped)) && popped == ctx;
+    for (int i = 0; i < N; ++i)
+        *same += host[i] == expected;
 }
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/graphs.ptx";
-
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
     if (!check(cuDeviceGet(&device, 0)))
-        return 1;
-    bool all_ok = true;
+        return finish();
 
     // The primary context.
     unsigned int flags = 0;
     int active = 0;
-    show("cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState(device, &flags, &active));
-    printf("  flags 0x%x, active %d\n", flags, active);
-    show("cuDevicePrimaryCtxSetFlags(SCHED_BLOCKING_SYNC)", cuDevicePrimaryCtxSetFlags(device, CU_CTX_SCHED_BLOCKING_SYNC));
+    check(cuDevicePrimaryCtxGetState(device, &flags, &active));
+    printf("primary context: flags 0x%x, active %d\n", flags, active);
+    check(cuDevicePrimaryCtxSetFlags(device, CU_CTX_SCHED_BLOCKING_SYNC));
     CUcontext primary;
-    show("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain(&primary, device));
-    show("cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState(device, &flags, &active));
-    printf("  flags 0x%x, active %d\n", flags, active);
+    check(cuDevicePrimaryCtxRetain(&primary, device));
+    check(cuDevicePrimaryCtxGetState(device, &flags, &active));
+    printf("primary context retained: flags 0x%x, active %d\n", flags, active);
     check(cuCtxSetCurrent(primary));
     CUexecAffinityParam affinity;
     memset(&affinity, 0, sizeof(affinity));
     show("cuCtxGetExecAffinity(SM_COUNT)", cuCtxGetExecAffinity(&affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
     int sms = 0;
     check(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
-    printf("  every SM: %s\n", (int)affinity.param.smCount.val == sms ? "yes" : "no");
+    printf("  every SM: %s\n", yes((int)affinity.param.smCount.val == sms));
 
     // A context of its own.
     CUcontext ctx, current = nullptr;
 #if CUDA_VERSION >= 13000
-    show("cuCtxCreate", cuCtxCreate(&ctx, nullptr, CU_CTX_SCHED_AUTO, device));
+    check(cuCtxCreate(&ctx, nullptr, CU_CTX_SCHED_AUTO, device));
 #else
-    show("cuCtxCreate", cuCtxCreate(&ctx, CU_CTX_SCHED_AUTO, device));
+    check(cuCtxCreate(&ctx, CU_CTX_SCHED_AUTO, device));
 #endif
-    show("cuCtxGetCurrent", cuCtxGetCurrent(&current));
-    printf("  the new context is current: %s\n", current == ctx ? "yes" : "no");
+    check(cuCtxGetCurrent(&current));
+    expect(current == ctx, "the new context is current");
     CUdevice ctx_device = -1;
-    show("cuCtxGetDevice", cuCtxGetDevice(&ctx_device));
-    printf("  device 0: %s\n", ctx_device == device ? "yes" : "no");
+    check(cuCtxGetDevice(&ctx_device));
+    expect(ctx_device == device, "the context's device");
 #if CUDA_VERSION >= 13000
     ctx_device = -1;
-    show("cuCtxGetDevice_v2", cuCtxGetDevice_v2(&ctx_device, ctx));
-    printf("  device 0: %s\n", ctx_device == device ? "yes" : "no");
-    show("cuCtxSynchronize_v2", cuCtxSynchronize_v2(ctx));
+    check(cuCtxGetDevice_v2(&ctx_device, ctx));
+    expect(ctx_device == device, "the context's device (v2)");
+    check(cuCtxSynchronize_v2(ctx));
 #endif
-    show("cuCtxSynchronize", cuCtxSynchronize());
+    check(cuCtxSynchronize());
     unsigned long long id_ctx = 0, id_primary = 0;
-    show("cuCtxGetId", cuCtxGetId(ctx, &id_ctx));
-    show("cuCtxGetId", cuCtxGetId(primary, &id_primary));
-    printf("  ids differ: %s\n", id_ctx != id_primary ? "yes" : "no");
+    check(cuCtxGetId(ctx, &id_ctx));
+    check(cuCtxGetId(primary, &id_primary));
+    expect(id_ctx != id_primary, "two contexts' ids differ");
     unsigned int version = 0;
-    show("cuCtxGetApiVersion", cuCtxGetApiVersion(ctx, &version));
-    printf("  %u\n", version);
-    show("cuCtxGetFlags", cuCtxGetFlags(&flags));
-    printf("  0x%x\n", flags);
-    show("cuCtxSetFlags(SCHED_SPIN)", cuCtxSetFlags(CU_CTX_SCHED_SPIN));
-    show("cuCtxGetFlags", cuCtxGetFlags(&flags));
-    printf("  0x%x\n", flags);
+    check(cuCtxGetApiVersion(ctx, &version));
+    printf("API version: %u\n", version);
+    check(cuCtxGetFlags(&flags));
+    printf("context flags: 0x%x\n", flags);
+    check(cuCtxSetFlags(CU_CTX_SCHED_SPIN));
+    check(cuCtxGetFlags(&flags));
+    printf("context flags: 0x%x\n", flags);
+    expect((flags & CU_CTX_SCHED_MASK) == CU_CTX_SCHED_SPIN, "the context's flags set");
     int least = 0, greatest = 0;
-    show("cuCtxGetStreamPriorityRange", cuCtxGetStreamPriorityRange(&least, &greatest));
-    printf("  %d to %d\n", least, greatest);
+    check(cuCtxGetStreamPriorityRange(&least, &greatest));
+    printf("stream priorities: %d to %d\n", least, greatest);
     for (int limit = 0; limit < (int)CU_LIMIT_MAX; ++limit) {
         size_t value = 0;
         CUresult code = cuCtxGetLimit(&value, (CUlimit)limit);
-        const char* name = nullptr;
-        cuGetErrorName(code, &name);
-        printf("  cuCtxGetLimit(%d) = %s, %zu\n", limit, name, value);
+        printf("cuCtxGetLimit(%d): %s, %zu\n", limit, result_name(code), value);
     }
-    show("cuCtxSetLimit(STACK_SIZE)", cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096));
+    check(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096));
     size_t stack = 0;
-    show("cuCtxGetLimit(STACK_SIZE)", cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE));
-    printf("  %zu\n", stack);
+    check(cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE));
+    printf("stack size: %zu\n", stack);
     CUfunc_cache cache;
-    show("cuCtxSetCacheConfig(PREFER_SHARED)", cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED));
-    show("cuCtxGetCacheConfig", cuCtxGetCacheConfig(&cache));
-    printf("  prefer shared: %s\n", cache == CU_FUNC_CACHE_PREFER_SHARED ? "yes" : "no");
+    check(cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED));
+    check(cuCtxGetCacheConfig(&cache));
+    expect(cache == CU_FUNC_CACHE_PREFER_SHARED, "the cache configuration set");
     CUsharedconfig shared;
     show("cuCtxSetSharedMemConfig(FOUR_BYTE)", cuCtxSetSharedMemConfig(CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE));
     show("cuCtxGetSharedMemConfig", cuCtxGetSharedMemConfig(&shared));
-    show("cuCtxResetPersistingL2Cache", cuCtxResetPersistingL2Cache());
+    check(cuCtxResetPersistingL2Cache());
     CUevent event;
     check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
-    show("cuCtxRecordEvent", cuCtxRecordEvent(ctx, event));
-    show("cuCtxWaitEvent", cuCtxWaitEvent(primary, event));
+    check(cuCtxRecordEvent(ctx, event));
+    check(cuCtxWaitEvent(primary, event));
     check(cuEventDestroy(event));
 
     // Push and pop.
     CUcontext popped = nullptr;
-    show("cuCtxPushCurrent(primary)", cuCtxPushCurrent(primary));
+    check(cuCtxPushCurrent(primary));
     check(cuCtxGetCurrent(&current));
-    printf("  the primary context is current: %s\n", current == primary ? "yes" : "no");
-    show("cuCtxPopCurrent", cuCtxPopCurrent(&popped));
+    expect(current == primary, "the primary context pushed");
+    check(cuCtxPopCurrent(&popped));
     check(cuCtxGetCurrent(&current));
-    printf("  popped the primary context: %s; the new one is current again: %s\n", popped == primary ? "yes" : "no",
-           current == ctx ? "yes" : "no");
+    expect(popped == primary && current == ctx, "the primary context popped, the new one current again");
 
     // The deprecated attach and detach.
     CUcontext attached = nullptr;
@@ -132,37 +133,34 @@ int main(int argc, char** argv)
     CUmodule module;
     CUfunction add_value;
     CUdeviceptr data;
-    if (!check(cuModuleLoad(&module, ptx_path.c_str())) ||
-        !check(cuModuleGetFunction(&add_value, module, "add_value")))
-        return 1;
+    module = load_module(argc, argv, "graphs.ptx");
+    if (module == NULL || !check(cuModuleGetFunction(&add_value, module, "add_value")))
+        return finish();
     check(cuMemAlloc(&data, N * sizeof(int)));
     check(cuMemsetD32(data, 0, N));
-    show("cuCtxPopCurrent", cuCtxPopCurrent(&popped));
+    check(cuCtxPopCurrent(&popped));
     check(cuCtxGetCurrent(&current));
-    printf("  the main thread is back on the primary context: %s\n", current == primary ? "yes" : "no");
+    expect(current == primary, "the main thread back on the primary context");
     for (int t = 0; t < 4; ++t) {
-        bool ok = false;
-        std::thread thread(worker, ctx, add_value, data, t + 1, &ok);
+        size_t same = 0;
+        bool turn = false;
+        int expected = (t + 1) * (t + 2) / 2;
+        std::thread thread(worker, ctx, add_value, data, t + 1, expected, &same, &turn);
         thread.join();
-        printf("thread %d: pushed, launched, popped: %s\n", t, ok ? "ok" : "WRONG");
-        all_ok = all_ok && ok;
+        char what[64];
+        snprintf(what, sizeof what, "thread %d: elements %d", t, expected);
+        expect_all(what, same, N);
+        expect(turn, "the context current from the push to the pop");
     }
     check(cuCtxPushCurrent(ctx));
-    int host[N];
-    check(cuMemcpyDtoH(host, data, sizeof(host)));
-    bool sum = true;
-    for (int i = 0; i < N; ++i)
-        sum = sum && host[i] == 1 + 2 + 3 + 4;
-    printf("every element 10 after the four threads: %s\n", sum ? "ok" : "WRONG");
-    all_ok = all_ok && sum;
     check(cuMemFree(data));
     check(cuModuleUnload(module));
-    show("cuCtxDestroy", cuCtxDestroy(ctx));
+    check(cuCtxDestroy(ctx));
 
     // A context limited to part of the SMs.
     int supported = 0;
     show("cuDeviceGetExecAffinitySupport(SM_COUNT)", cuDeviceGetExecAffinitySupport(&supported, CU_EXEC_AFFINITY_TYPE_SM_COUNT, device));
-    printf("  %d\n", supported);
+    printf("  supported: %d\n", supported);
     CUexecAffinityParam limited;
     memset(&limited, 0, sizeof(limited));
     limited.type = CU_EXEC_AFFINITY_TYPE_SM_COUNT;
@@ -190,10 +188,9 @@ int main(int argc, char** argv)
     }
 
     check(cuCtxSetCurrent(nullptr));
-    show("cuDevicePrimaryCtxRelease", cuDevicePrimaryCtxRelease(device));
-    show("cuDevicePrimaryCtxReset", cuDevicePrimaryCtxReset(device));
-    show("cuDevicePrimaryCtxGetState", cuDevicePrimaryCtxGetState(device, &flags, &active));
-    printf("  active %d\n", active);
-    printf("Result = %s\n", all_ok ? "PASS" : "FAIL");
-    return all_ok ? 0 : 1;
+    check(cuDevicePrimaryCtxRelease(device));
+    check(cuDevicePrimaryCtxReset(device));
+    check(cuDevicePrimaryCtxGetState(device, &flags, &active));
+    expect(active == 0, "the primary context inactive after its reset");
+    return finish();
 }

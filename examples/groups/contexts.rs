@@ -4,19 +4,19 @@
 //! stack size set; the cache and shared memory configuration; L2 persisting lines reset; an event
 //! recorded on a context and waited for; a context limited to part of the SMs (execution
 //! affinity); the deprecated attach and detach. Then, in the manner of NVIDIA's threadMigration
-//! sample, one context used by four threads in turn, each pushing it, launching a kernel and
-//! popping it, the result checked. C twin: contexts.cpp.
+//! sample, one context used by four threads in turn, each pushing it, launching a kernel,
+//! checking what the kernel left and popping it. C twin: contexts.cpp.
 //! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void, OsStr, OsString};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, kernel_path, s};
+use common::{check, expect, expect_all, finish, load_module, result_name, show, yes};
 use cuda_driver_sys::*;
 
 const N: usize = 256;
@@ -28,7 +28,14 @@ struct Shared(CUcontext, CUfunction);
 unsafe impl Send for Shared {}
 
 /// One thread's turn with the shared context: push it, add `value` to every element, pop it.
-fn worker(shared: Shared, mut data: CUdeviceptr, mut value: c_int) -> bool {
+/// Gives how many elements then held `expected`, and whether the context was current from the
+/// push to the pop.
+fn worker(
+    shared: Shared,
+    mut data: CUdeviceptr,
+    mut value: c_int,
+    expected: c_int,
+) -> (usize, bool) {
     let Shared(ctx, add_value) = shared;
     let mut current: CUcontext = ptr::null_mut();
     let mut popped: CUcontext = ptr::null_mut();
@@ -38,7 +45,8 @@ fn worker(shared: Shared, mut data: CUdeviceptr, mut value: c_int) -> bool {
         &raw mut value as *mut c_void,
         &raw mut n as *mut c_void,
     ];
-    check!(unsafe { cuCtxPushCurrent(ctx) })
+    let mut host = [0 as c_int; N];
+    let turn = check!(unsafe { cuCtxPushCurrent(ctx) })
         && check!(unsafe { cuCtxGetCurrent(&mut current) })
         && current == ctx
         && check!(unsafe {
@@ -57,39 +65,40 @@ fn worker(shared: Shared, mut data: CUdeviceptr, mut value: c_int) -> bool {
             )
         })
         && check!(unsafe { cuCtxSynchronize() })
+        && check!(unsafe {
+            cuMemcpyDtoH(
+                host.as_mut_ptr() as *mut c_void,
+                data,
+                size_of::<[c_int; N]>(),
+            )
+        })
         && check!(unsafe { cuCtxPopCurrent(&mut popped) })
-        && popped == ctx
+        && popped == ctx;
+    (host.iter().filter(|&&h| h == expected).count(), turn)
 }
 
 fn main() {
-    // KERNELS graphs.ptx
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
-    let mut all_ok = true;
 
     // The primary context.
     let mut flags: c_uint = 0;
     let mut active: c_int = 0;
-    show("cuDevicePrimaryCtxGetState", unsafe {
-        cuDevicePrimaryCtxGetState(device, &mut flags, &mut active)
-    });
-    println!("  flags {:#x}, active {}", flags, active);
-    show("cuDevicePrimaryCtxSetFlags(SCHED_BLOCKING_SYNC)", unsafe {
-        cuDevicePrimaryCtxSetFlags(device, CU_CTX_SCHED_BLOCKING_SYNC.0)
-    });
+    check!(unsafe { cuDevicePrimaryCtxGetState(device, &mut flags, &mut active) });
+    println!("primary context: flags {:#x}, active {}", flags, active);
+    check!(unsafe { cuDevicePrimaryCtxSetFlags(device, CU_CTX_SCHED_BLOCKING_SYNC.0) });
     let mut primary: CUcontext = ptr::null_mut();
-    show("cuDevicePrimaryCtxRetain", unsafe {
-        cuDevicePrimaryCtxRetain(&mut primary, device)
-    });
-    show("cuDevicePrimaryCtxGetState", unsafe {
-        cuDevicePrimaryCtxGetState(device, &mut flags, &mut active)
-    });
-    println!("  flags {:#x}, active {}", flags, active);
+    check!(unsafe { cuDevicePrimaryCtxRetain(&mut primary, device) });
+    check!(unsafe { cuDevicePrimaryCtxGetState(device, &mut flags, &mut active) });
+    println!(
+        "primary context retained: flags {:#x}, active {}",
+        flags, active
+    );
     check!(unsafe { cuCtxSetCurrent(primary) });
     let mut affinity: CUexecAffinityParam = unsafe { zeroed() };
     show("cuCtxGetExecAffinity(SM_COUNT)", unsafe {
@@ -108,83 +117,58 @@ fn main() {
     let mut ctx: CUcontext = ptr::null_mut();
     let mut current: CUcontext = ptr::null_mut();
     #[cfg(feature = "cuda-13000")]
-    show("cuCtxCreate", unsafe {
-        cuCtxCreate(&mut ctx, ptr::null_mut(), CU_CTX_SCHED_AUTO.0, device)
-    });
+    check!(unsafe { cuCtxCreate(&mut ctx, ptr::null_mut(), CU_CTX_SCHED_AUTO.0, device) });
     #[cfg(not(feature = "cuda-13000"))]
-    show("cuCtxCreate", unsafe {
-        cuCtxCreate(&mut ctx, CU_CTX_SCHED_AUTO.0, device)
-    });
-    show("cuCtxGetCurrent", unsafe { cuCtxGetCurrent(&mut current) });
-    println!("  the new context is current: {}", yes(current == ctx));
+    check!(unsafe { cuCtxCreate(&mut ctx, CU_CTX_SCHED_AUTO.0, device) });
+    check!(unsafe { cuCtxGetCurrent(&mut current) });
+    expect(current == ctx, "the new context is current");
     let mut ctx_device: CUdevice = -1;
-    show("cuCtxGetDevice", unsafe { cuCtxGetDevice(&mut ctx_device) });
-    println!("  device 0: {}", yes(ctx_device == device));
+    check!(unsafe { cuCtxGetDevice(&mut ctx_device) });
+    expect(ctx_device == device, "the context's device");
     #[cfg(feature = "cuda-13000")]
     {
         ctx_device = -1;
-        show("cuCtxGetDevice_v2", unsafe {
-            cuCtxGetDevice_v2(&mut ctx_device, ctx)
-        });
-        println!("  device 0: {}", yes(ctx_device == device));
-        show("cuCtxSynchronize_v2", unsafe { cuCtxSynchronize_v2(ctx) });
+        check!(unsafe { cuCtxGetDevice_v2(&mut ctx_device, ctx) });
+        expect(ctx_device == device, "the context's device (v2)");
+        check!(unsafe { cuCtxSynchronize_v2(ctx) });
     }
-    show("cuCtxSynchronize", unsafe { cuCtxSynchronize() });
+    check!(unsafe { cuCtxSynchronize() });
     let (mut id_ctx, mut id_primary): (c_ulonglong, c_ulonglong) = (0, 0);
-    show("cuCtxGetId", unsafe { cuCtxGetId(ctx, &mut id_ctx) });
-    show("cuCtxGetId", unsafe {
-        cuCtxGetId(primary, &mut id_primary)
-    });
-    println!("  ids differ: {}", yes(id_ctx != id_primary));
+    check!(unsafe { cuCtxGetId(ctx, &mut id_ctx) });
+    check!(unsafe { cuCtxGetId(primary, &mut id_primary) });
+    expect(id_ctx != id_primary, "two contexts' ids differ");
     let mut version: c_uint = 0;
-    show("cuCtxGetApiVersion", unsafe {
-        cuCtxGetApiVersion(ctx, &mut version)
-    });
-    println!("  {}", version);
-    show("cuCtxGetFlags", unsafe { cuCtxGetFlags(&mut flags) });
-    println!("  {:#x}", flags);
-    show("cuCtxSetFlags(SCHED_SPIN)", unsafe {
-        cuCtxSetFlags(CU_CTX_SCHED_SPIN.0)
-    });
-    show("cuCtxGetFlags", unsafe { cuCtxGetFlags(&mut flags) });
-    println!("  {:#x}", flags);
+    check!(unsafe { cuCtxGetApiVersion(ctx, &mut version) });
+    println!("API version: {}", version);
+    check!(unsafe { cuCtxGetFlags(&mut flags) });
+    println!("context flags: {:#x}", flags);
+    check!(unsafe { cuCtxSetFlags(CU_CTX_SCHED_SPIN.0) });
+    check!(unsafe { cuCtxGetFlags(&mut flags) });
+    println!("context flags: {:#x}", flags);
+    expect(
+        flags & CU_CTX_SCHED_MASK.0 == CU_CTX_SCHED_SPIN.0,
+        "the context's flags set",
+    );
     let (mut least, mut greatest): (c_int, c_int) = (0, 0);
-    show("cuCtxGetStreamPriorityRange", unsafe {
-        cuCtxGetStreamPriorityRange(&mut least, &mut greatest)
-    });
-    println!("  {} to {}", least, greatest);
+    check!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
+    println!("stream priorities: {} to {}", least, greatest);
     #[allow(deprecated)] // this header's CU_LIMIT_MAX, as C's
     let max = CU_LIMIT_MAX.0 as c_int;
     for limit in 0..max {
         let mut value: usize = 0;
         let code = unsafe { cuCtxGetLimit(&mut value, CUlimit(limit as _)) };
-        let mut name: *const c_char = ptr::null();
-        let _ = unsafe { cuGetErrorName(code, &mut name) };
-        println!(
-            "  cuCtxGetLimit({}) = {}, {}",
-            limit,
-            unsafe { s(name) },
-            value
-        );
+        println!("cuCtxGetLimit({limit}): {}, {value}", result_name(code));
     }
-    show("cuCtxSetLimit(STACK_SIZE)", unsafe {
-        cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096)
-    });
+    check!(unsafe { cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096) });
     let mut stack: usize = 0;
-    show("cuCtxGetLimit(STACK_SIZE)", unsafe {
-        cuCtxGetLimit(&mut stack, CU_LIMIT_STACK_SIZE)
-    });
-    println!("  {}", stack);
+    check!(unsafe { cuCtxGetLimit(&mut stack, CU_LIMIT_STACK_SIZE) });
+    println!("stack size: {}", stack);
     let mut cache = CU_FUNC_CACHE_PREFER_NONE;
-    show("cuCtxSetCacheConfig(PREFER_SHARED)", unsafe {
-        cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED)
-    });
-    show("cuCtxGetCacheConfig", unsafe {
-        cuCtxGetCacheConfig(&mut cache)
-    });
-    println!(
-        "  prefer shared: {}",
-        yes(cache == CU_FUNC_CACHE_PREFER_SHARED)
+    check!(unsafe { cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED) });
+    check!(unsafe { cuCtxGetCacheConfig(&mut cache) });
+    expect(
+        cache == CU_FUNC_CACHE_PREFER_SHARED,
+        "the cache configuration set",
     );
     let mut shared = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
     show("cuCtxSetSharedMemConfig(FOUR_BYTE)", unsafe {
@@ -193,31 +177,23 @@ fn main() {
     show("cuCtxGetSharedMemConfig", unsafe {
         cuCtxGetSharedMemConfig(&mut shared)
     });
-    show("cuCtxResetPersistingL2Cache", unsafe {
-        cuCtxResetPersistingL2Cache()
-    });
+    check!(unsafe { cuCtxResetPersistingL2Cache() });
     let mut event: CUevent = ptr::null_mut();
     check!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
-    show("cuCtxRecordEvent", unsafe { cuCtxRecordEvent(ctx, event) });
-    show("cuCtxWaitEvent", unsafe { cuCtxWaitEvent(primary, event) });
+    check!(unsafe { cuCtxRecordEvent(ctx, event) });
+    check!(unsafe { cuCtxWaitEvent(primary, event) });
     check!(unsafe { cuEventDestroy(event) });
 
     // Push and pop.
     let mut popped: CUcontext = ptr::null_mut();
-    show("cuCtxPushCurrent(primary)", unsafe {
-        cuCtxPushCurrent(primary)
-    });
+    check!(unsafe { cuCtxPushCurrent(primary) });
     check!(unsafe { cuCtxGetCurrent(&mut current) });
-    println!(
-        "  the primary context is current: {}",
-        yes(current == primary)
-    );
-    show("cuCtxPopCurrent", unsafe { cuCtxPopCurrent(&mut popped) });
+    expect(current == primary, "the primary context pushed");
+    check!(unsafe { cuCtxPopCurrent(&mut popped) });
     check!(unsafe { cuCtxGetCurrent(&mut current) });
-    println!(
-        "  popped the primary context: {}; the new one is current again: {}",
-        yes(popped == primary),
-        yes(current == ctx)
+    expect(
+        popped == primary && current == ctx,
+        "the primary context popped, the new one current again",
     );
 
     // The deprecated attach and detach.
@@ -227,58 +203,41 @@ fn main() {
     }
 
     // Thread migration: the context used by four threads in turn.
-    let mut module: CUmodule = ptr::null_mut();
     let mut add_value: CUfunction = ptr::null_mut();
     let mut data: CUdeviceptr = 0;
-    if !check!(unsafe { cuModuleLoad(&mut module, ptx_path.as_ptr()) })
+    let module = load_module("graphs.ptx");
+    if module.is_null()
         || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
     {
-        exit(1);
+        finish();
     }
     check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
     check!(unsafe { cuMemsetD32(data, 0, N) });
-    show("cuCtxPopCurrent", unsafe { cuCtxPopCurrent(&mut popped) });
+    check!(unsafe { cuCtxPopCurrent(&mut popped) });
     check!(unsafe { cuCtxGetCurrent(&mut current) });
-    println!(
-        "  the main thread is back on the primary context: {}",
-        yes(current == primary)
+    expect(
+        current == primary,
+        "the main thread back on the primary context",
     );
     let shared_ctx = Shared(ctx, add_value);
     for t in 0..4 {
-        let thread = std::thread::spawn(move || worker(shared_ctx, data, t + 1));
-        let ok = thread.join().unwrap_or(false);
-        println!(
-            "thread {}: pushed, launched, popped: {}",
-            t,
-            if ok { "ok" } else { "WRONG" }
-        );
-        all_ok = all_ok && ok;
+        let expected = (t + 1) * (t + 2) / 2;
+        let thread = std::thread::spawn(move || worker(shared_ctx, data, t + 1, expected));
+        let (same, turn) = thread.join().unwrap_or((0, false));
+        expect_all(&format!("thread {t}: elements {expected}"), same, N);
+        expect(turn, "the context current from the push to the pop");
     }
     check!(unsafe { cuCtxPushCurrent(ctx) });
-    let mut host = [0 as c_int; N];
-    check!(unsafe {
-        cuMemcpyDtoH(
-            host.as_mut_ptr() as *mut c_void,
-            data,
-            size_of::<[c_int; N]>(),
-        )
-    });
-    let sum = host.iter().all(|&h| h == 1 + 2 + 3 + 4);
-    println!(
-        "every element 10 after the four threads: {}",
-        if sum { "ok" } else { "WRONG" }
-    );
-    all_ok = all_ok && sum;
     check!(unsafe { cuMemFree(data) });
     check!(unsafe { cuModuleUnload(module) });
-    show("cuCtxDestroy", unsafe { cuCtxDestroy(ctx) });
+    check!(unsafe { cuCtxDestroy(ctx) });
 
     // A context limited to part of the SMs.
     let mut supported: c_int = 0;
     show("cuDeviceGetExecAffinitySupport(SM_COUNT)", unsafe {
         cuDeviceGetExecAffinitySupport(&mut supported, CU_EXEC_AFFINITY_TYPE_SM_COUNT, device)
     });
-    println!("  {}", supported);
+    println!("  supported: {}", supported);
     let mut limited: CUexecAffinityParam = unsafe { zeroed() };
     limited.type_ = CU_EXEC_AFFINITY_TYPE_SM_COUNT;
     limited.param.smCount.val = 8;
@@ -313,16 +272,9 @@ fn main() {
     }
 
     check!(unsafe { cuCtxSetCurrent(ptr::null_mut()) });
-    show("cuDevicePrimaryCtxRelease", unsafe {
-        cuDevicePrimaryCtxRelease(device)
-    });
-    show("cuDevicePrimaryCtxReset", unsafe {
-        cuDevicePrimaryCtxReset(device)
-    });
-    show("cuDevicePrimaryCtxGetState", unsafe {
-        cuDevicePrimaryCtxGetState(device, &mut flags, &mut active)
-    });
-    println!("  active {}", active);
-    println!("Result = {}", if all_ok { "PASS" } else { "FAIL" });
-    exit(if all_ok { 0 } else { 1 });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    check!(unsafe { cuDevicePrimaryCtxReset(device) });
+    check!(unsafe { cuDevicePrimaryCtxGetState(device, &mut flags, &mut active) });
+    expect(active == 0, "the primary context inactive after its reset");
+    finish()
 }

@@ -10,35 +10,36 @@
 // is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
-#include <string>
+
 
 #define BLOCKS 1024
 #define MAX_SM 1024
 
 int main(int argc, char** argv)
 {
-    const char* kernels_dir = argc > 1 ? argv[1] : "examples/kernels";
-    std::string ptx_path = std::string(kernels_dir) + "/green_contexts.ptx";
+    char ptx_path[4096];
+    kernel_file(ptx_path, sizeof ptx_path, argc, argv, "green_contexts.ptx");
+
 
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
     if (!check(cuDeviceGet(&device, 0)))
-        return 1;
+        return finish();
     // The primary context first, as cuGreenCtxCreate's documentation advises.
     CUcontext primary;
     if (!check(cuDevicePrimaryCtxRetain(&primary, device)) || !check(cuCtxSetCurrent(primary)))
-        return 1;
+        return finish();
     CUlibrary library;
     CUkernel record_sm;
-    if (!check(cuLibraryLoadFromFile(&library, ptx_path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
+    if (!check(cuLibraryLoadFromFile(&library,ptx_path, nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
         !check(cuLibraryGetKernel(&record_sm, library, "record_sm")))
-        return 1;
+        return finish();
 
     CUdevResource sm;
     memset(&sm, 0, sizeof(sm));
-    if (!show("cuDeviceGetDevResource", cuDeviceGetDevResource(device, &sm, CU_DEV_RESOURCE_TYPE_SM)))
-        return 1;
+    if (!check(cuDeviceGetDevResource(device, &sm, CU_DEV_RESOURCE_TYPE_SM)))
+        return finish();
     printf("  device: %u SMs\n", sm.sm.smCount);
 #if CUDA_VERSION >= 13000
     printf("  minimum partition %u, co-scheduled alignment %u\n", sm.sm.minSmPartitionSize,
@@ -47,18 +48,18 @@ int main(int argc, char** argv)
 
     // How many groups of at least 16 SMs there could be, then two of them.
     unsigned int groups = 0;
-    show("cuDevSmResourceSplitByCount(count)", cuDevSmResourceSplitByCount(nullptr, &groups, &sm, nullptr, 0, 16));
+    check(cuDevSmResourceSplitByCount(nullptr, &groups, &sm, nullptr, 0, 16));
     printf("  groups of 16 SMs or more: %u\n", groups);
     CUdevResource split[2], remaining;
     memset(split, 0, sizeof(split));
     memset(&remaining, 0, sizeof(remaining));
     groups = 2;
-    if (!show("cuDevSmResourceSplitByCount", cuDevSmResourceSplitByCount(split, &groups, &sm, &remaining, 0, 16)))
-        return 1;
+    if (!check(cuDevSmResourceSplitByCount(split, &groups, &sm, &remaining, 0, 16)))
+        return finish();
     printf("  %u groups of %u and %u SMs, %u remaining\n", groups, split[0].sm.smCount, split[1].sm.smCount,
            remaining.sm.smCount);
 
-    bool ok = groups == 2;
+    expect(groups == 2, "two groups of SMs");
     CUgreenCtx green[2];
     CUcontext ctx[2];
     CUstream stream[2];
@@ -66,28 +67,28 @@ int main(int argc, char** argv)
     for (int i = 0; i < 2; ++i) {
         printf("partition %d:\n", i);
         CUdevResourceDesc desc;
-        if (!show("  cuDevResourceGenerateDesc", cuDevResourceGenerateDesc(&desc, &split[i], 1)) ||
-            !show("  cuGreenCtxCreate", cuGreenCtxCreate(&green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM)))
-            return 1;
+        if (!check(cuDevResourceGenerateDesc(&desc, &split[i], 1)) ||
+            !check(cuGreenCtxCreate(&green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM)))
+            return finish();
         CUdevResource r;
         memset(&r, 0, sizeof(r));
-        show("  cuGreenCtxGetDevResource", cuGreenCtxGetDevResource(green[i], &r, CU_DEV_RESOURCE_TYPE_SM));
-        printf("    %u SMs\n", r.sm.smCount);
-        show("  cuCtxFromGreenCtx", cuCtxFromGreenCtx(&ctx[i], green[i]));
+        check(cuGreenCtxGetDevResource(green[i], &r, CU_DEV_RESOURCE_TYPE_SM));
+        printf("  the green context: %u SMs\n", r.sm.smCount);
+        check(cuCtxFromGreenCtx(&ctx[i], green[i]));
         memset(&r, 0, sizeof(r));
-        show("  cuCtxGetDevResource", cuCtxGetDevResource(ctx[i], &r, CU_DEV_RESOURCE_TYPE_SM));
-        printf("    %u SMs\n", r.sm.smCount);
-        show("  cuGreenCtxStreamCreate", cuGreenCtxStreamCreate(&stream[i], green[i], CU_STREAM_NON_BLOCKING, 0));
+        check(cuCtxGetDevResource(ctx[i], &r, CU_DEV_RESOURCE_TYPE_SM));
+        printf("  its context: %u SMs\n", r.sm.smCount);
+        check(cuGreenCtxStreamCreate(&stream[i], green[i], CU_STREAM_NON_BLOCKING, 0));
         CUgreenCtx owner = nullptr;
-        show("  cuStreamGetGreenCtx", cuStreamGetGreenCtx(stream[i], &owner));
-        printf("    the stream's green context: %s\n", owner == green[i] ? "this one" : "another");
+        check(cuStreamGetGreenCtx(stream[i], &owner));
+        expect(owner == green[i], "the stream's green context");
 #if CUDA_VERSION >= 13010
         PFN_cuStreamGetDevResource_v13010 streamGetDevResource =
             (PFN_cuStreamGetDevResource_v13010)entry("cuStreamGetDevResource", 13010);
         memset(&r, 0, sizeof(r));
         if (show("  cuStreamGetDevResource",
                  streamGetDevResource ? streamGetDevResource(stream[i], &r, CU_DEV_RESOURCE_TYPE_SM) : CUDA_ERROR_NOT_FOUND))
-            printf("    %u SMs\n", r.sm.smCount);
+            printf("  the stream: %u SMs\n", r.sm.smCount);
 #endif
 
         // The kernel, in the context the green context converts to, on its stream.
@@ -96,20 +97,20 @@ int main(int argc, char** argv)
         check(cuKernelGetFunction(&f, record_sm));
         check(cuMemAlloc(&sm_of_block[i], BLOCKS * sizeof(unsigned int)));
         void* args[] = { &sm_of_block[i] };
-        show("  cuLaunchKernel(record_sm)", cuLaunchKernel(f, BLOCKS, 1, 1, 128, 1, 1, 0, stream[i], args, nullptr));
+        check(cuLaunchKernel(f, BLOCKS, 1, 1, 128, 1, 1, 0, stream[i], args, nullptr));
     }
 #if CUDA_VERSION >= 13000
     unsigned long long id0 = 0, id1 = 0;
-    show("cuGreenCtxGetId", cuGreenCtxGetId(green[0], &id0));
-    show("cuGreenCtxGetId", cuGreenCtxGetId(green[1], &id1));
-    printf("  the two ids differ: %s\n", id0 != id1 ? "yes" : "no");
+    check(cuGreenCtxGetId(green[0], &id0));
+    check(cuGreenCtxGetId(green[1], &id1));
+    expect(id0 != id1, "two green contexts' ids differ");
 #endif
 
     // The second partition waits for the first one's work.
     CUevent done;
     check(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
-    show("cuGreenCtxRecordEvent", cuGreenCtxRecordEvent(green[0], done));
-    show("cuGreenCtxWaitEvent", cuGreenCtxWaitEvent(green[1], done));
+    check(cuGreenCtxRecordEvent(green[0], done));
+    check(cuGreenCtxWaitEvent(green[1], done));
 
     static unsigned int host[2][BLOCKS];
     static bool used[2][MAX_SM];
@@ -125,16 +126,13 @@ int main(int argc, char** argv)
                 ++distinct;
             }
         }
-        bool within = distinct <= split[i].sm.smCount;
-        printf("partition %d ran on at most its %u SMs: %s\n", i, split[i].sm.smCount, within ? "yes" : "no");
-        ok = ok && within && distinct > 0;
+        expect(distinct > 0 && distinct <= split[i].sm.smCount, "a partition ran on its SMs only");
     }
     bool disjoint = true;
     for (int s = 0; s < MAX_SM; ++s)
         if (used[0][s] && used[1][s])
             disjoint = false;
-    printf("the partitions' SMs are disjoint: %s\n", disjoint ? "yes" : "no");
-    ok = ok && disjoint;
+    expect(disjoint, "the partitions' SMs are disjoint");
 
 #if CUDA_VERSION >= 13010
     PFN_cuDevSmResourceSplit_v13010 smResourceSplit = (PFN_cuDevSmResourceSplit_v13010)entry("cuDevSmResourceSplit", 13010);
@@ -154,10 +152,9 @@ int main(int argc, char** argv)
         check(cuMemFree(sm_of_block[i]));
         check(cuStreamDestroy(stream[i]));
         check(cuCtxSetCurrent(primary));
-        show("cuGreenCtxDestroy", cuGreenCtxDestroy(green[i]));
+        check(cuGreenCtxDestroy(green[i]));
     }
     check(cuLibraryUnload(library));
     check(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", ok ? "PASS" : "FAIL");
-    return ok ? 0 : 1;
+    return finish();
 }

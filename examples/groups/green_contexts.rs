@@ -14,12 +14,12 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_uint, c_void, OsStr, OsString};
+use std::ffi::{c_uint, c_void};
 use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, kernel_path, s};
+use common::{c_path, check, expect, finish, kernel_file};
 use cuda_driver_sys::*;
 
 const BLOCKS: usize = 1024;
@@ -31,20 +31,21 @@ fn sm_count(r: &CUdevResource) -> c_uint {
 }
 
 fn main() {
-    // KERNELS green_contexts.ptx
+    let ptx_path = c_path(kernel_file("green_contexts.ptx"));
+
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
     // The primary context first, as cuGreenCtxCreate's documentation advises.
     let mut primary: CUcontext = ptr::null_mut();
     if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut primary, device) })
         || !check!(unsafe { cuCtxSetCurrent(primary) })
     {
-        exit(1);
+        finish();
     }
     let mut library: CUlibrary = ptr::null_mut();
     let mut record_sm: CUkernel = ptr::null_mut();
@@ -61,14 +62,12 @@ fn main() {
         )
     }) || !check!(unsafe { cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr()) })
     {
-        exit(1);
+        finish();
     }
 
     let mut sm: CUdevResource = unsafe { zeroed() };
-    if !show("cuDeviceGetDevResource", unsafe {
-        cuDeviceGetDevResource(device, &mut sm, CU_DEV_RESOURCE_TYPE_SM)
-    }) {
-        exit(1);
+    if !check!(unsafe { cuDeviceGetDevResource(device, &mut sm, CU_DEV_RESOURCE_TYPE_SM) }) {
+        finish();
     }
     println!("  device: {} SMs", sm_count(&sm));
     #[cfg(feature = "cuda-13000")]
@@ -82,17 +81,17 @@ fn main() {
 
     // How many groups of at least 16 SMs there could be, then two of them.
     let mut groups: c_uint = 0;
-    show("cuDevSmResourceSplitByCount(count)", unsafe {
+    check!(unsafe {
         cuDevSmResourceSplitByCount(ptr::null_mut(), &mut groups, &sm, ptr::null_mut(), 0, 16)
     });
     println!("  groups of 16 SMs or more: {}", groups);
     let mut split: [CUdevResource; 2] = unsafe { zeroed() };
     let mut remaining: CUdevResource = unsafe { zeroed() };
     groups = 2;
-    if !show("cuDevSmResourceSplitByCount", unsafe {
+    if !check!(unsafe {
         cuDevSmResourceSplitByCount(split.as_mut_ptr(), &mut groups, &sm, &mut remaining, 0, 16)
     }) {
-        exit(1);
+        finish();
     }
     println!(
         "  {} groups of {} and {} SMs, {} remaining",
@@ -102,7 +101,7 @@ fn main() {
         sm_count(&remaining)
     );
 
-    let mut ok = groups == 2;
+    expect(groups == 2, "two groups of SMs");
     let mut green: [CUgreenCtx; 2] = [ptr::null_mut(); 2];
     let mut ctx: [CUcontext; 2] = [ptr::null_mut(); 2];
     let mut stream: [CUstream; 2] = [ptr::null_mut(); 2];
@@ -110,41 +109,26 @@ fn main() {
     for i in 0..2 {
         println!("partition {}:", i);
         let mut desc: CUdevResourceDesc = ptr::null_mut();
-        if !show("  cuDevResourceGenerateDesc", unsafe {
-            cuDevResourceGenerateDesc(&mut desc, &mut split[i], 1)
-        }) || !show("  cuGreenCtxCreate", unsafe {
-            cuGreenCtxCreate(&mut green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM.0)
-        }) {
-            exit(1);
+        if !check!(unsafe { cuDevResourceGenerateDesc(&mut desc, &mut split[i], 1) })
+            || !check!(unsafe {
+                cuGreenCtxCreate(&mut green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM.0)
+            })
+        {
+            finish();
         }
         let mut r: CUdevResource = unsafe { zeroed() };
-        show("  cuGreenCtxGetDevResource", unsafe {
-            cuGreenCtxGetDevResource(green[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
-        });
-        println!("    {} SMs", sm_count(&r));
-        show("  cuCtxFromGreenCtx", unsafe {
-            cuCtxFromGreenCtx(&mut ctx[i], green[i])
-        });
+        check!(unsafe { cuGreenCtxGetDevResource(green[i], &mut r, CU_DEV_RESOURCE_TYPE_SM) });
+        println!("  the green context: {} SMs", sm_count(&r));
+        check!(unsafe { cuCtxFromGreenCtx(&mut ctx[i], green[i]) });
         r = unsafe { zeroed() };
-        show("  cuCtxGetDevResource", unsafe {
-            cuCtxGetDevResource(ctx[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
-        });
-        println!("    {} SMs", sm_count(&r));
-        show("  cuGreenCtxStreamCreate", unsafe {
+        check!(unsafe { cuCtxGetDevResource(ctx[i], &mut r, CU_DEV_RESOURCE_TYPE_SM) });
+        println!("  its context: {} SMs", sm_count(&r));
+        check!(unsafe {
             cuGreenCtxStreamCreate(&mut stream[i], green[i], CU_STREAM_NON_BLOCKING.0, 0)
         });
         let mut owner: CUgreenCtx = ptr::null_mut();
-        show("  cuStreamGetGreenCtx", unsafe {
-            cuStreamGetGreenCtx(stream[i], &mut owner)
-        });
-        println!(
-            "    the stream's green context: {}",
-            if owner == green[i] {
-                "this one"
-            } else {
-                "another"
-            }
-        );
+        check!(unsafe { cuStreamGetGreenCtx(stream[i], &mut owner) });
+        expect(owner == green[i], "the stream's green context");
         #[cfg(feature = "cuda-13010")]
         {
             r = unsafe { zeroed() };
@@ -154,8 +138,8 @@ fn main() {
                     stream_get_dev_resource(stream[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
                 },
             );
-            if show("  cuStreamGetDevResource", code) {
-                println!("    {} SMs", sm_count(&r));
+            if common::show("  cuStreamGetDevResource", code) {
+                println!("  the stream: {} SMs", sm_count(&r));
             }
         }
 
@@ -165,7 +149,7 @@ fn main() {
         check!(unsafe { cuKernelGetFunction(&mut f, record_sm) });
         check!(unsafe { cuMemAlloc(&mut sm_of_block[i], BLOCKS * size_of::<c_uint>()) });
         let mut args: [*mut c_void; 1] = [&raw mut sm_of_block[i] as *mut c_void];
-        show("  cuLaunchKernel(record_sm)", unsafe {
+        check!(unsafe {
             cuLaunchKernel(
                 f,
                 BLOCKS as c_uint,
@@ -184,27 +168,16 @@ fn main() {
     #[cfg(feature = "cuda-13000")]
     {
         let (mut id0, mut id1): (u64, u64) = (0, 0);
-        show("cuGreenCtxGetId", unsafe {
-            cuGreenCtxGetId(green[0], &mut id0)
-        });
-        show("cuGreenCtxGetId", unsafe {
-            cuGreenCtxGetId(green[1], &mut id1)
-        });
-        println!(
-            "  the two ids differ: {}",
-            if id0 != id1 { "yes" } else { "no" }
-        );
+        check!(unsafe { cuGreenCtxGetId(green[0], &mut id0) });
+        check!(unsafe { cuGreenCtxGetId(green[1], &mut id1) });
+        expect(id0 != id1, "two green contexts' ids differ");
     }
 
     // The second partition waits for the first one's work.
     let mut done: CUevent = ptr::null_mut();
     check!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
-    show("cuGreenCtxRecordEvent", unsafe {
-        cuGreenCtxRecordEvent(green[0], done)
-    });
-    show("cuGreenCtxWaitEvent", unsafe {
-        cuGreenCtxWaitEvent(green[1], done)
-    });
+    check!(unsafe { cuGreenCtxRecordEvent(green[0], done) });
+    check!(unsafe { cuGreenCtxWaitEvent(green[1], done) });
 
     let mut host = vec![[0 as c_uint; BLOCKS]; 2];
     let mut used = vec![[false; MAX_SM]; 2];
@@ -230,14 +203,10 @@ fn main() {
                 distinct += 1;
             }
         }
-        let within = distinct <= sm_count(&split[i]);
-        println!(
-            "partition {} ran on at most its {} SMs: {}",
-            i,
-            sm_count(&split[i]),
-            if within { "yes" } else { "no" }
+        expect(
+            distinct > 0 && distinct <= sm_count(&split[i]),
+            "a partition ran on its SMs only",
         );
-        ok = ok && within && distinct > 0;
     }
     let mut disjoint = true;
     for s in 0..MAX_SM {
@@ -245,11 +214,7 @@ fn main() {
             disjoint = false;
         }
     }
-    println!(
-        "the partitions' SMs are disjoint: {}",
-        if disjoint { "yes" } else { "no" }
-    );
-    ok = ok && disjoint;
+    expect(disjoint, "the partitions' SMs are disjoint");
 
     #[cfg(feature = "cuda-13010")]
     {
@@ -270,7 +235,7 @@ fn main() {
                 )
             },
         );
-        show("cuDevSmResourceSplit", code);
+        common::show("cuDevSmResourceSplit", code);
     }
 
     check!(unsafe { cuEventDestroy(done) });
@@ -279,10 +244,9 @@ fn main() {
         check!(unsafe { cuMemFree(sm_of_block[i]) });
         check!(unsafe { cuStreamDestroy(stream[i]) });
         check!(unsafe { cuCtxSetCurrent(primary) });
-        show("cuGreenCtxDestroy", unsafe { cuGreenCtxDestroy(green[i]) });
+        check!(unsafe { cuGreenCtxDestroy(green[i]) });
     }
     check!(unsafe { cuLibraryUnload(library) });
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
-    exit(if ok { 0 } else { 1 });
+    finish()
 }

@@ -27,9 +27,7 @@ static void read_attributes(bool global)
                                                                               : sizeof(bool);
         CUresult code = global ? cuCoredumpGetAttributeGlobal(attrib, value, &size)
                                : cuCoredumpGetAttribute(attrib, value, &size);
-        const char* result = nullptr;
-        cuGetErrorName(code, &result);
-        printf("  %s %s = %s", global ? "global" : "context", names[a], result);
+        printf("  %s %s: %s", global ? "global" : "context", names[a], result_name(code));
         if (code == CUDA_SUCCESS) {
             if (attrib == CU_COREDUMP_FILE || attrib == CU_COREDUMP_PIPE)
                 printf(", %s", value[0] ? "set" : "empty");
@@ -57,45 +55,44 @@ int main()
         return 1;
     CUdevice device;
     if (!check(cuDeviceGet(&device, 0)))
-        return 1;
+        return finish();
 
     // Process-wide, before any context.
     printf("coredump attributes:\n");
     read_attributes(true);
     char file[] = "/tmp/coredump-logs-global.core";
     size_t size = sizeof(file);
-    show("cuCoredumpSetAttributeGlobal(FILE)", cuCoredumpSetAttributeGlobal(CU_COREDUMP_FILE, file, &size));
+    check(cuCoredumpSetAttributeGlobal(CU_COREDUMP_FILE, file, &size));
     bool off = false;
     size = sizeof(off);
-    show("cuCoredumpSetAttributeGlobal(ENABLE_ON_EXCEPTION)",
-         cuCoredumpSetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &off, &size));
+    check(cuCoredumpSetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &off, &size));
     char back[1024];
     memset(back, 0, sizeof(back));
     size = sizeof(back);
-    show("cuCoredumpGetAttributeGlobal(FILE)", cuCoredumpGetAttributeGlobal(CU_COREDUMP_FILE, back, &size));
-    printf("  %s\n", back);
-    bool ok = strcmp(back, file) == 0;
+    check(cuCoredumpGetAttributeGlobal(CU_COREDUMP_FILE, back, &size));
+    printf("  file: %s\n", back);
+    expect(strcmp(back, file) == 0, "the process-wide file name read back");
 
     CUcontext ctx;
     if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
-        return 1;
+        return finish();
     read_attributes(false);
     char ctx_file[] = "/tmp/coredump-logs-context.core";
     size = sizeof(ctx_file);
-    show("cuCoredumpSetAttribute(FILE)", cuCoredumpSetAttribute(CU_COREDUMP_FILE, ctx_file, &size));
+    check(cuCoredumpSetAttribute(CU_COREDUMP_FILE, ctx_file, &size));
     unsigned int flags = CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY;
     size = sizeof(flags);
-    show("cuCoredumpSetAttribute(GENERATION_FLAGS)", cuCoredumpSetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+    check(cuCoredumpSetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
     memset(back, 0, sizeof(back));
     size = sizeof(back);
-    show("cuCoredumpGetAttribute(FILE)", cuCoredumpGetAttribute(CU_COREDUMP_FILE, back, &size));
-    printf("  %s\n", back);
-    ok = ok && strcmp(back, ctx_file) == 0;
+    check(cuCoredumpGetAttribute(CU_COREDUMP_FILE, back, &size));
+    printf("  file: %s\n", back);
+    expect(strcmp(back, ctx_file) == 0, "the context's file name read back");
     flags = 0;
     size = sizeof(flags);
-    show("cuCoredumpGetAttribute(GENERATION_FLAGS)", cuCoredumpGetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
-    printf("  0x%x\n", flags);
-    ok = ok && flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY);
+    check(cuCoredumpGetAttribute(CU_COREDUMP_GENERATION_FLAGS, &flags, &size));
+    printf("  generation flags: 0x%x\n", flags);
+    expect(flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY), "the generation flags read back");
 #if CUDA_VERSION >= 13020
     PFN_cuCoredumpRegisterStartCallback_v13020 registerStart =
         (PFN_cuCoredumpRegisterStartCallback_v13020)entry("cuCoredumpRegisterStartCallback", 13020);
@@ -119,20 +116,21 @@ int main()
     int messages = 0;
     CUlogsCallbackHandle handle = nullptr;
     CUlogIterator from = 0;
-    show("cuLogsRegisterCallback", cuLogsRegisterCallback(on_log, &messages, &handle));
-    show("cuLogsCurrent", cuLogsCurrent(&from, 0));
+    check(cuLogsRegisterCallback(on_log, &messages, &handle));
+    check(cuLogsCurrent(&from, 0));
     int word = 1;
-    show("cuMemcpyHtoD(0) (an error to log)", cuMemcpyHtoD(0, &word, sizeof(word)));
-    printf("  the callback saw a message: %s\n", messages > 0 ? "yes" : "no");
+    CUresult logged = cuMemcpyHtoD(0, &word, sizeof(word));
+    expect(!show("cuMemcpyHtoD(0) (an error to log)", logged), "a copy to address 0 refused");
+    expect(messages > 0, "the callback saw a message");
     static char buffer[1 << 16];
     size = sizeof(buffer);
     CUlogIterator iterator = from;
-    show("cuLogsDumpToMemory", cuLogsDumpToMemory(&iterator, buffer, &size, 0));
-    printf("  dumped to memory: %s\n", size > 0 ? "something" : "nothing");
+    check(cuLogsDumpToMemory(&iterator, buffer, &size, 0));
+    expect(size > 0, "the log dumped to memory");
     char path[64];
     snprintf(path, sizeof(path), "/tmp/coredump-logs-%d.log", (int)getpid());
     iterator = from;
-    show("cuLogsDumpToFile", cuLogsDumpToFile(&iterator, path, 0));
+    check(cuLogsDumpToFile(&iterator, path, 0));
     FILE* f = fopen(path, "rb");
     long length = 0;
     if (f) {
@@ -141,11 +139,9 @@ int main()
         fclose(f);
         unlink(path);
     }
-    printf("  dumped to a file: %s\n", length > 0 ? "something" : "nothing");
-    show("cuLogsUnregisterCallback", cuLogsUnregisterCallback(handle));
-    ok = ok && messages > 0 && size > 0 && length > 0;
+    expect(length > 0, "the log dumped to a file");
+    check(cuLogsUnregisterCallback(handle));
 
     check(cuDevicePrimaryCtxRelease(device));
-    printf("Result = %s\n", ok ? "PASS" : "FAIL");
-    return ok ? 0 : 1;
+    return finish();
 }

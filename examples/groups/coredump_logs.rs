@@ -15,7 +15,7 @@ use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
 
-use common::s;
+use common::{check, expect, finish, result_name, s, show};
 use cuda_driver_sys::*;
 
 /// Reads every coredump attribute, process-wide or for the current context. The boolean ones
@@ -49,13 +49,11 @@ fn read_attributes(global: bool) {
         } else {
             unsafe { cuCoredumpGetAttribute(attrib, value_ptr, &mut size) }
         };
-        let mut result: *const c_char = ptr::null();
-        let _ = unsafe { cuGetErrorName(code, &mut result) };
         print!(
-            "  {} {} = {}",
+            "  {} {}: {}",
             if global { "global" } else { "context" },
             names[a as usize],
-            unsafe { s(result) }
+            result_name(code)
         );
         if code == CUDA_SUCCESS {
             if attrib == CU_COREDUMP_FILE || attrib == CU_COREDUMP_PIPE {
@@ -89,7 +87,7 @@ fn main() {
     }
     let mut device: CUdevice = 0;
     if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        exit(1);
+        finish();
     }
 
     // Process-wide, before any context.
@@ -97,7 +95,7 @@ fn main() {
     read_attributes(true);
     let mut file = *b"/tmp/coredump-logs-global.core\0";
     let mut size: usize = file.len();
-    show("cuCoredumpSetAttributeGlobal(FILE)", unsafe {
+    check!(unsafe {
         cuCoredumpSetAttributeGlobal(
             CU_COREDUMP_FILE,
             file.as_mut_ptr() as *mut c_void,
@@ -106,38 +104,38 @@ fn main() {
     });
     let mut off = false;
     size = size_of::<bool>();
-    show(
-        "cuCoredumpSetAttributeGlobal(ENABLE_ON_EXCEPTION)",
-        unsafe {
-            cuCoredumpSetAttributeGlobal(
-                CU_COREDUMP_ENABLE_ON_EXCEPTION,
-                &raw mut off as *mut c_void,
-                &mut size,
-            )
-        },
-    );
+    check!(unsafe {
+        cuCoredumpSetAttributeGlobal(
+            CU_COREDUMP_ENABLE_ON_EXCEPTION,
+            &raw mut off as *mut c_void,
+            &mut size,
+        )
+    });
     let mut back = [0 as c_char; 1024];
     size = back.len();
-    show("cuCoredumpGetAttributeGlobal(FILE)", unsafe {
+    check!(unsafe {
         cuCoredumpGetAttributeGlobal(
             CU_COREDUMP_FILE,
             back.as_mut_ptr() as *mut c_void,
             &mut size,
         )
     });
-    println!("  {}", unsafe { s(back.as_ptr()) });
-    let mut ok = unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == file;
+    println!("  file: {}", unsafe { s(back.as_ptr()) });
+    expect(
+        unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == file,
+        "the process-wide file name read back",
+    );
 
     let mut ctx: CUcontext = ptr::null_mut();
     if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
         || !check!(unsafe { cuCtxSetCurrent(ctx) })
     {
-        exit(1);
+        finish();
     }
     read_attributes(false);
     let mut ctx_file = *b"/tmp/coredump-logs-context.core\0";
     size = ctx_file.len();
-    show("cuCoredumpSetAttribute(FILE)", unsafe {
+    check!(unsafe {
         cuCoredumpSetAttribute(
             CU_COREDUMP_FILE,
             ctx_file.as_mut_ptr() as *mut c_void,
@@ -146,7 +144,7 @@ fn main() {
     });
     let mut flags = (CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 | CU_COREDUMP_SKIP_SHARED_MEMORY.0) as c_uint;
     size = size_of::<c_uint>();
-    show("cuCoredumpSetAttribute(GENERATION_FLAGS)", unsafe {
+    check!(unsafe {
         cuCoredumpSetAttribute(
             CU_COREDUMP_GENERATION_FLAGS,
             &raw mut flags as *mut c_void,
@@ -155,27 +153,32 @@ fn main() {
     });
     back = [0; 1024];
     size = back.len();
-    show("cuCoredumpGetAttribute(FILE)", unsafe {
+    check!(unsafe {
         cuCoredumpGetAttribute(
             CU_COREDUMP_FILE,
             back.as_mut_ptr() as *mut c_void,
             &mut size,
         )
     });
-    println!("  {}", unsafe { s(back.as_ptr()) });
-    ok = ok && unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == ctx_file;
+    println!("  file: {}", unsafe { s(back.as_ptr()) });
+    expect(
+        unsafe { CStr::from_ptr(back.as_ptr()) }.to_bytes_with_nul() == ctx_file,
+        "the context's file name read back",
+    );
     flags = 0;
     size = size_of::<c_uint>();
-    show("cuCoredumpGetAttribute(GENERATION_FLAGS)", unsafe {
+    check!(unsafe {
         cuCoredumpGetAttribute(
             CU_COREDUMP_GENERATION_FLAGS,
             &raw mut flags as *mut c_void,
             &mut size,
         )
     });
-    println!("  {:#x}", flags);
-    ok = ok
-        && flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 | CU_COREDUMP_SKIP_SHARED_MEMORY.0) as c_uint;
+    println!("  generation flags: {:#x}", flags);
+    expect(
+        flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY.0 | CU_COREDUMP_SKIP_SHARED_MEMORY.0) as c_uint,
+        "the generation flags read back",
+    );
     #[cfg(feature = "cuda-13020")]
     {
         let mut start: CUcoredumpCallbackHandle = ptr::null_mut();
@@ -219,46 +222,31 @@ fn main() {
     let mut messages: c_int = 0;
     let mut handle: CUlogsCallbackHandle = ptr::null_mut();
     let mut from: CUlogIterator = 0;
-    show("cuLogsRegisterCallback", unsafe {
+    check!(unsafe {
         cuLogsRegisterCallback(Some(on_log), &raw mut messages as *mut c_void, &mut handle)
     });
-    show("cuLogsCurrent", unsafe { cuLogsCurrent(&mut from, 0) });
+    check!(unsafe { cuLogsCurrent(&mut from, 0) });
     let word: c_int = 1;
-    show("cuMemcpyHtoD(0) (an error to log)", unsafe {
-        cuMemcpyHtoD(0, &raw const word as *const c_void, size_of::<c_int>())
-    });
-    println!(
-        "  the callback saw a message: {}",
-        if messages > 0 { "yes" } else { "no" }
+    let logged = unsafe { cuMemcpyHtoD(0, &raw const word as *const c_void, size_of::<c_int>()) };
+    expect(
+        !show("cuMemcpyHtoD(0) (an error to log)", logged),
+        "a copy to address 0 refused",
     );
+    expect(messages > 0, "the callback saw a message");
     let mut buffer = vec![0 as c_char; 1 << 16];
     size = buffer.len();
     let mut iterator = from;
-    show("cuLogsDumpToMemory", unsafe {
-        cuLogsDumpToMemory(&mut iterator, buffer.as_mut_ptr(), &mut size, 0)
-    });
-    println!(
-        "  dumped to memory: {}",
-        if size > 0 { "something" } else { "nothing" }
-    );
+    check!(unsafe { cuLogsDumpToMemory(&mut iterator, buffer.as_mut_ptr(), &mut size, 0) });
+    expect(size > 0, "the log dumped to memory");
     let path = format!("/tmp/coredump-logs-{}.log", std::process::id());
     let c_path = CString::new(path.clone()).expect("no NUL in the path");
     iterator = from;
-    show("cuLogsDumpToFile", unsafe {
-        cuLogsDumpToFile(&mut iterator, c_path.as_ptr(), 0)
-    });
+    check!(unsafe { cuLogsDumpToFile(&mut iterator, c_path.as_ptr(), 0) });
     let length = std::fs::metadata(&path).map_or(0, |m| m.len());
     let _ = std::fs::remove_file(&path);
-    println!(
-        "  dumped to a file: {}",
-        if length > 0 { "something" } else { "nothing" }
-    );
-    show("cuLogsUnregisterCallback", unsafe {
-        cuLogsUnregisterCallback(handle)
-    });
-    ok = ok && messages > 0 && size > 0 && length > 0;
+    expect(length > 0, "the log dumped to a file");
+    check!(unsafe { cuLogsUnregisterCallback(handle) });
 
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
-    exit(if ok { 0 } else { 1 });
+    finish()
 }

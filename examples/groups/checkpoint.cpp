@@ -55,12 +55,13 @@ static const char* state_name(CUprocessState state)
     }
 }
 
-// Prints the child's state.
-static void print_state(int pid)
+// Prints the child's state and checks it is `expected`.
+static void check_state(int pid, CUprocessState expected)
 {
     CUprocessState state = CU_PROCESS_STATE_FAILED;
-    if (show("  cuCheckpointProcessGetState", cuCheckpointProcessGetState(pid, &state)))
-        printf("    %s\n", state_name(state));
+    if (check(cuCheckpointProcessGetState(pid, &state)))
+        printf("  state: %s\n", state_name(state));
+    expect(state == expected, "the child's state");
 }
 
 int main(int argc, char** argv)
@@ -89,8 +90,8 @@ int main(int argc, char** argv)
     char* child_argv[] = { self, kernels, flag, nullptr };
     pid_t pid;
     if (posix_spawn(&pid, self, &actions, nullptr, child_argv, environ) != 0) {
-        printf("the child could not be started\n");
-        return 1;
+        expect(false, "the child started");
+        return finish();
     }
     posix_spawn_file_actions_destroy(&actions);
     close(to_child[0]);
@@ -98,31 +99,30 @@ int main(int argc, char** argv)
     FILE* child_out = fdopen(from_child[0], "r");
     char line[256];
     bool ready = fgets(line, sizeof(line), child_out) && strcmp(line, "ready\n") == 0;
-    printf("the child filled its device memory: %s\n", ready ? "yes" : "no");
+    expect(ready, "the child filled its device memory");
 
-    bool ok = ready;
     if (ready) {
-        print_state(pid);
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
         int tid = 0;
-        show("cuCheckpointProcessGetRestoreThreadId", cuCheckpointProcessGetRestoreThreadId(pid, &tid));
-        printf("  a thread id: %s\n", tid > 0 ? "yes" : "no");
+        check(cuCheckpointProcessGetRestoreThreadId(pid, &tid));
+        expect(tid > 0, "the child's restore thread id");
         CUcheckpointLockArgs lock;
         memset(&lock, 0, sizeof(lock));
         lock.timeoutMs = 10000;
-        ok = show("cuCheckpointProcessLock", cuCheckpointProcessLock(pid, &lock)) && ok;
-        print_state(pid);
+        check(cuCheckpointProcessLock(pid, &lock));
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
         CUcheckpointCheckpointArgs checkpoint;
         memset(&checkpoint, 0, sizeof(checkpoint));
-        ok = show("cuCheckpointProcessCheckpoint", cuCheckpointProcessCheckpoint(pid, &checkpoint)) && ok;
-        print_state(pid);
+        check(cuCheckpointProcessCheckpoint(pid, &checkpoint));
+        check_state(pid, CU_PROCESS_STATE_CHECKPOINTED);
         CUcheckpointRestoreArgs restore;
         memset(&restore, 0, sizeof(restore));
-        ok = show("cuCheckpointProcessRestore", cuCheckpointProcessRestore(pid, &restore)) && ok;
-        print_state(pid);
+        check(cuCheckpointProcessRestore(pid, &restore));
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
         CUcheckpointUnlockArgs unlock;
         memset(&unlock, 0, sizeof(unlock));
-        ok = show("cuCheckpointProcessUnlock", cuCheckpointProcessUnlock(pid, &unlock)) && ok;
-        print_state(pid);
+        check(cuCheckpointProcessUnlock(pid, &unlock));
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
 #if CUDA_VERSION >= 13040
         PFN_cuCheckpointOperationComplete_v13040 complete =
             (PFN_cuCheckpointOperationComplete_v13040)entry("cuCheckpointOperationComplete", 13040);
@@ -130,8 +130,7 @@ int main(int argc, char** argv)
 #endif
     }
     // The child goes on: it checks its memory.
-    if (write(to_child[1], "go\n", 3) != 3)
-        ok = false;
+    expect(write(to_child[1], "go\n", 3) == 3, "the child told to go on");
     close(to_child[1]);
     while (fgets(line, sizeof(line), child_out))
         printf("child: %s", line);
@@ -139,8 +138,6 @@ int main(int argc, char** argv)
     int status = 0;
     waitpid(pid, &status, 0);
     bool child_ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    printf("the child's exit: %s\n", child_ok ? "success" : "failure");
-    ok = ok && child_ok;
-    printf("Result = %s\n", ok ? "PASS" : "FAIL");
-    return ok ? 0 : 1;
+    expect(child_ok, "the child's memory intact after the restore (its exit)");
+    return finish();
 }

@@ -10,13 +10,13 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 use std::io::{BufRead, BufReader, Write};
 use std::mem::{size_of, zeroed};
 use std::process::{exit, Command, Stdio};
 use std::ptr;
 
-use common::s;
+use common::{check, expect, finish};
 use cuda_driver_sys::*;
 
 const WORDS: usize = 256 * 1024;
@@ -74,14 +74,13 @@ fn state_name(state: CUprocessState) -> &'static str {
     }
 }
 
-/// Prints the child's state.
-fn print_state(pid: c_int) {
+/// Prints the child's state and checks it is `expected`.
+fn check_state(pid: c_int, expected: CUprocessState) {
     let mut state = CU_PROCESS_STATE_FAILED;
-    if show("  cuCheckpointProcessGetState", unsafe {
-        cuCheckpointProcessGetState(pid, &mut state)
-    }) {
-        println!("    {}", state_name(state));
+    if check!(unsafe { cuCheckpointProcessGetState(pid, &mut state) }) {
+        println!("  state: {}", state_name(state));
     }
+    expect(state == expected, "the child's state");
 }
 
 fn main() {
@@ -108,50 +107,36 @@ fn main() {
         .stdout(Stdio::piped())
         .spawn();
     let Ok(mut process) = spawned else {
-        println!("the child could not be started");
-        exit(1);
+        expect(false, "the child started");
+        finish();
     };
     let pid = process.id() as c_int;
     let mut to_child = process.stdin.take().expect("a piped stdin");
     let mut child_out = BufReader::new(process.stdout.take().expect("a piped stdout"));
     let mut line = String::new();
     let ready = child_out.read_line(&mut line).is_ok() && line == "ready\n";
-    println!(
-        "the child filled its device memory: {}",
-        if ready { "yes" } else { "no" }
-    );
+    expect(ready, "the child filled its device memory");
 
-    let mut ok = ready;
     if ready {
-        print_state(pid);
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
         let mut tid: c_int = 0;
-        show("cuCheckpointProcessGetRestoreThreadId", unsafe {
-            cuCheckpointProcessGetRestoreThreadId(pid, &mut tid)
-        });
-        println!("  a thread id: {}", if tid > 0 { "yes" } else { "no" });
+        check!(unsafe { cuCheckpointProcessGetRestoreThreadId(pid, &mut tid) });
+        expect(tid > 0, "the child's restore thread id");
         let mut lock: CUcheckpointLockArgs = unsafe { zeroed() };
         lock.timeoutMs = 10000;
-        ok = show("cuCheckpointProcessLock", unsafe {
-            cuCheckpointProcessLock(pid, &mut lock)
-        }) && ok;
-        print_state(pid);
+        check!(unsafe { cuCheckpointProcessLock(pid, &mut lock) });
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
         let mut checkpoint: CUcheckpointCheckpointArgs = unsafe { zeroed() };
-        ok = show("cuCheckpointProcessCheckpoint", unsafe {
-            cuCheckpointProcessCheckpoint(pid, &mut checkpoint)
-        }) && ok;
-        print_state(pid);
+        check!(unsafe { cuCheckpointProcessCheckpoint(pid, &mut checkpoint) });
+        check_state(pid, CU_PROCESS_STATE_CHECKPOINTED);
         let mut restore: CUcheckpointRestoreArgs = unsafe { zeroed() };
-        ok = show("cuCheckpointProcessRestore", unsafe {
-            cuCheckpointProcessRestore(pid, &mut restore)
-        }) && ok;
-        print_state(pid);
+        check!(unsafe { cuCheckpointProcessRestore(pid, &mut restore) });
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
         let mut unlock: CUcheckpointUnlockArgs = unsafe { zeroed() };
-        ok = show("cuCheckpointProcessUnlock", unsafe {
-            cuCheckpointProcessUnlock(pid, &mut unlock)
-        }) && ok;
-        print_state(pid);
+        check!(unsafe { cuCheckpointProcessUnlock(pid, &mut unlock) });
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
         #[cfg(feature = "cuda-13040")]
-        show(
+        common::show(
             "cuCheckpointOperationComplete",
             entry::cuCheckpointOperationComplete_v13040
                 .get()
@@ -161,9 +146,10 @@ fn main() {
         );
     }
     // The child goes on: it checks its memory.
-    if to_child.write_all(b"go\n").is_err() {
-        ok = false;
-    }
+    expect(
+        to_child.write_all(b"go\n").is_ok(),
+        "the child told to go on",
+    );
     drop(to_child);
     line.clear();
     while child_out.read_line(&mut line).is_ok_and(|n| n > 0) {
@@ -171,11 +157,9 @@ fn main() {
         line.clear();
     }
     let child_ok = process.wait().is_ok_and(|status| status.success());
-    println!(
-        "the child's exit: {}",
-        if child_ok { "success" } else { "failure" }
+    expect(
+        child_ok,
+        "the child's memory intact after the restore (its exit)",
     );
-    ok = ok && child_ok;
-    println!("Result = {}", if ok { "PASS" } else { "FAIL" });
-    exit(if ok { 0 } else { 1 });
+    finish()
 }

@@ -80,6 +80,13 @@ static inline int finish() {
     return failures == 0 ? 0 : 1;
 }
 
+// Device 0 and its primary context, retained and made current (after cuInit); false where a call
+// failed (reported and counted).
+static inline bool primary_context(CUdevice* device, CUcontext* context) {
+    return check(cuDeviceGet(device, 0)) && check(cuDevicePrimaryCtxRetain(context, *device)) &&
+           check(cuCtxSetCurrent(*context));
+}
+
 // The path of `file` in the kernels folder (argv[1]; examples/kernels by default), written to
 // `path` (`size` bytes); `path`.
 static inline const char* kernel_file(char* path, size_t size, int argc, char** argv, const char* file) {
@@ -94,6 +101,15 @@ static inline CUmodule load_module(int argc, char** argv, const char* file) {
     CUmodule module = NULL;
     check(cuModuleLoad(&module, kernel_file(path, sizeof path, argc, argv, file)));
     return module;
+}
+
+// The function `name` of `module`; NULL where `module` is NULL (its load reported) or has no such
+// function (reported and counted).
+static inline CUfunction get_function(CUmodule module, const char* name) {
+    CUfunction function = NULL;
+    if (module != NULL)
+        check(cuModuleGetFunction(&function, module, name));
+    return function;
 }
 
 // Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.

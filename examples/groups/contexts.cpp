@@ -130,11 +130,10 @@ int main(int argc, char** argv)
         show("cuCtxDetach", cuCtxDetach(attached));
 
     // Thread migration: the context used by four threads in turn.
-    CUmodule module;
-    CUfunction add_value;
     CUdeviceptr data;
-    module = load_module(argc, argv, "graphs.ptx");
-    if (module == NULL || !check(cuModuleGetFunction(&add_value, module, "add_value")))
+    CUmodule module = load_module(argc, argv, "graphs.ptx");
+    CUfunction add_value = get_function(module, "add_value");
+    if (add_value == NULL)
         return finish();
     check(cuMemAlloc(&data, N * sizeof(int)));
     check(cuMemsetD32(data, 0, N));

@@ -16,7 +16,9 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, load_module, result_name, show, yes};
+use common::{
+    check, expect, expect_all, finish, get_function, load_module, result_name, show, yes,
+};
 use cuda_driver_sys::*;
 
 const N: usize = 256;
@@ -203,12 +205,10 @@ fn main() {
     }
 
     // Thread migration: the context used by four threads in turn.
-    let mut add_value: CUfunction = ptr::null_mut();
     let mut data: CUdeviceptr = 0;
     let module = load_module("graphs.ptx");
-    if module.is_null()
-        || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
-    {
+    let add_value = get_function(module, c"add_value");
+    if add_value.is_null() {
         finish();
     }
     check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });

@@ -50,6 +50,21 @@ static CUgraphNode add_conditional(CUgraph graph, CUgraphNode* deps, size_t coun
     return node;
 }
 
+// A graph of a kernel `setter(handle, value)` setting a new conditional handle, then a conditional
+// node of `type` reading it, with `size` body graphs (returned in `bodies`).
+static CUgraph set_then_branch(CUcontext ctx, CUfunction setter, CUdeviceptr value, CUgraphConditionalNodeType type,
+                               unsigned int size, CUgraph* bodies)
+{
+    CUgraph graph;
+    CUgraphConditionalHandle handle;
+    check(cuGraphCreate(&graph, 0));
+    check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
+    void* set_args[] = { &handle, &value };
+    CUgraphNode node = add_kernel(graph, nullptr, 0, setter, set_args);
+    add_conditional(graph, &node, 1, ctx, handle, type, size, bodies);
+    return graph;
+}
+
 // Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
 // zeroed) and checks `out` against `expected`; destroys both.
 static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr value, CUdeviceptr out,
@@ -79,18 +94,15 @@ int main(int argc, char** argv)
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
-        return finish();
     CUcontext ctx;
-    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+    if (!primary_context(&device, &ctx))
         return finish();
     CUmodule module = load_module(argc, argv, "graphs.ptx");
-    CUfunction set_if, set_switch, loop_step, write_value;
-    if (module == NULL ||
-        !check(cuModuleGetFunction(&set_if, module, "set_if")) ||
-        !check(cuModuleGetFunction(&set_switch, module, "set_switch")) ||
-        !check(cuModuleGetFunction(&loop_step, module, "loop_step")) ||
-        !check(cuModuleGetFunction(&write_value, module, "write_value")))
+    CUfunction set_if = get_function(module, "set_if");
+    CUfunction set_switch = get_function(module, "set_switch");
+    CUfunction loop_step = get_function(module, "loop_step");
+    CUfunction write_value = get_function(module, "write_value");
+    if (!set_if || !set_switch || !loop_step || !write_value)
         return finish();
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
@@ -101,13 +113,8 @@ int main(int argc, char** argv)
 
     // IF: the body writes 1 when the value is nonzero.
     {
-        CUgraph graph, body[1];
-        CUgraphConditionalHandle handle;
-        check(cuGraphCreate(&graph, 0));
-        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
-        void* set_args[] = { &handle, &value };
-        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
-        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 1, body);
+        CUgraph body[1];
+        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 1, body);
         void* then_args[] = { &out, &one };
         add_kernel(body[0], nullptr, 0, write_value, then_args);
         int values[] = { 1, 0, 7 };
@@ -118,13 +125,8 @@ int main(int argc, char** argv)
     // IF with ELSE: 1 when the value is nonzero, else 2.
     int two = 2;
     {
-        CUgraph graph, body[2];
-        CUgraphConditionalHandle handle;
-        check(cuGraphCreate(&graph, 0));
-        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
-        void* set_args[] = { &handle, &value };
-        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_if, set_args);
-        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_IF, 2, body);
+        CUgraph body[2];
+        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 2, body);
         void* then_args[] = { &out, &one };
         add_kernel(body[0], nullptr, 0, write_value, then_args);
         void* else_args[] = { &out, &two };
@@ -135,13 +137,8 @@ int main(int argc, char** argv)
     }
     // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
     {
-        CUgraph graph, body[3];
-        CUgraphConditionalHandle handle;
-        check(cuGraphCreate(&graph, 0));
-        check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
-        void* set_args[] = { &handle, &value };
-        CUgraphNode setter = add_kernel(graph, nullptr, 0, set_switch, set_args);
-        add_conditional(graph, &setter, 1, ctx, handle, CU_GRAPH_COND_TYPE_SWITCH, 3, body);
+        CUgraph body[3];
+        CUgraph graph = set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, 3, body);
         int written[3] = { 10, 20, 30 };
         for (int i = 0; i < 3; ++i) {
             void* case_args[] = { &out, &written[i] };

@@ -16,7 +16,7 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, finish, load_module};
+use common::{check, expect, finish, get_function, load_module, primary_context};
 use cuda_driver_sys::*;
 
 /// cuGraphAddNode: the CUDA 13 form takes the edges' data (NULL: none) after the dependencies.
@@ -90,6 +90,26 @@ fn add_conditional(
     node
 }
 
+/// A graph of a kernel `setter(handle, value)` setting a new conditional handle, then a conditional
+/// node of `ty` reading it, with `bodies.len()` body graphs (returned in `bodies`).
+fn set_then_branch(
+    ctx: CUcontext,
+    setter: CUfunction,
+    mut value: CUdeviceptr,
+    ty: CUgraphConditionalNodeType,
+    bodies: &mut [CUgraph],
+) -> CUgraph {
+    let mut graph: CUgraph = ptr::null_mut();
+    let mut handle: CUgraphConditionalHandle = 0;
+    check!(unsafe { cuGraphCreate(&mut graph, 0) });
+    check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
+    let mut set_args: [*mut c_void; 2] = [(&raw mut handle).cast(), (&raw mut value).cast()];
+    let node = add_kernel(graph, ptr::null(), 0, setter, &mut set_args);
+    let size = bodies.len() as c_uint;
+    add_conditional(graph, &node, 1, ctx, handle, ty, size, bodies);
+    graph
+}
+
 /// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
 /// zeroed) and checks `out` against `expected`; destroys both.
 fn run(
@@ -130,28 +150,17 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    let Some((device, ctx)) = primary_context() else {
         finish();
-    }
-    let mut ctx: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-    {
-        finish();
-    }
+    };
     let module = load_module("graphs.ptx");
-    let mut set_if: CUfunction = ptr::null_mut();
-    let mut set_switch: CUfunction = ptr::null_mut();
-    let mut loop_step: CUfunction = ptr::null_mut();
-    let mut write_value: CUfunction = ptr::null_mut();
-    if module.is_null()
-        || !check!(unsafe { cuModuleGetFunction(&mut set_if, module, c"set_if".as_ptr()) })
-        || !check!(unsafe { cuModuleGetFunction(&mut set_switch, module, c"set_switch".as_ptr()) })
-        || !check!(unsafe { cuModuleGetFunction(&mut loop_step, module, c"loop_step".as_ptr()) })
-        || !check!(unsafe {
-            cuModuleGetFunction(&mut write_value, module, c"write_value".as_ptr())
-        })
+    let set_if = get_function(module, c"set_if");
+    let set_switch = get_function(module, c"set_switch");
+    let loop_step = get_function(module, c"loop_step");
+    let write_value = get_function(module, c"write_value");
+    if [set_if, set_switch, loop_step, write_value]
+        .iter()
+        .any(|f| f.is_null())
     {
         finish();
     }
@@ -167,23 +176,8 @@ fn main() {
 
     // IF: the body writes 1 when the value is nonzero.
     {
-        let mut graph: CUgraph = ptr::null_mut();
         let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
-        let mut handle: CUgraphConditionalHandle = 0;
-        check!(unsafe { cuGraphCreate(&mut graph, 0) });
-        check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
-        let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
-        let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
-        add_conditional(
-            graph,
-            &setter,
-            1,
-            ctx,
-            handle,
-            CU_GRAPH_COND_TYPE_IF,
-            1,
-            &mut body,
-        );
+        let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
         let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
         add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
         run("if", graph, stream, value, out, &[1, 0, 7], &[1, 0, 1]);
@@ -192,23 +186,8 @@ fn main() {
     {
         // IF with ELSE: 1 when the value is nonzero, else 2.
         {
-            let mut graph: CUgraph = ptr::null_mut();
             let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
-            let mut handle: CUgraphConditionalHandle = 0;
-            check!(unsafe { cuGraphCreate(&mut graph, 0) });
-            check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
-            let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
-            let setter = add_kernel(graph, ptr::null(), 0, set_if, &mut set_args);
-            add_conditional(
-                graph,
-                &setter,
-                1,
-                ctx,
-                handle,
-                CU_GRAPH_COND_TYPE_IF,
-                2,
-                &mut body,
-            );
+            let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
             let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
             add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
             let mut else_args = [arg(&raw mut out as _), arg(&raw mut two as _)];
@@ -217,23 +196,9 @@ fn main() {
         }
         // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
         {
-            let mut graph: CUgraph = ptr::null_mut();
             let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
-            let mut handle: CUgraphConditionalHandle = 0;
-            check!(unsafe { cuGraphCreate(&mut graph, 0) });
-            check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
-            let mut set_args = [arg(&raw mut handle as _), arg(&raw mut value as _)];
-            let setter = add_kernel(graph, ptr::null(), 0, set_switch, &mut set_args);
-            add_conditional(
-                graph,
-                &setter,
-                1,
-                ctx,
-                handle,
-                CU_GRAPH_COND_TYPE_SWITCH,
-                3,
-                &mut body,
-            );
+            let graph =
+                set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, &mut body);
             let mut written: [c_int; 3] = [10, 20, 30];
             for i in 0..3 {
                 let mut case_args = [arg(&raw mut out as _), arg(&raw mut written[i] as _)];

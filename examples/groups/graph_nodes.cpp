@@ -71,14 +71,12 @@ int main(int argc, char** argv)
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
-        return finish();
     CUcontext ctx;
-    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+    if (!primary_context(&device, &ctx))
         return finish();
     CUmodule module = load_module(argc, argv, "graphs.ptx");
-    CUfunction add_value;
-    if (module == NULL || !check(cuModuleGetFunction(&add_value, module, "add_value")))
+    CUfunction add_value = get_function(module, "add_value");
+    if (add_value == NULL)
         return finish();
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));

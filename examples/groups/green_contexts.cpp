@@ -23,16 +23,14 @@ int main(int argc, char** argv)
 
     if (!check(cuInit(0)))
         return 1;
-    CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
-        return finish();
     // The primary context first, as cuGreenCtxCreate's documentation advises.
+    CUdevice device;
     CUcontext primary;
-    if (!check(cuDevicePrimaryCtxRetain(&primary, device)) || !check(cuCtxSetCurrent(primary)))
+    if (!primary_context(&device, &primary))
         return finish();
     CUlibrary library;
     CUkernel record_sm;
-    if (!check(cuLibraryLoadFromFile(&library,ptx_path, nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
+    if (!check(cuLibraryLoadFromFile(&library, ptx_path, nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
         !check(cuLibraryGetKernel(&record_sm, library, "record_sm")))
         return finish();
 

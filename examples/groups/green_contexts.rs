@@ -19,7 +19,7 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, check, expect, finish, kernel_file};
+use common::{c_path, check, expect, finish, kernel_file, primary_context};
 use cuda_driver_sys::*;
 
 const BLOCKS: usize = 1024;
@@ -36,17 +36,10 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
-        finish();
-    }
     // The primary context first, as cuGreenCtxCreate's documentation advises.
-    let mut primary: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut primary, device) })
-        || !check!(unsafe { cuCtxSetCurrent(primary) })
-    {
+    let Some((device, primary)) = primary_context() else {
         finish();
-    }
+    };
     let mut library: CUlibrary = ptr::null_mut();
     let mut record_sm: CUkernel = ptr::null_mut();
     if !check!(unsafe {

@@ -56,7 +56,8 @@ int main(int argc, char** argv)
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
+    CUcontext ctx;
+    if (!primary_context(&device, &ctx))
         return finish();
     int major = 0, minor = 0;
     check(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
@@ -66,9 +67,6 @@ int main(int argc, char** argv)
         expect(false, "clusters and programmatic launches need compute capability 9.0");
         return finish();
     }
-    CUcontext ctx;
-    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
-        return finish();
     CUmodule module = load_module(argc, argv, "launch.ptx");
     if (module == NULL)
         return finish();

@@ -20,7 +20,9 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, load_module, result_name, s, show};
+use common::{
+    check, expect, expect_all, finish, load_module, primary_context, result_name, s, show,
+};
 use cuda_driver_sys::*;
 
 /// cuOccupancyMaxPotentialBlockSize's callback: 4 bytes of dynamic shared memory per thread.
@@ -77,10 +79,9 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    let Some((device, _)) = primary_context() else {
         finish();
-    }
+    };
     let (mut major, mut minor): (c_int, c_int) = (0, 0);
     check!(unsafe {
         cuDeviceGetAttribute(
@@ -102,12 +103,6 @@ fn main() {
             false,
             "clusters and programmatic launches need compute capability 9.0",
         );
-        finish();
-    }
-    let mut ctx: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-    {
         finish();
     }
     let module = load_module("launch.ptx");

@@ -51,10 +51,8 @@ int main(int argc, char** argv)
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
-        return finish();
     CUcontext ctx;
-    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
+    if (!primary_context(&device, &ctx))
         return finish();
     std::string ptx = read_file(ptx_path);
     expect(!ptx.empty(), "library.ptx read");

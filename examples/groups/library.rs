@@ -19,7 +19,7 @@ use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, check, expect, finish, kernel_file, s, show};
+use common::{c_path, check, expect, finish, kernel_file, primary_context, s, show};
 use cuda_driver_sys::*;
 
 /// The whole file at `path`, NUL-terminated (PTX is text); just the NUL where it cannot be read.
@@ -64,16 +64,9 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    let Some((device, _)) = primary_context() else {
         finish();
-    }
-    let mut ctx: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-    {
-        finish();
-    }
+    };
     let ptx = read_file(&ptx_file);
     expect(ptx.len() > 1, "library.ptx read");
     if ptx.len() <= 1 {

@@ -16,7 +16,7 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, finish, load_module, show};
+use common::{check, expect, finish, get_function, load_module, primary_context, show};
 use cuda_driver_sys::*;
 
 /// A stream callback: counts its calls.
@@ -80,21 +80,12 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    let Some((device, ctx)) = primary_context() else {
         finish();
-    }
-    let mut ctx: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-    {
-        finish();
-    }
+    };
     let module = load_module("graphs.ptx");
-    let mut add_value: CUfunction = ptr::null_mut();
-    if module.is_null()
-        || !check!(unsafe { cuModuleGetFunction(&mut add_value, module, c"add_value".as_ptr()) })
-    {
+    let add_value = get_function(module, c"add_value");
+    if add_value.is_null() {
         finish();
     }
     let mut data: CUdeviceptr = 0;

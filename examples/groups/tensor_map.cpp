@@ -49,7 +49,8 @@ int main(int argc, char** argv)
     if (!check(cuInit(0)))
         return 1;
     CUdevice device;
-    if (!check(cuDeviceGet(&device, 0)))
+    CUcontext ctx;
+    if (!primary_context(&device, &ctx))
         return finish();
     int major = 0;
     check(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
@@ -57,12 +58,9 @@ int main(int argc, char** argv)
         expect(false, "the tensor memory accelerator needs compute capability 9.0");
         return finish();
     }
-    CUcontext ctx;
-    if (!check(cuDevicePrimaryCtxRetain(&ctx, device)) || !check(cuCtxSetCurrent(ctx)))
-        return finish();
     CUmodule module = load_module(argc, argv, "tensor_map.ptx");
-    CUfunction copy_tile;
-    if (module == NULL || !check(cuModuleGetFunction(&copy_tile, module, "copy_tile")))
+    CUfunction copy_tile = get_function(module, "copy_tile");
+    if (copy_tile == NULL)
         return finish();
 
     static float first[N * N], second[N * N];

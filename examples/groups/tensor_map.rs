@@ -18,7 +18,7 @@ use std::mem::{align_of, size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, load_module, show};
+use common::{check, expect, expect_all, finish, get_function, load_module, primary_context, show};
 use cuda_driver_sys::*;
 
 const N: usize = 64;
@@ -96,10 +96,9 @@ fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
     }
-    let mut device: CUdevice = 0;
-    if !check!(unsafe { cuDeviceGet(&mut device, 0) }) {
+    let Some((device, _)) = primary_context() else {
         finish();
-    }
+    };
     let mut major: c_int = 0;
     check!(unsafe {
         cuDeviceGetAttribute(
@@ -115,17 +114,9 @@ fn main() {
         );
         finish();
     }
-    let mut ctx: CUcontext = ptr::null_mut();
-    if !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-    {
-        finish();
-    }
     let module = load_module("tensor_map.ptx");
-    let mut copy_tile: CUfunction = ptr::null_mut();
-    if module.is_null()
-        || !check!(unsafe { cuModuleGetFunction(&mut copy_tile, module, c"copy_tile".as_ptr()) })
-    {
+    let copy_tile = get_function(module, c"copy_tile");
+    if copy_tile.is_null() {
         finish();
     }
 

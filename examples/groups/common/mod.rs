@@ -8,8 +8,9 @@ use std::ffi::{c_int, c_uint, CStr, OsString};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use cuda_driver_sys::{cuGetErrorName, cuModuleLoad, CUmemLocation, CUmemLocationType};
-use cuda_driver_sys::{CUmodule, CUresult};
+use cuda_driver_sys::{cuCtxSetCurrent, cuDeviceGet, cuDevicePrimaryCtxRetain, cuGetErrorName};
+use cuda_driver_sys::{cuModuleGetFunction, CUfunction, CUmodule, CUresult};
+use cuda_driver_sys::{cuModuleLoad, CUcontext, CUdevice, CUmemLocation, CUmemLocationType};
 
 /// The posts' examples' printing helpers (`p`: C's `%p`, ...), for the same text as C's `printf`.
 #[path = "../../common/mod.rs"]
@@ -118,6 +119,18 @@ pub fn location_id(location: &CUmemLocation) -> c_int {
     return unsafe { location.__bindgen_anon_1.id };
 }
 
+/// Device 0 and its primary context, retained and made current (after `cuInit`); `None` where a
+/// call failed (reported and counted).
+pub fn primary_context() -> Option<(CUdevice, CUcontext)> {
+    let mut device: CUdevice = 0;
+    let mut context: CUcontext = std::ptr::null_mut();
+    // SAFETY: out-pointers to locals.
+    let ok = check!(unsafe { cuDeviceGet(&mut device, 0) })
+        && check!(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })
+        && check!(unsafe { cuCtxSetCurrent(context) });
+    ok.then_some((device, context))
+}
+
 /// The path of `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
 pub fn kernel_file(file: &str) -> PathBuf {
     let dir = std::env::args_os()
@@ -133,6 +146,17 @@ pub fn load_module(file: &str) -> CUmodule {
     let mut module: CUmodule = std::ptr::null_mut();
     check!(unsafe { cuModuleLoad(&mut module, path.as_ptr()) });
     module
+}
+
+/// The function `name` of `module`; null where `module` is null (its load reported) or has no
+/// such function (reported and counted).
+pub fn get_function(module: CUmodule, name: &CStr) -> CUfunction {
+    let mut function: CUfunction = std::ptr::null_mut();
+    if !module.is_null() {
+        // SAFETY: an out-pointer to a local; `name` is NUL-terminated.
+        check!(unsafe { cuModuleGetFunction(&mut function, module, name.as_ptr()) });
+    }
+    function
 }
 
 /// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.

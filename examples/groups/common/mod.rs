@@ -29,9 +29,10 @@ pub fn counted(ok: bool) -> bool {
 }
 
 /// A call that must succeed: `check_driver!`'s report where it fails, counted (C's `check(op)`).
+/// The tokens go to `check_driver!` as written, so that it reports `unsafe { f(..) }` as `f(..)`.
 macro_rules! check {
-    ($call:expr) => {
-        $crate::common::counted(cuda_check::check_driver!($call))
+    ($($call:tt)+) => {
+        $crate::common::counted(cuda_check::check_driver!($($call)+))
     };
 }
 pub(crate) use check;

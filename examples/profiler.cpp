@@ -3,9 +3,10 @@
 // examples/vector_add.cpp (appendix L introduction, the vectorAddDrv sample) with its kernel launch
 // between cuProfilerStart and cuProfilerStop, the capture range of Nsight Systems
 // (`nsys profile --capture-range=cudaProfilerApi`) and Nsight Compute (`ncu --profile-from-start off`).
-// Added to vector_add (marked "profiler:" below): cuProfilerStart before the launch and
-// cuProfilerStop after it, checked with checkDriver (000 §1.2), and a line saying they
-// succeeded. Everything else is vector_add's, with its completions: N, the input values, the PTX
+// Added to vector_add (marked "profiler:" below): the deprecated cuProfilerInitialize, its answer
+// printed by name (the 12.x and 13.x headers document CUDA_ERROR_NOT_SUPPORTED); cuProfilerStart
+// before the launch and cuProfilerStop after it, checked with checkDriver (000 §1.2), and a line
+// saying they succeeded. Everything else is vector_add's, with its completions: N, the input values, the PTX
 // path (examples/kernels/vector_add.ptx, or <argv[1]>/vector_add.ptx), copying C back, checking
 // every element, freeing.
 // CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
@@ -92,6 +93,12 @@ int main(int argc, char** argv)
     // Get function handle from module
     CUfunction vecAdd;
     cuModuleGetFunction(&vecAdd, cuModule, "VecAdd");
+
+    // profiler: the deprecated initialization, with no configuration and no output
+    CUresult code = cuProfilerInitialize("/dev/null", "/dev/null", CU_OUT_CSV);
+    const char* name = nullptr;
+    cuGetErrorName(code, &name);
+    printf("cuProfilerInitialize: %s\n", name);
 
     // profiler: the capture range begins
     checkDriver(cuProfilerStart());

@@ -3,9 +3,10 @@
 // the vectorAddDrv sample) with its kernel launch between cuProfilerStart and cuProfilerStop, the
 // capture range of Nsight Systems (`nsys profile --capture-range=cudaProfilerApi`) and Nsight
 // Compute (`ncu --profile-from-start off`). C twin: profiler.cpp.
-// Added to vector_add (marked "profiler:" below): cuProfilerStart before the launch and
-// cuProfilerStop after it, checked with check_driver! (000 §1.2), and a line saying they
-// succeeded. Everything else is vector_add's port as it is, with its completions: N, the input
+// Added to vector_add (marked "profiler:" below): the deprecated cuProfilerInitialize, its answer
+// printed by name (the 12.x and 13.x headers document CUDA_ERROR_NOT_SUPPORTED); cuProfilerStart
+// before the launch and cuProfilerStop after it, checked with check_driver! (000 §1.2), and a
+// line saying they succeeded. Everything else is vector_add's port as it is, with its completions: N, the input
 // values, the PTX path (examples/kernels/vector_add.ptx, or <argv[1]>/vector_add.ptx), copying C
 // back, checking every element, freeing.
 // CUDA 13.0 headers (marked below): cuCtxCreate becomes cuCtxCreate_v4, which takes a
@@ -16,11 +17,11 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_int, c_uint, c_void, OsStr, OsString};
+use std::ffi::{c_char, c_int, c_uint, c_void, OsStr, OsString};
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, kernel_path};
+use common::{c_path, kernel_path, s};
 use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
@@ -89,6 +90,13 @@ fn main() {
     // Get function handle from module
     let mut vecAdd: CUfunction = ptr::null_mut();
     let _ = unsafe { cuModuleGetFunction(&mut vecAdd, cuModule, c"VecAdd".as_ptr()) };
+
+    // profiler: the deprecated initialization, with no configuration and no output
+    let code =
+        unsafe { cuProfilerInitialize(c"/dev/null".as_ptr(), c"/dev/null".as_ptr(), CU_OUT_CSV) };
+    let mut name: *const c_char = ptr::null();
+    let _ = unsafe { cuGetErrorName(code, &mut name) };
+    println!("cuProfilerInitialize: {}", unsafe { s(name) });
 
     // profiler: the capture range begins
     check_driver!(unsafe { cuProfilerStart() });

@@ -3,6 +3,10 @@
 //! buffer registered with `cuGraphicsGLRegisterBuffer`, mapped, its device pointer written with
 //! `cuMemsetD32`, unmapped, and read back with `glGetBufferSubData`: every value checked. Twice:
 //! through the C spellings, then through the driver-entry table (`table()`), each its own value.
+//! Then the deprecated OpenGL calls (`cuGLInit`, `cuGLRegisterBufferObject`,
+//! `cuGLSetBufferObjectMapFlags`, `cuGLMapBufferObject(Async)`, `cuGLUnmapBufferObject(Async)`,
+//! `cuGLUnregisterBufferObject`, `cuGLCtxCreate`): each answer printed by name, and where the
+//! driver maps the buffer, what CUDA writes through it read back in GL and checked.
 //!
 //! Ignored in `cargo test` (it needs a GPU and the EGL/OpenGL loaders); the GPU bundle's run.sh
 //! runs it with `--ignored` after unpacking the carried loaders (`cargo xtask gpu-bundle`). When
@@ -56,6 +60,24 @@ impl Lib {
         }
         Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&p) })
     }
+}
+
+/// The name `cuGetErrorName` gives `code`.
+fn result_name(code: CUresult) -> String {
+    let mut name: *const c_char = ptr::null();
+    if unsafe { cuGetErrorName(code, &mut name) } != CUDA_SUCCESS || name.is_null() {
+        return format!("CUresult {}", code.0);
+    }
+    unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Prints `what: <result name>` for a deprecated call whose answer depends on the driver; whether
+/// it succeeded.
+fn answer(what: &str, code: CUresult) -> bool {
+    println!("{what}: {}", result_name(code));
+    code == CUDA_SUCCESS
 }
 
 macro_rules! check_cu {
@@ -290,6 +312,87 @@ fn run() -> Result<(), String> {
             "values read back through {via} differ (first: {:#x})",
             back[back.iter().position(|&v| v != value).unwrap_or(0)]
         );
+    }
+
+    // The deprecated buffer-object API of CUDA 3.0, as far as this driver takes it: where the
+    // buffer maps, CUDA writes through the mapped pointer and GL must read the value back.
+    let read_back = |value: u32| {
+        let mut back = vec![0u32; N];
+        unsafe {
+            bind_buffer(GL_ARRAY_BUFFER, buffer);
+            get_buffer_sub_data(
+                GL_ARRAY_BUFFER,
+                0,
+                (N * 4) as isize,
+                back.as_mut_ptr() as *mut c_void,
+            );
+            finish();
+        }
+        back.iter().filter(|&&v| v == value).count()
+    };
+    answer("cuGLInit", unsafe { cuGLInit() });
+    if answer("cuGLRegisterBufferObject", unsafe {
+        cuGLRegisterBufferObject(buffer)
+    }) {
+        let flags = CU_GL_MAP_RESOURCE_FLAGS_NONE.0;
+        answer("cuGLSetBufferObjectMapFlags(NONE)", unsafe {
+            cuGLSetBufferObjectMapFlags(buffer, flags)
+        });
+        let mut stream: CUstream = ptr::null_mut();
+        check_cu!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        for (way, value) in [
+            ("cuGLMapBufferObject", 0x0B1E_C7EDu32),
+            ("cuGLMapBufferObjectAsync", 0xA5_1C0B1E),
+        ] {
+            let on_stream = way.ends_with("Async");
+            let (mut dptr, mut size): (CUdeviceptr, usize) = (0, 0);
+            let mapped = if on_stream {
+                unsafe { cuGLMapBufferObjectAsync(&mut dptr, &mut size, buffer, stream) }
+            } else {
+                unsafe { cuGLMapBufferObject(&mut dptr, &mut size, buffer) }
+            };
+            if !answer(way, mapped) {
+                continue;
+            }
+            assert_eq!(size, N * 4, "{way}: the mapped buffer's size");
+            check_cu!(cuMemsetD32(dptr, value, N));
+            check_cu!(cuCtxSynchronize());
+            let unmapped = if on_stream {
+                unsafe { cuGLUnmapBufferObjectAsync(buffer, stream) }
+            } else {
+                unsafe { cuGLUnmapBufferObject(buffer) }
+            };
+            let unmap = if on_stream {
+                "cuGLUnmapBufferObjectAsync"
+            } else {
+                "cuGLUnmapBufferObject"
+            };
+            assert!(answer(unmap, unmapped), "{unmap} after {way} succeeded");
+            check_cu!(cuStreamSynchronize(stream));
+            let correct = read_back(value);
+            println!(
+                "GL buffer {buffer} through {way}: {correct} of {N} words read back as written"
+            );
+            assert_eq!(correct, N, "values read back after {way}");
+        }
+        check_cu!(cuStreamDestroy(stream));
+        assert!(
+            answer("cuGLUnregisterBufferObject", unsafe {
+                cuGLUnregisterBufferObject(buffer)
+            }),
+            "a registered buffer object unregisters"
+        );
+    }
+    // cuGLCtxCreate: a context of its own on the GL context's device, current on return.
+    let mut gl_ctx: CUcontext = ptr::null_mut();
+    if answer("cuGLCtxCreate", unsafe {
+        cuGLCtxCreate(&mut gl_ctx, 0, devices[0])
+    }) {
+        let mut current: CUcontext = ptr::null_mut();
+        check_cu!(cuCtxGetCurrent(&mut current));
+        assert_eq!(current, gl_ctx, "cuGLCtxCreate's context is current");
+        check_cu!(cuCtxDestroy(gl_ctx));
+        check_cu!(cuCtxSetCurrent(ctx));
     }
     check_cu!(cuDevicePrimaryCtxRelease(devices[0]));
     Ok(())

@@ -40,6 +40,26 @@ static inline const char* result_name(CUresult code) {
     return name;
 }
 
+// Prints "what: <result name>" for a call whose answer the program prints rather than requires
+// (it may differ by GPU or driver); whether it is CUDA_SUCCESS.
+static inline bool show(const char* what, CUresult code) {
+    printf("%s: %s\n", what, result_name(code));
+    return code == CUDA_SUCCESS;
+}
+
+static inline const char* yes(bool b) { return b ? "yes" : "no"; }
+
+#if CUDA_VERSION >= 12000
+// The driver's function `symbol` with the ABI of CUDA `version` (cuGetProcAddress), or NULL where
+// it has none: what the Rust programs' typed entry points (`entry::<name>_v<version>`) find.
+static inline void* entry(const char* symbol, int version) {
+    void* pfn = NULL;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : NULL;
+}
+#endif
+
 // A check of the program's own: counted, and named where it does not hold.
 static inline void expect(bool ok, const char* what) {
     if (!ok) {
@@ -60,13 +80,36 @@ static inline int finish() {
     return failures == 0 ? 0 : 1;
 }
 
-// The module of the PTX `file` in the kernels folder (argv[1]; examples/kernels by default).
+// Device 0 and its primary context, retained and made current (after cuInit); false where a call
+// failed (reported and counted).
+static inline bool primary_context(CUdevice* device, CUcontext* context) {
+    return check(cuDeviceGet(device, 0)) && check(cuDevicePrimaryCtxRetain(context, *device)) &&
+           check(cuCtxSetCurrent(*context));
+}
+
+// The path of `file` in the kernels folder (argv[1]; examples/kernels by default), written to
+// `path` (`size` bytes); `path`.
+static inline const char* kernel_file(char* path, size_t size, int argc, char** argv, const char* file) {
+    snprintf(path, size, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
+    return path;
+}
+
+// The module of the PTX `file` in the kernels folder (NULL where it does not load: reported and
+// counted).
 static inline CUmodule load_module(int argc, char** argv, const char* file) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", argc > 1 ? argv[1] : "examples/kernels", file);
     CUmodule module = NULL;
-    check(cuModuleLoad(&module, path));
+    check(cuModuleLoad(&module, kernel_file(path, sizeof path, argc, argv, file)));
     return module;
+}
+
+// The function `name` of `module`; NULL where `module` is NULL (its load reported) or has no such
+// function (reported and counted).
+static inline CUfunction get_function(CUmodule module, const char* name) {
+    CUfunction function = NULL;
+    if (module != NULL)
+        check(cuModuleGetFunction(&function, module, name));
+    return function;
 }
 
 // Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.

@@ -5,10 +5,12 @@
 #![allow(dead_code, unused_macros, unused_imports)] // every program uses only some of these
 
 use std::ffi::{c_int, c_uint, CStr, OsString};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use cuda_driver_sys::{cuGetErrorName, cuModuleLoad, CUmemLocation, CUmemLocationType};
-use cuda_driver_sys::{CUmodule, CUresult};
+use cuda_driver_sys::{cuCtxSetCurrent, cuDeviceGet, cuDevicePrimaryCtxRetain, cuGetErrorName};
+use cuda_driver_sys::{cuModuleGetFunction, CUfunction, CUmodule, CUresult};
+use cuda_driver_sys::{cuModuleLoad, CUcontext, CUdevice, CUmemLocation, CUmemLocationType};
 
 /// The posts' examples' printing helpers (`p`: C's `%p`, ...), for the same text as C's `printf`.
 #[path = "../../common/mod.rs"]
@@ -27,9 +29,10 @@ pub fn counted(ok: bool) -> bool {
 }
 
 /// A call that must succeed: `check_driver!`'s report where it fails, counted (C's `check(op)`).
+/// The tokens go to `check_driver!` as written, so that it reports `unsafe { f(..) }` as `f(..)`.
 macro_rules! check {
-    ($call:expr) => {
-        $crate::common::counted(cuda_check::check_driver!($call))
+    ($($call:tt)+) => {
+        $crate::common::counted(cuda_check::check_driver!($($call)+))
     };
 }
 pub(crate) use check;
@@ -46,6 +49,22 @@ pub fn result_name(code: CUresult) -> String {
     unsafe { CStr::from_ptr(name) }
         .to_string_lossy()
         .into_owned()
+}
+
+/// Prints `what: <result name>` for a call whose answer the program prints rather than requires
+/// (it may differ by GPU or driver); whether it is `CUDA_SUCCESS`.
+pub fn show(what: &str, code: CUresult) -> bool {
+    println!("{what}: {}", result_name(code));
+    code == CUresult::CUDA_SUCCESS
+}
+
+/// C's `b ? "yes" : "no"`.
+pub fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
 }
 
 /// A check of the program's own: counted, and named where it does not hold.
@@ -101,15 +120,44 @@ pub fn location_id(location: &CUmemLocation) -> c_int {
     return unsafe { location.__bindgen_anon_1.id };
 }
 
-/// The module of the PTX `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
-pub fn load_module(file: &str) -> CUmodule {
+/// Device 0 and its primary context, retained and made current (after `cuInit`); `None` where a
+/// call failed (reported and counted).
+pub fn primary_context() -> Option<(CUdevice, CUcontext)> {
+    let mut device: CUdevice = 0;
+    let mut context: CUcontext = std::ptr::null_mut();
+    // SAFETY: out-pointers to locals.
+    let ok = check!(unsafe { cuDeviceGet(&mut device, 0) })
+        && check!(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })
+        && check!(unsafe { cuCtxSetCurrent(context) });
+    ok.then_some((device, context))
+}
+
+/// The path of `file` in the kernels folder (`argv[1]`; `examples/kernels` by default).
+pub fn kernel_file(file: &str) -> PathBuf {
     let dir = std::env::args_os()
         .nth(1)
         .unwrap_or_else(|| OsString::from("examples/kernels"));
-    let path = c_path(kernel_path(&dir, file));
+    kernel_path(&dir, file)
+}
+
+/// The module of the PTX `file` in the kernels folder (null where it does not load: reported and
+/// counted).
+pub fn load_module(file: &str) -> CUmodule {
+    let path = c_path(kernel_file(file));
     let mut module: CUmodule = std::ptr::null_mut();
     check!(unsafe { cuModuleLoad(&mut module, path.as_ptr()) });
     module
+}
+
+/// The function `name` of `module`; null where `module` is null (its load reported) or has no
+/// such function (reported and counted).
+pub fn get_function(module: CUmodule, name: &CStr) -> CUfunction {
+    let mut function: CUfunction = std::ptr::null_mut();
+    if !module.is_null() {
+        // SAFETY: an out-pointer to a local; `name` is NUL-terminated.
+        check!(unsafe { cuModuleGetFunction(&mut function, module, name.as_ptr()) });
+    }
+    function
 }
 
 /// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.

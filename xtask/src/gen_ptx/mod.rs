@@ -41,6 +41,10 @@ struct Target {
     relocatable: bool,
     /// Its virtual architecture, `compute_<NN>`.
     arch: &'static str,
+    /// It calls a device function the driver provides when it loads the PTX
+    /// (`cudaGraphSetConditional`, newer than the pinned ptxas): ptxas checks it as relocatable
+    /// code (`--compile-only`), which leaves the call unresolved.
+    driver_call: bool,
 }
 
 /// A PTX of the oldest architecture.
@@ -50,6 +54,19 @@ const fn target(name: &'static str, source: &'static str, relocatable: bool) -> 
         source,
         relocatable,
         arch: OLDEST,
+        driver_call: false,
+    }
+}
+
+/// A PTX of Hopper's architecture (clusters, the tensor memory accelerator, programmatic
+/// dependent launch): it loads on compute capability 9.0 GPUs only.
+const fn hopper(name: &'static str, source: &'static str) -> Target {
+    Target {
+        name,
+        source,
+        relocatable: false,
+        arch: "compute_90",
+        driver_call: false,
     }
 }
 
@@ -65,9 +82,21 @@ const TARGETS: &[Target] = &[
         "context_independent_loading.cu",
         false,
     ),
+    // The group programs' kernels (examples/groups/).
     target("stream_memops", "stream_memops.cu", false),
     target("peer", "peer.cu", false),
     target("textures", "textures.cu", false),
+    hopper("launch", "launch.cu"),
+    hopper("tensor_map", "tensor_map.cu"),
+    target("green_contexts", "green_contexts.cu", false),
+    target("library", "library.cu", false),
+    Target {
+        name: "graphs",
+        source: "graphs.cu",
+        relocatable: false,
+        arch: OLDEST,
+        driver_call: true,
+    },
 ];
 
 /// PTX written by hand (no CUDA 12 compiler emits texture and surface references), of the
@@ -125,6 +154,7 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
         source,
         relocatable,
         arch,
+        ..
     } in TARGETS
     {
         let architecture = format!("--gpu-architecture={arch}");
@@ -169,9 +199,13 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
-    let generated = TARGETS.iter().map(|t| (t.name, t.relocatable, t.arch));
-    let hand_written = HAND_WRITTEN.iter().map(|name| (*name, false, OLDEST));
-    for (name, relocatable, arch) in generated.chain(hand_written) {
+    let generated = TARGETS
+        .iter()
+        .map(|t| (t.name, t.relocatable, t.arch, t.driver_call));
+    let hand_written = HAND_WRITTEN
+        .iter()
+        .map(|name| (*name, false, OLDEST, false));
+    for (name, relocatable, arch, driver_call) in generated.chain(hand_written) {
         let path = kernels.join(format!("{name}.ptx"));
         let Ok(text) = std::fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));
@@ -189,8 +223,9 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
             ));
             ok = false;
         }
-        // Relocatable: unresolved calls are resolved at link time.
-        let rdc: &[&str] = if relocatable {
+        // Relocatable: unresolved calls are resolved at link time (or, for a driver call, when
+        // the driver loads the PTX).
+        let rdc: &[&str] = if relocatable || driver_call {
             &["--compile-only"]
         } else {
             &[]

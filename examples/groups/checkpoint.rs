@@ -1,0 +1,165 @@
+//! The checkpoint group of the Driver API: the program starts a second copy of itself (spawned,
+//! before that copy initialises CUDA), which fills 1 MiB of device memory and waits; the parent
+//! reads its state and restore thread, locks it, checkpoints it (its GPU memory moved to the host
+//! and the device released), restores it and unlocks it, reading the state after each step; then
+//! the child checks its device memory holds what it wrote. cuCheckpointOperationComplete (CUDA
+//! 13.4 headers) is looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND
+//! where the driver has none. C twin: checkpoint.cpp.
+//! argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::io::{BufRead, BufReader, Write};
+use std::mem::{size_of, zeroed};
+use std::process::{exit, Command, Stdio};
+use std::ptr;
+
+use common::{check, expect, finish};
+use cuda_driver_sys::*;
+
+const WORDS: usize = 256 * 1024;
+
+/// The child: fills its device memory, says so, waits for a line, checks the memory, says how.
+fn child() -> i32 {
+    let mut device: CUdevice = 0;
+    let mut ctx: CUcontext = ptr::null_mut();
+    let mut data: CUdeviceptr = 0;
+    if !check!(unsafe { cuInit(0) })
+        || !check!(unsafe { cuDeviceGet(&mut device, 0) })
+        || !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
+        || !check!(unsafe { cuCtxSetCurrent(ctx) })
+        || !check!(unsafe { cuMemAlloc(&mut data, WORDS * 4) })
+        || !check!(unsafe { cuMemsetD32(data, 0x5eed1234, WORDS) })
+        || !check!(unsafe { cuCtxSynchronize() })
+    {
+        return 1;
+    }
+    println!("ready");
+    let _ = std::io::stdout().flush();
+    let mut line = String::new();
+    if std::io::stdin()
+        .read_line(&mut line)
+        .map_or(true, |n| n == 0)
+    {
+        return 1;
+    }
+    let mut host = vec![0 as c_uint; WORDS];
+    check!(unsafe {
+        cuMemcpyDtoH(
+            host.as_mut_ptr() as *mut c_void,
+            data,
+            WORDS * size_of::<c_uint>(),
+        )
+    });
+    let same = host.iter().filter(|&&w| w == 0x5eed1234).count();
+    println!("{} of {} words as written", same, WORDS);
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    if same == WORDS {
+        0
+    } else {
+        1
+    }
+}
+
+fn state_name(state: CUprocessState) -> &'static str {
+    match state {
+        CU_PROCESS_STATE_RUNNING => "running",
+        CU_PROCESS_STATE_LOCKED => "locked",
+        CU_PROCESS_STATE_CHECKPOINTED => "checkpointed",
+        CU_PROCESS_STATE_FAILED => "failed",
+        _ => "other",
+    }
+}
+
+/// Prints the child's state and checks it is `expected`.
+fn check_state(pid: c_int, expected: CUprocessState) {
+    let mut state = CU_PROCESS_STATE_FAILED;
+    if check!(unsafe { cuCheckpointProcessGetState(pid, &mut state) }) {
+        println!("  state: {}", state_name(state));
+    }
+    expect(state == expected, "the child's state");
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.len() > 2 && argv[2] == "--child" {
+        exit(child());
+    }
+
+    if !check!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    println!(
+        "sizes of the arguments: lock {}, checkpoint {}, restore {}, unlock {}",
+        size_of::<CUcheckpointLockArgs>(),
+        size_of::<CUcheckpointCheckpointArgs>(),
+        size_of::<CUcheckpointRestoreArgs>(),
+        size_of::<CUcheckpointUnlockArgs>()
+    );
+
+    // The child, with pipes to its standard input and output.
+    let spawned = Command::new("/proc/self/exe")
+        .args(["-", "--child"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn();
+    let Ok(mut process) = spawned else {
+        expect(false, "the child started");
+        finish();
+    };
+    let pid = process.id() as c_int;
+    let mut to_child = process.stdin.take().expect("a piped stdin");
+    let mut child_out = BufReader::new(process.stdout.take().expect("a piped stdout"));
+    let mut line = String::new();
+    let ready = child_out.read_line(&mut line).is_ok() && line == "ready\n";
+    expect(ready, "the child filled its device memory");
+
+    if ready {
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
+        let mut tid: c_int = 0;
+        check!(unsafe { cuCheckpointProcessGetRestoreThreadId(pid, &mut tid) });
+        expect(tid > 0, "the child's restore thread id");
+        let mut lock: CUcheckpointLockArgs = unsafe { zeroed() };
+        lock.timeoutMs = 10000;
+        check!(unsafe { cuCheckpointProcessLock(pid, &mut lock) });
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
+        let mut checkpoint: CUcheckpointCheckpointArgs = unsafe { zeroed() };
+        check!(unsafe { cuCheckpointProcessCheckpoint(pid, &mut checkpoint) });
+        check_state(pid, CU_PROCESS_STATE_CHECKPOINTED);
+        let mut restore: CUcheckpointRestoreArgs = unsafe { zeroed() };
+        check!(unsafe { cuCheckpointProcessRestore(pid, &mut restore) });
+        check_state(pid, CU_PROCESS_STATE_LOCKED);
+        let mut unlock: CUcheckpointUnlockArgs = unsafe { zeroed() };
+        check!(unsafe { cuCheckpointProcessUnlock(pid, &mut unlock) });
+        check_state(pid, CU_PROCESS_STATE_RUNNING);
+        #[cfg(feature = "cuda-13040")]
+        common::show(
+            "cuCheckpointOperationComplete",
+            entry::cuCheckpointOperationComplete_v13040
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |complete| unsafe {
+                    complete(ptr::null_mut())
+                }),
+        );
+    }
+    // The child goes on: it checks its memory.
+    expect(
+        to_child.write_all(b"go\n").is_ok(),
+        "the child told to go on",
+    );
+    drop(to_child);
+    line.clear();
+    while child_out.read_line(&mut line).is_ok_and(|n| n > 0) {
+        print!("child: {}", line);
+        line.clear();
+    }
+    let child_ok = process.wait().is_ok_and(|status| status.success());
+    expect(
+        child_ok,
+        "the child's memory intact after the restore (its exit)",
+    );
+    finish()
+}

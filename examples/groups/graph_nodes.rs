@@ -1,0 +1,908 @@
+//! The graph group of the Driver API, node by node: a graph of every node type the H100 runs
+//! (memset, kernel, child graph, memcpy, host, event record and wait, empty, batch memory operation,
+//! memory allocation and free; external semaphore nodes with no semaphore, as far as the driver
+//! takes them; the memory nodes in a graph of their own, since the driver neither clones a graph with
+//! memory nodes nor removes its edges or nodes), each node's parameters read and set, the graph's
+//! nodes, roots, edges (with their
+//! data) and dependencies, an edge removed and added back, a clone and a node found in it; the graph
+//! instantiated, uploaded and launched, its result checked; then the executable graph changed node
+//! by node (each node type's Exec*SetParams, a node disabled and enabled,
+//! cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each launch checked; a graph built
+//! with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
+//! attributes; user objects; the graph memory attributes; the DOT output. Functions of headers
+//! newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
+//! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`):
+//! CUDA_ERROR_NOT_FOUND where the driver has none. C twin: graph_nodes.cpp.
+//! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::ffi::{c_int, c_uint, c_void, CString};
+use std::mem::{size_of, zeroed};
+use std::process::exit;
+use std::ptr;
+
+use common::{check, expect, finish, get_function, load_module, primary_context, show};
+use cuda_driver_sys::*;
+
+const N: usize = 256;
+
+/// The host node's function: counts its calls.
+unsafe extern "C" fn count_call(user_data: *mut c_void) {
+    unsafe { *(user_data as *mut c_int) += 1 };
+}
+
+/// A user object's destructor (nothing to free: the object owns no memory).
+unsafe extern "C" fn destroy_object(_user_data: *mut c_void) {}
+
+/// Kernel node parameters: add_value(*data, *value, *n) in one block of N threads.
+fn kernel_params(f: CUfunction, args: &mut [*mut c_void]) -> CUDA_KERNEL_NODE_PARAMS {
+    let mut p: CUDA_KERNEL_NODE_PARAMS = unsafe { zeroed() };
+    p.func = f;
+    p.gridDimX = 1;
+    p.gridDimY = 1;
+    p.gridDimZ = 1;
+    p.blockDimX = N as c_uint;
+    p.blockDimY = 1;
+    p.blockDimZ = 1;
+    p.kernelParams = args.as_mut_ptr();
+    p
+}
+
+/// Launches `exec` on `stream` and checks the copy (every element `expected`), the host node's
+/// count and the flag the batch memory operation wrote.
+#[allow(clippy::too_many_arguments)] // the twin's parameters
+fn launch_and_check(
+    what: &str,
+    exec: CUgraphExec,
+    stream: CUstream,
+    copy: CUdeviceptr,
+    expected: c_int,
+    calls: *const c_int,
+    expected_calls: c_int,
+    flag: CUdeviceptr,
+    expected_flag: c_uint,
+) {
+    println!("{what}:");
+    if !check!(unsafe { cuGraphLaunch(exec, stream) }) {
+        return;
+    }
+    check!(unsafe { cuStreamSynchronize(stream) });
+    let mut host = [0 as c_int; N];
+    let mut flag_value: c_uint = 0;
+    check!(unsafe {
+        cuMemcpyDtoH(
+            host.as_mut_ptr() as *mut c_void,
+            copy,
+            size_of::<[c_int; N]>(),
+        )
+    });
+    check!(unsafe {
+        cuMemcpyDtoH(
+            &raw mut flag_value as *mut c_void,
+            flag,
+            size_of::<c_uint>(),
+        )
+    });
+    let calls = unsafe { calls.read_volatile() };
+    println!("  copy {}, host calls {calls}, flag {flag_value}", host[0]);
+    expect(
+        host.iter().all(|&h| h == expected),
+        "every element of the copy",
+    );
+    expect(calls == expected_calls, "the host node's calls");
+    expect(
+        flag_value == expected_flag,
+        "the batch memory operation's flag",
+    );
+}
+
+fn main() {
+    if !check!(unsafe { cuInit(0) }) {
+        exit(1);
+    }
+    let Some((device, ctx)) = primary_context() else {
+        finish();
+    };
+    let module = load_module("graphs.ptx");
+    let add_value = get_function(module, c"add_value");
+    if add_value.is_null() {
+        finish();
+    }
+    let mut stream: CUstream = ptr::null_mut();
+    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
+    let (mut data, mut copy, mut flag): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
+    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut copy, N * size_of::<c_int>()) });
+    check!(unsafe { cuMemAlloc(&mut flag, size_of::<c_uint>()) });
+    check!(unsafe { cuMemsetD32(flag, 0, 1) });
+    let mut event: CUevent = ptr::null_mut();
+    let mut other_event: CUevent = ptr::null_mut();
+    check!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0) });
+    let mut calls: c_int = 0;
+    let mut n = N as c_int;
+    let mut one: c_int = 1;
+    let mut ten: c_int = 10;
+    let arg = |p: *mut c_void| p;
+
+    // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
+    // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
+    let mut graph: CUgraph = ptr::null_mut();
+    let mut child: CUgraph = ptr::null_mut();
+    check!(unsafe { cuGraphCreate(&mut graph, 0) });
+    check!(unsafe { cuGraphCreate(&mut child, 0) });
+    let null = ptr::null_mut::<CUgraphNode_st>;
+    let (mut memset_node, mut kernel_node, mut child_node, mut memcpy_node) =
+        (null(), null(), null(), null());
+    let (mut host_node, mut record_node, mut wait_node, mut empty_node) =
+        (null(), null(), null(), null());
+    let (mut batch_node, mut alloc_node, mut free_node, mut child_kernel) =
+        (null(), null(), null(), null());
+    let mut memset_params: CUDA_MEMSET_NODE_PARAMS = unsafe { zeroed() };
+    memset_params.dst = data;
+    memset_params.elementSize = 4;
+    memset_params.width = N;
+    memset_params.height = 1;
+    memset_params.value = 0;
+    check!(unsafe {
+        cuGraphAddMemsetNode(&mut memset_node, graph, ptr::null(), 0, &memset_params, ctx)
+    });
+    let mut kernel_args = [
+        arg(&raw mut data as _),
+        arg(&raw mut one as _),
+        arg(&raw mut n as _),
+    ];
+    let kp = kernel_params(add_value, &mut kernel_args);
+    check!(unsafe { cuGraphAddKernelNode(&mut kernel_node, graph, &memset_node, 1, &kp) });
+    let mut child_args = [
+        arg(&raw mut data as _),
+        arg(&raw mut ten as _),
+        arg(&raw mut n as _),
+    ];
+    let ckp = kernel_params(add_value, &mut child_args);
+    check!(unsafe { cuGraphAddKernelNode(&mut child_kernel, child, ptr::null(), 0, &ckp) });
+    check!(unsafe { cuGraphAddChildGraphNode(&mut child_node, graph, &kernel_node, 1, child) });
+    let mut copy_params: CUDA_MEMCPY3D = unsafe { zeroed() };
+    copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy_params.srcDevice = data;
+    copy_params.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy_params.dstDevice = copy;
+    copy_params.WidthInBytes = N * size_of::<c_int>();
+    copy_params.Height = 1;
+    copy_params.Depth = 1;
+    check!(unsafe {
+        cuGraphAddMemcpyNode(&mut memcpy_node, graph, &child_node, 1, &copy_params, ctx)
+    });
+    let host_params = CUDA_HOST_NODE_PARAMS {
+        fn_: Some(count_call),
+        userData: &raw mut calls as *mut c_void,
+    };
+    check!(unsafe { cuGraphAddHostNode(&mut host_node, graph, &memcpy_node, 1, &host_params) });
+    check!(unsafe { cuGraphAddEventRecordNode(&mut record_node, graph, &memcpy_node, 1, event) });
+    check!(unsafe { cuGraphAddEventWaitNode(&mut wait_node, graph, &record_node, 1, event) });
+    let before_empty = [host_node, wait_node];
+    check!(unsafe { cuGraphAddEmptyNode(&mut empty_node, graph, before_empty.as_ptr(), 2) });
+    let mut op: CUstreamBatchMemOpParams = unsafe { zeroed() };
+    op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+    op.writeValue.address = flag;
+    op.writeValue.__bindgen_anon_1.value = 32;
+    let mut batch_params: CUDA_BATCH_MEM_OP_NODE_PARAMS = unsafe { zeroed() };
+    batch_params.ctx = ctx;
+    batch_params.count = 1;
+    batch_params.paramArray = &mut op;
+    check!(unsafe {
+        cuGraphAddBatchMemOpNode(&mut batch_node, graph, &empty_node, 1, &batch_params)
+    });
+    let mut alloc_params: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
+    alloc_params.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    alloc_params.poolProps.location.type_ = CU_MEM_LOCATION_TYPE_DEVICE;
+    #[cfg(not(feature = "cuda-13020"))]
+    {
+        alloc_params.poolProps.location.id = device;
+    }
+    // CUDA 13.2 headers: the id is in an anonymous union, as C writes it.
+    #[cfg(feature = "cuda-13020")]
+    {
+        alloc_params.poolProps.location.__bindgen_anon_1.id = device;
+    }
+    alloc_params.bytesize = 1 << 20;
+    let mut memory_graph: CUgraph = ptr::null_mut();
+    check!(unsafe { cuGraphCreate(&mut memory_graph, 0) });
+    check!(unsafe {
+        cuGraphAddMemAllocNode(
+            &mut alloc_node,
+            memory_graph,
+            ptr::null(),
+            0,
+            &mut alloc_params,
+        )
+    });
+    check!(unsafe {
+        cuGraphAddMemFreeNode(
+            &mut free_node,
+            memory_graph,
+            &alloc_node,
+            1,
+            alloc_params.dptr,
+        )
+    });
+    // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
+    // their own that is never run.
+    let mut sem_graph: CUgraph = ptr::null_mut();
+    check!(unsafe { cuGraphCreate(&mut sem_graph, 0) });
+    let mut signal_params: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = unsafe { zeroed() };
+    let mut wait_params: CUDA_EXT_SEM_WAIT_NODE_PARAMS = unsafe { zeroed() };
+    let (mut signal_node, mut sem_wait_node) = (null(), null());
+    if show("cuGraphAddExternalSemaphoresSignalNode", unsafe {
+        cuGraphAddExternalSemaphoresSignalNode(
+            &mut signal_node,
+            sem_graph,
+            ptr::null(),
+            0,
+            &signal_params,
+        )
+    }) {
+        show("cuGraphExternalSemaphoresSignalNodeGetParams", unsafe {
+            cuGraphExternalSemaphoresSignalNodeGetParams(signal_node, &mut signal_params)
+        });
+        show("cuGraphExternalSemaphoresSignalNodeSetParams", unsafe {
+            cuGraphExternalSemaphoresSignalNodeSetParams(signal_node, &signal_params)
+        });
+    }
+    if show("cuGraphAddExternalSemaphoresWaitNode", unsafe {
+        cuGraphAddExternalSemaphoresWaitNode(
+            &mut sem_wait_node,
+            sem_graph,
+            ptr::null(),
+            0,
+            &wait_params,
+        )
+    }) {
+        show("cuGraphExternalSemaphoresWaitNodeGetParams", unsafe {
+            cuGraphExternalSemaphoresWaitNodeGetParams(sem_wait_node, &mut wait_params)
+        });
+        show("cuGraphExternalSemaphoresWaitNodeSetParams", unsafe {
+            cuGraphExternalSemaphoresWaitNodeSetParams(sem_wait_node, &wait_params)
+        });
+    }
+
+    // Each node's parameters, read and set as they are.
+    let mut read_kernel: CUDA_KERNEL_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel) });
+    println!("kernel node: {} threads", read_kernel.blockDimX);
+    expect(read_kernel.func == add_value, "the kernel node's function");
+    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp) });
+    let mut read_memset: CUDA_MEMSET_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphMemsetNodeGetParams(memset_node, &mut read_memset) });
+    println!(
+        "memset node: {} elements of {} bytes",
+        read_memset.width, read_memset.elementSize
+    );
+    check!(unsafe { cuGraphMemsetNodeSetParams(memset_node, &memset_params) });
+    let mut read_copy: CUDA_MEMCPY3D = unsafe { zeroed() };
+    check!(unsafe { cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy) });
+    println!("memcpy node: {} bytes", read_copy.WidthInBytes);
+    check!(unsafe { cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params) });
+    let mut read_host: CUDA_HOST_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphHostNodeGetParams(host_node, &mut read_host) });
+    let host_fn = |p: &CUDA_HOST_NODE_PARAMS| p.fn_.map(|f| f as *const ());
+    expect(
+        host_fn(&read_host) == host_fn(&host_params),
+        "the host node's function",
+    );
+    check!(unsafe { cuGraphHostNodeSetParams(host_node, &host_params) });
+    let mut embedded: CUgraph = ptr::null_mut();
+    check!(unsafe { cuGraphChildGraphNodeGetGraph(child_node, &mut embedded) });
+    let mut count: usize = 0;
+    check!(unsafe { cuGraphGetNodes(embedded, ptr::null_mut(), &mut count) });
+    println!("child graph node: a graph of {} node", count);
+    let mut read_event: CUevent = ptr::null_mut();
+    check!(unsafe { cuGraphEventRecordNodeGetEvent(record_node, &mut read_event) });
+    expect(read_event == event, "the event record node's event");
+    check!(unsafe { cuGraphEventRecordNodeSetEvent(record_node, event) });
+    check!(unsafe { cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event) });
+    expect(read_event == event, "the event wait node's event");
+    check!(unsafe { cuGraphEventWaitNodeSetEvent(wait_node, event) });
+    let mut read_batch: CUDA_BATCH_MEM_OP_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch) });
+    println!(
+        "batch memory operation node: {} operation",
+        read_batch.count
+    );
+    check!(unsafe { cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params) });
+    let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
+    check!(unsafe { cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc) });
+    let mut freed: CUdeviceptr = 0;
+    check!(unsafe { cuGraphMemFreeNodeGetParams(free_node, &mut freed) });
+    println!("allocation node: {} bytes", read_alloc.bytesize);
+    expect(
+        freed == read_alloc.dptr,
+        "the free node frees the allocation",
+    );
+
+    // The graph's structure.
+    let (mut nodes, mut roots, mut edges): (usize, usize, usize) = (0, 0, 0);
+    check!(unsafe { cuGraphGetNodes(graph, ptr::null_mut(), &mut nodes) });
+    check!(unsafe { cuGraphGetRootNodes(graph, ptr::null_mut(), &mut roots) });
+    println!("the graph: {} nodes, {} roots", nodes, roots);
+    let mut all: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+    if nodes > 32 {
+        nodes = 32;
+    }
+    check!(unsafe { cuGraphGetNodes(graph, all.as_mut_ptr(), &mut nodes) });
+    print!("  types:");
+    for node in &all[..nodes] {
+        let mut ty = CU_GRAPH_NODE_TYPE_EMPTY;
+        check!(unsafe { cuGraphNodeGetType(*node, &mut ty) });
+        print!(" {}", ty.0 as c_int);
+    }
+    println!();
+    show("cuGraphNodeGetType", unsafe {
+        cuGraphNodeGetType(kernel_node, ptr::null_mut())
+    });
+    let mut from: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+    let mut to: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+    let mut edge_data: [CUgraphEdgeData; 32] = unsafe { zeroed() };
+    #[cfg(feature = "cuda-13000")]
+    {
+        check!(unsafe {
+            cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges,
+            )
+        });
+        if edges > 32 {
+            edges = 32;
+        }
+        check!(unsafe {
+            cuGraphGetEdges(
+                graph,
+                from.as_mut_ptr(),
+                to.as_mut_ptr(),
+                edge_data.as_mut_ptr(),
+                &mut edges,
+            )
+        });
+    }
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
+        if edges > 32 {
+            edges = 32;
+        }
+        check!(unsafe {
+            cuGraphGetEdges_v2(
+                graph,
+                from.as_mut_ptr(),
+                to.as_mut_ptr(),
+                edge_data.as_mut_ptr(),
+                &mut edges,
+            )
+        });
+    }
+    let full = edge_data[..edges]
+        .iter()
+        .filter(|e| e.from_port == 0 && e.to_port == 0 && e.type_ == 0)
+        .count();
+    println!(
+        "  {} edges, {} of them plain (full completion, default type)",
+        edges, full
+    );
+    expect(edges == 9 && full == 9, "the graph's 9 plain edges");
+    let (mut deps, mut dependents): (usize, usize) = (0, 0);
+    let mut dep_nodes: [CUgraphNode; 4] = [ptr::null_mut(); 4];
+    let mut dep_data: [CUgraphEdgeData; 4] = unsafe { zeroed() };
+    let mut four: usize = 4;
+    #[cfg(feature = "cuda-13000")]
+    {
+        check!(unsafe {
+            cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), ptr::null_mut(), &mut deps)
+        });
+        check!(unsafe {
+            cuGraphNodeGetDependentNodes(
+                empty_node,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut dependents,
+            )
+        });
+        check!(unsafe {
+            cuGraphNodeGetDependencies(
+                empty_node,
+                dep_nodes.as_mut_ptr(),
+                dep_data.as_mut_ptr(),
+                &mut four,
+            )
+        });
+    }
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        check!(unsafe { cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), &mut deps) });
+        check!(unsafe {
+            cuGraphNodeGetDependentNodes(empty_node, ptr::null_mut(), &mut dependents)
+        });
+        check!(unsafe {
+            cuGraphNodeGetDependencies_v2(
+                empty_node,
+                dep_nodes.as_mut_ptr(),
+                dep_data.as_mut_ptr(),
+                &mut four,
+            )
+        });
+        four = 4;
+        check!(unsafe {
+            cuGraphNodeGetDependentNodes_v2(
+                empty_node,
+                dep_nodes.as_mut_ptr(),
+                dep_data.as_mut_ptr(),
+                &mut four,
+            )
+        });
+    }
+    let _ = four;
+    println!(
+        "  the empty node: {} dependencies, {} dependents",
+        deps, dependents
+    );
+    expect(deps == 2 && dependents == 1, "the empty node's edges");
+    // The edge host -> empty removed and added back.
+    #[cfg(feature = "cuda-13000")]
+    {
+        check!(unsafe {
+            cuGraphRemoveDependencies(graph, &host_node, &empty_node, ptr::null(), 1)
+        });
+        check!(unsafe {
+            cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges,
+            )
+        });
+        println!("  {} edges without host -> empty", edges);
+        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, ptr::null(), 1) });
+        check!(unsafe {
+            cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges,
+            )
+        });
+    }
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        check!(unsafe { cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1) });
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
+        println!("  {} edges without host -> empty", edges);
+        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, 1) });
+        check!(unsafe {
+            cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
+        });
+        check!(unsafe {
+            cuGraphAddDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
+        });
+        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
+    }
+    println!("  {} edges with it again", edges);
+    expect(edges == 9, "the edge added back");
+    let mut spare: CUgraphNode = ptr::null_mut();
+    check!(unsafe { cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0) });
+    check!(unsafe { cuGraphDestroyNode(spare) });
+
+    // Kernel node attributes.
+    let mut attr: CUkernelNodeAttrValue = unsafe { zeroed() };
+    attr.priority = 0;
+    check!(unsafe {
+        cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr)
+    });
+    check!(unsafe { cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node) });
+    attr = unsafe { zeroed() };
+    check!(unsafe {
+        cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &mut attr)
+    });
+    println!("copied priority: {}", unsafe { attr.priority });
+
+    // A clone.
+    let mut clone: CUgraph = ptr::null_mut();
+    let mut cloned_kernel: CUgraphNode = ptr::null_mut();
+    let mut cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
+    check!(unsafe { cuGraphClone(&mut clone, graph) });
+    check!(unsafe { cuGraphNodeFindInClone(&mut cloned_kernel, kernel_node, clone) });
+    check!(unsafe { cuGraphNodeGetType(cloned_kernel, &mut cloned_type) });
+    expect(
+        cloned_type == CU_GRAPH_NODE_TYPE_KERNEL,
+        "the kernel node found in the clone",
+    );
+
+    // Ids and parameters of newer headers.
+    #[cfg(feature = "cuda-13010")]
+    let mut id: c_uint = 0;
+    #[cfg(feature = "cuda-13010")]
+    {
+        let mut owner: CUgraph = ptr::null_mut();
+        let mut local: c_uint = 0;
+        let mut tools: u64 = 0;
+        show(
+            "cuGraphNodeGetContainingGraph",
+            entry::cuGraphNodeGetContainingGraph_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(kernel_node, &mut owner)
+                }),
+        );
+        show(
+            "cuGraphNodeGetLocalId",
+            entry::cuGraphNodeGetLocalId_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(kernel_node, &mut local)
+                }),
+        );
+        show(
+            "cuGraphNodeGetToolsId",
+            entry::cuGraphNodeGetToolsId_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(kernel_node, &mut tools)
+                }),
+        );
+        show(
+            "cuGraphGetId",
+            entry::cuGraphGetId_v13010
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe { f(graph, &mut id) }),
+        );
+    }
+    #[cfg(feature = "cuda-13020")]
+    {
+        let mut read_params: CUgraphNodeParams = unsafe { zeroed() };
+        show(
+            "cuGraphNodeGetParams",
+            entry::cuGraphNodeGetParams_v13020
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(kernel_node, &mut read_params)
+                }),
+        );
+    }
+
+    // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
+    let mut exec: CUgraphExec = ptr::null_mut();
+    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
+        finish();
+    }
+    let mut exec_flags: cuuint64_t = 1;
+    check!(unsafe { cuGraphExecGetFlags(exec, &mut exec_flags) });
+    println!("executable graph flags: {:#x}", exec_flags);
+    #[cfg(feature = "cuda-13010")]
+    show(
+        "cuGraphExecGetId",
+        entry::cuGraphExecGetId_v13010
+            .get()
+            .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe { f(exec, &mut id) }),
+    );
+    check!(unsafe { cuGraphUpload(exec, stream) });
+    launch_and_check(
+        "launched (0 + 1 + 10)",
+        exec,
+        stream,
+        copy,
+        11,
+        &raw const calls,
+        1,
+        flag,
+        32,
+    );
+
+    // The executable graph changed node by node.
+    let mut two: c_int = 2;
+    let mut five: c_int = 5;
+    let mut two_args = [
+        arg(&raw mut data as _),
+        arg(&raw mut two as _),
+        arg(&raw mut n as _),
+    ];
+    let kp2 = kernel_params(add_value, &mut two_args);
+    check!(unsafe { cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2) });
+    let mut memset5 = memset_params;
+    memset5.value = 5;
+    check!(unsafe { cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx) });
+    check!(unsafe { cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx) });
+    check!(unsafe { cuGraphExecHostNodeSetParams(exec, host_node, &host_params) });
+    check!(unsafe { cuGraphExecChildGraphNodeSetParams(exec, child_node, child) });
+    check!(unsafe { cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event) });
+    check!(unsafe { cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event) });
+    // (Through the node parameters' pointer to it, as the driver reads it.)
+    unsafe { (*batch_params.paramArray).writeValue.__bindgen_anon_1.value = 64 };
+    check!(unsafe { cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params) });
+    // (Nodes of another graph: the executable graph has none of them.)
+    show("cuGraphExecExternalSemaphoresSignalNodeSetParams", unsafe {
+        cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params)
+    });
+    show("cuGraphExecExternalSemaphoresWaitNodeSetParams", unsafe {
+        cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params)
+    });
+    launch_and_check(
+        "changed node by node (5 + 2 + 10)",
+        exec,
+        stream,
+        copy,
+        5 + 2 + 10,
+        &raw const calls,
+        2,
+        flag,
+        64,
+    );
+    let mut enabled: c_uint = 1;
+    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 0) });
+    check!(unsafe { cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled) });
+    expect(enabled == 0, "the kernel node disabled");
+    launch_and_check(
+        "its kernel node disabled (5 + 10)",
+        exec,
+        stream,
+        copy,
+        5 + 10,
+        &raw const calls,
+        3,
+        flag,
+        64,
+    );
+    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 1) });
+    let mut generic: CUgraphNodeParams = unsafe { zeroed() };
+    generic.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
+    let mut three_args = [
+        arg(&raw mut data as _),
+        arg(&raw mut five as _),
+        arg(&raw mut n as _),
+    ];
+    {
+        let k = unsafe { &mut generic.__bindgen_anon_1.kernel };
+        k.func = add_value;
+        k.gridDimX = 1;
+        k.gridDimY = 1;
+        k.gridDimZ = 1;
+        k.blockDimX = N as c_uint;
+        k.blockDimY = 1;
+        k.blockDimZ = 1;
+        k.kernelParams = three_args.as_mut_ptr();
+    }
+    check!(unsafe { cuGraphExecNodeSetParams(exec, kernel_node, &mut generic) });
+    launch_and_check(
+        "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)",
+        exec,
+        stream,
+        copy,
+        5 + 5 + 10,
+        &raw const calls,
+        4,
+        flag,
+        64,
+    );
+
+    // The whole executable graph updated from the graph (its kernel now adds 2).
+    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp2) });
+    let mut info: CUgraphExecUpdateResultInfo = unsafe { zeroed() };
+    check!(unsafe { cuGraphExecUpdate(exec, graph, &mut info) });
+    expect(
+        info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS,
+        "the executable graph updated",
+    );
+    // The update takes the graph's memset (0), event and batch operation (32) again.
+    launch_and_check(
+        "updated from the graph (0 + 2 + 10)",
+        exec,
+        stream,
+        copy,
+        2 + 10,
+        &raw const calls,
+        5,
+        flag,
+        32,
+    );
+
+    // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
+    let mut built: CUgraph = ptr::null_mut();
+    check!(unsafe { cuGraphCreate(&mut built, 0) });
+    let (mut generic_memset, mut generic_kernel) = (null(), null());
+    let mut memset_generic: CUgraphNodeParams = unsafe { zeroed() };
+    memset_generic.type_ = CU_GRAPH_NODE_TYPE_MEMSET;
+    {
+        let m = unsafe { &mut memset_generic.__bindgen_anon_1.memset };
+        m.dst = copy;
+        m.elementSize = 4;
+        m.width = N;
+        m.height = 1;
+        m.value = 100;
+        m.ctx = ctx;
+    }
+    let mut built_args = [
+        arg(&raw mut copy as _),
+        arg(&raw mut one as _),
+        arg(&raw mut n as _),
+    ];
+    generic.__bindgen_anon_1.kernel.kernelParams = built_args.as_mut_ptr();
+    #[cfg(feature = "cuda-13000")]
+    {
+        check!(unsafe {
+            cuGraphAddNode(
+                &mut generic_memset,
+                built,
+                ptr::null(),
+                ptr::null(),
+                0,
+                &mut memset_generic,
+            )
+        });
+        check!(unsafe {
+            cuGraphAddNode(
+                &mut generic_kernel,
+                built,
+                &generic_memset,
+                ptr::null(),
+                1,
+                &mut generic,
+            )
+        });
+    }
+    #[cfg(not(feature = "cuda-13000"))]
+    {
+        check!(unsafe {
+            cuGraphAddNode(
+                &mut generic_memset,
+                built,
+                ptr::null(),
+                0,
+                &mut memset_generic,
+            )
+        });
+        check!(unsafe {
+            cuGraphAddNode_v2(
+                &mut generic_kernel,
+                built,
+                &generic_memset,
+                ptr::null(),
+                1,
+                &mut generic,
+            )
+        });
+    }
+    let mut built_args2 = [
+        arg(&raw mut copy as _),
+        arg(&raw mut ten as _),
+        arg(&raw mut n as _),
+    ];
+    generic.__bindgen_anon_1.kernel.kernelParams = built_args2.as_mut_ptr();
+    check!(unsafe { cuGraphNodeSetParams(generic_kernel, &mut generic) });
+    #[cfg(feature = "cuda-13040")]
+    {
+        let mut extra_node: CUgraphNode = ptr::null_mut();
+        let mut empty_generic: CUgraphNodeParams = unsafe { zeroed() };
+        empty_generic.type_ = CU_GRAPH_NODE_TYPE_EMPTY;
+        show(
+            "cuGraphAddNode_v3",
+            entry::cuGraphAddNode_v13040
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(
+                        &mut extra_node,
+                        built,
+                        ptr::null(),
+                        ptr::null(),
+                        0,
+                        &mut empty_generic,
+                    )
+                }),
+        );
+        show(
+            "cuGraphNodeSetParams_v2",
+            entry::cuGraphNodeSetParams_v13040
+                .get()
+                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                    f(generic_kernel, &mut generic)
+                }),
+        );
+    }
+    let mut instantiate: CUDA_GRAPH_INSTANTIATE_PARAMS = unsafe { zeroed() };
+    instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;
+    instantiate.hUploadStream = stream;
+    let mut built_exec: CUgraphExec = ptr::null_mut();
+    check!(unsafe { cuGraphInstantiateWithParams(&mut built_exec, built, &mut instantiate) });
+    println!(
+        "cuGraphInstantiateWithParams: result {}",
+        instantiate.result_out.0 as c_int
+    );
+    expect(
+        instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS,
+        "the graph of cuGraphAddNode instantiated",
+    );
+    launch_and_check(
+        "the graph of cuGraphAddNode (100 + 10)",
+        built_exec,
+        stream,
+        copy,
+        110,
+        &raw const calls,
+        5,
+        flag,
+        32,
+    );
+
+    // User objects: one reference moved to the graph, one kept and released.
+    let mut object: CUuserObject = ptr::null_mut();
+    let mut owned: c_int = 0;
+    check!(unsafe {
+        cuUserObjectCreate(
+            &mut object,
+            &raw mut owned as *mut c_void,
+            Some(destroy_object),
+            1,
+            CU_USER_OBJECT_NO_DESTRUCTOR_SYNC.0,
+        )
+    });
+    check!(unsafe { cuUserObjectRetain(object, 1) });
+    check!(unsafe { cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE.0) });
+    check!(unsafe { cuGraphRetainUserObject(built, object, 1, 0) });
+    check!(unsafe { cuGraphReleaseUserObject(built, object, 1) });
+    check!(unsafe { cuUserObjectRelease(object, 1) });
+
+    // Graph memory (the allocation graph run once) and the DOT output.
+    let mut memory_exec: CUgraphExec = ptr::null_mut();
+    if check!(unsafe { cuGraphInstantiate(&mut memory_exec, memory_graph, 0) }) {
+        check!(unsafe { cuGraphLaunch(memory_exec, stream) });
+        check!(unsafe { cuStreamSynchronize(stream) });
+        check!(unsafe { cuGraphExecDestroy(memory_exec) });
+    }
+    let mut used: cuuint64_t = 0;
+    let mut zero: cuuint64_t = 0;
+    check!(unsafe {
+        cuDeviceGetGraphMemAttribute(
+            device,
+            CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
+            &raw mut used as *mut c_void,
+        )
+    });
+    expect(used > 0, "graph memory reserved at its high watermark");
+    check!(unsafe {
+        cuDeviceSetGraphMemAttribute(
+            device,
+            CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
+            &raw mut zero as *mut c_void,
+        )
+    });
+    check!(unsafe { cuDeviceGraphMemTrim(device) });
+    let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
+    let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
+    check!(unsafe {
+        cuGraphDebugDotPrint(graph, dot_c.as_ptr(), CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0)
+    });
+    let text = std::fs::read_to_string(&dot).unwrap_or_default();
+    let _ = std::fs::remove_file(&dot);
+    expect(text.starts_with("digraph"), "the DOT output is a digraph");
+
+    check!(unsafe { cuGraphExecDestroy(built_exec) });
+    check!(unsafe { cuGraphExecDestroy(exec) });
+    check!(unsafe { cuGraphDestroy(built) });
+    check!(unsafe { cuGraphDestroy(clone) });
+    check!(unsafe { cuGraphDestroy(sem_graph) });
+    check!(unsafe { cuGraphDestroy(memory_graph) });
+    check!(unsafe { cuGraphDestroy(graph) });
+    check!(unsafe { cuGraphDestroy(child) });
+    check!(unsafe { cuEventDestroy(other_event) });
+    check!(unsafe { cuEventDestroy(event) });
+    check!(unsafe { cuMemFree(flag) });
+    check!(unsafe { cuMemFree(copy) });
+    check!(unsafe { cuMemFree(data) });
+    check!(unsafe { cuStreamDestroy(stream) });
+    check!(unsafe { cuModuleUnload(module) });
+    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
+    finish()
+}

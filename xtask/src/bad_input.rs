@@ -15,11 +15,11 @@
 
 mod build_script;
 
-use crate::cargo_json;
-use crate::checks::{env_path, expect_535_driver, Headings, DRIVER_470};
-use crate::process;
-use crate::versions::{dotted, the_one};
-use crate::{deps, Result};
+use crate::base::deps::{self, env_path};
+use crate::base::driver::{expect_535_driver, DRIVER_470};
+use crate::base::steps::Headings;
+use crate::base::versions::{dotted, the_one};
+use crate::base::{cargo_json, process, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -8,8 +8,8 @@
 //!
 //! Sources are fetched once before the first pair; each build starts from an empty target folder.
 
-use crate::files::{create_dir, write};
-use crate::{deps, process, versions, Result};
+use crate::base::files::{create_dir, write};
+use crate::base::{deps, process, versions, Result};
 use std::path::Path;
 use std::time::Instant;
 

@@ -17,12 +17,12 @@
 //!
 //! Nothing is suppressed: no sanitizer options but the report's exit code.
 
-use crate::checks::{expect_535_driver, Headings};
-use crate::msrv_check::copy_checkout;
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::versions::the_one;
-use crate::{deps, Result};
+use crate::base::driver::expect_535_driver;
+use crate::base::process::{self, root};
+use crate::base::scratch::{copy_checkout, Scratch};
+use crate::base::steps::Headings;
+use crate::base::versions::the_one;
+use crate::base::{deps, Result};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -23,12 +23,12 @@
 
 mod build;
 
-use crate::checks::links_stub;
+use crate::base::driver::links_stub;
+use crate::base::files::{copy, read};
+use crate::base::process::{root, run_task};
+use crate::base::{deps, versions, Result};
 use crate::dependents::{apply, pinned_crate, LinkFolders, LockedTree};
-use crate::files::{copy, read};
 use crate::outcomes;
-use crate::process::root;
-use crate::{deps, run_task, versions, Result};
 use build::{Build, Mode, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,7 +76,7 @@ pub fn run(args: &[String]) -> Result {
     if update_locks {
         return Ok(());
     }
-    let nvrtc = crate::gen_ptx::tools::Pins::read()?.fetch()?.nvrtc;
+    let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
     let links = LinkFolders::new(&work)?;
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
@@ -109,7 +109,7 @@ pub fn run(args: &[String]) -> Result {
     };
 
     if let Some(bundle) = bundle {
-        crate::files::create_dir(&bundle)?;
+        crate::base::files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
         for side in [Side::Own, Side::Ours] {
             let build = Build {
@@ -142,8 +142,11 @@ pub fn run(args: &[String]) -> Result {
             let links = [links.ours(b.version)?, nvrtc_link.as_path()];
             build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
         }
-        for file in crate::files::sorted(&nvrtc_dir, "libnvrtc")? {
-            copy(&file, &bundle.join("nvrtc").join(crate::files::name(&file)))?;
+        for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {
+            copy(
+                &file,
+                &bundle.join("nvrtc").join(crate::base::files::name(&file)),
+            )?;
         }
         copy(
             &root().join(DATA).join("timing-tests"),
@@ -217,7 +220,7 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
             mode: Mode::Dynamic,
         };
         let dir = work.join("runs").join(build.tag());
-        let output = crate::process::command(dir.join("examples/01-allocate"))
+        let output = crate::base::process::command(dir.join("examples/01-allocate"))
             .current_dir(&dir)
             .env("LD_LIBRARY_PATH", nvrtc_dir)
             .output()?;

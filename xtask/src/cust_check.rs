@@ -4,8 +4,8 @@
 //! ([`crate::published_dependent`] says how). cust_raw's build script (find_cuda_helper) wants
 //! a folder with `lib64/`: the published build gets the 535 library's folder as one.
 
+use crate::base::Result;
 use crate::published_dependent::{self, Dependent};
-use crate::Result;
 
 /// cust 0.3.2: its unit tests and doctests; its 13.0 build uses `dynamic-loading` in CI, so that
 /// it runs on the 535 library too. On the GPU its outcomes are compared with cust_raw's build, as

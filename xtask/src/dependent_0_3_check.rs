@@ -10,10 +10,9 @@
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
 //! Cargo.lock is ([`crate::dependents::LockedTree`]); `--update-locks` regenerates both.
 
+use crate::base::process::{self, root};
+use crate::base::{deps, versions, Result};
 use crate::dependents::{apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree};
-use crate::process::{self, root};
-use crate::versions;
-use crate::{deps, Result};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -47,7 +46,7 @@ pub fn run(args: &[String]) -> Result {
     for (dir, lock, patched) in [(&published, "Cargo", false), (&migrated, "migrated", true)] {
         let tree = LockedTree {
             dir,
-            label: format!("{PROGRAM} ({})", crate::files::name(dir)),
+            label: format!("{PROGRAM} ({})", crate::base::files::name(dir)),
             lock: format!("{PROGRAM}/{lock}.lock"),
             patched,
             update: "cargo xtask dependent-0-3-check --update-locks".into(),

@@ -3,9 +3,9 @@
 //! libclang variable cleared, and its build script checks the `DEP_CUDA_*` metadata
 //! cuda-driver-sys exports to dependents.
 
-use crate::process::{self, root};
-use crate::versions::the_one;
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::versions::the_one;
+use crate::base::Result;
 
 /// The variables that could point a build at a CUDA installation or at libclang.
 const CLEARED: &[&str] = &[

@@ -14,8 +14,8 @@
 //! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
 //! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
 
-use crate::files::{name as file_name, sorted};
-use crate::Result;
+use crate::base::files::{name as file_name, sorted};
+use crate::base::Result;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -105,7 +105,7 @@ pub fn run(args: &[String]) -> Result {
         for program in sorted(&dir.join(folder), "")? {
             let name = file_name(&program);
             // Beside the programs: the doctests' index, the data files examples read.
-            if name == "index" || !crate::files::executable(&program) {
+            if name == "index" || !crate::base::files::executable(&program) {
                 continue;
             }
             writeln!(log, "== {kind} {name}")?;
@@ -148,10 +148,10 @@ pub fn run(args: &[String]) -> Result {
 fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
     use crate::outcomes;
     let (base, ours) = (
-        crate::files::read(baseline)?,
-        crate::files::read(outcomes_path)?,
+        crate::base::files::read(baseline)?,
+        crate::base::files::read(outcomes_path)?,
     );
-    let expected = outcomes::expected(&crate::files::read(file)?);
+    let expected = outcomes::expected(&crate::base::files::read(file)?);
     let differ = outcomes::differing(&base, &ours);
     let name = file_name(file);
     if differ == expected {
@@ -174,7 +174,7 @@ fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
 
 /// Fails unless the tests that failed are exactly those `file` lists.
 fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let text = crate::files::read(file)?;
+    let text = crate::base::files::read(file)?;
     let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     listed.sort();
     let mut failed: Vec<&str> = outcomes
@@ -271,7 +271,7 @@ fn combined(command: &mut Command) -> Result<(i32, String)> {
         .stdout(writer.try_clone()?)
         .stderr(writer)
         .spawn()
-        .map_err(|e| format!("{}: {e}", crate::process::describe(command)))?;
+        .map_err(|e| format!("{}: {e}", crate::base::process::describe(command)))?;
     // The command holds the pipe's writing ends too: dropped once spawned, so that the reader
     // sees the end of the output.
     *command = Command::new("");

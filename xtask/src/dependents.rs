@@ -10,9 +10,10 @@
 //! fetches every crate it names with `--locked` before the offline builds, so that they need
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
-use crate::checks::{env_path, links_stub};
-use crate::process::{self, root};
-use crate::{run_task, Result};
+use crate::base::deps::env_path;
+use crate::base::driver::links_stub;
+use crate::base::process::{self, root, run_task};
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -147,8 +148,8 @@ impl LockedTree<'_> {
             )
             .into());
         }
-        crate::files::copy(&lock, &self.dir.join("Cargo.lock"))?;
-        let (status, said) = crate::capture::merged(&mut self.cargo_fetch(true))?;
+        crate::base::files::copy(&lock, &self.dir.join("Cargo.lock"))?;
+        let (status, said) = crate::base::capture::merged(&mut self.cargo_fetch(true))?;
         if status.success() {
             return Ok(());
         }
@@ -186,9 +187,9 @@ impl LockedTree<'_> {
         } else {
             start
         };
-        crate::files::copy(from, &self.dir.join("Cargo.lock"))?;
+        crate::base::files::copy(from, &self.dir.join("Cargo.lock"))?;
         process::run(&mut self.cargo_fetch(false))?;
-        crate::files::copy(&self.dir.join("Cargo.lock"), &lock)?;
+        crate::base::files::copy(&self.dir.join("Cargo.lock"), &lock)?;
         println!("{}: complete for {}", self.lock, self.label);
         Ok(())
     }
@@ -213,14 +214,14 @@ impl LockedTree<'_> {
     /// as built) must fail [`fetch`](Self::fetch) with the message that names the lock and the
     /// command; prints that message.
     pub fn control_without(&self, name: &str, scratch: &Path) -> Result {
-        let text = crate::files::read(&root().join(&self.lock))?;
+        let text = crate::base::files::read(&root().join(&self.lock))?;
         let Some(cut) = without_package(&text, name) else {
             return Err(format!("control: {} locks no package `{name}`", self.lock).into());
         };
         let _ = std::fs::remove_dir_all(scratch);
         process::run(process::command("cp").arg("-r").arg(self.dir).arg(scratch))?;
         let lock = scratch.join(format!("without-{name}.lock"));
-        crate::files::write(&lock, cut)?;
+        crate::base::files::write(&lock, cut)?;
         let control = LockedTree {
             dir: scratch,
             label: self.label.clone(),

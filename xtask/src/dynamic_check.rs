@@ -22,15 +22,14 @@
 
 mod binary;
 
-use crate::capture::tee;
-use crate::cargo_json::{self, Executable};
-use crate::checks::{env_path, expect_535_driver, links_stub, stems};
-use crate::checks::{group_programs_at, group_versions};
-use crate::checks::{Headings, DRIVER_470};
-use crate::process;
-use crate::stub_libcuda;
-use crate::versions::{dotted, the_one};
-use crate::{deps, Result};
+use crate::base::capture::tee;
+use crate::base::cargo_json::{self, Executable};
+use crate::base::deps::{self, env_path};
+use crate::base::driver::{self, expect_535_driver, links_stub, DRIVER_470};
+use crate::base::examples::{group_programs_at, group_versions, stems};
+use crate::base::steps::Headings;
+use crate::base::versions::{dotted, the_one};
+use crate::base::{process, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -77,7 +76,7 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).
-    let stub = stub_libcuda::in_scratch("dynamic-check-stub")?;
+    let stub = driver::stub_in_scratch("dynamic-check-stub")?;
 
     HEADINGS.step("no driver library in this machine's loader cache");
     let cache = process::output(process::command("ldconfig").arg("-p"))?;

@@ -28,10 +28,11 @@ mod examples;
 mod toolkit;
 mod without_headers;
 
-use crate::checks::{env_path, stems};
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::Result;
+use crate::base::deps::env_path;
+use crate::base::examples::stems;
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

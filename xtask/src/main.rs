@@ -1,18 +1,11 @@
 //! The workspace's CI and maintenance tasks, run as `cargo xtask <task> [arguments]` from anywhere
 //! in the workspace (the alias is in `.cargo/config.toml`). `cargo xtask` lists the tasks.
 //!
-//! Each task is a module with one job; the shared parts are [`process`] (running commands),
-//! [`steps`] (progress headings with per-step times), [`versions`] (the version list),
-//! [`deps`] (the fetched test dependencies), [`checks`] (what the test checks share: headings,
-//! the driver versions), [`scratch`] (scratch folders), [`capture`] (keeping what a command
-//! prints), [`cargo_json`] (what a cargo build made) and [`dependents`] (what the checks of
-//! cuda-driver-sys 0.3's dependents share).
+//! Each task is a module with one job; the shared parts are in [`base`], which imports no task.
 
 mod bad_input;
+mod base;
 mod build_cost;
-mod capture;
-mod cargo_json;
-mod checks;
 mod concurrency;
 mod coverage;
 mod cudarc_check;
@@ -21,11 +14,9 @@ mod dependent_0_3_check;
 mod dependent_check;
 mod dependent_run;
 mod dependents;
-mod deps;
 mod doc_check;
 mod dynamic_check;
 mod fetch_deps;
-mod files;
 mod first_run;
 mod gen_ptx;
 mod gpu_bundle;
@@ -36,22 +27,15 @@ mod outcomes;
 mod package_check;
 mod pinned_crate;
 mod platforms;
-mod process;
 mod published_dependent;
 mod regenerate;
 mod rustacuda_check;
-mod rustup;
-mod scratch;
-mod steps;
 mod stub_libcuda;
 mod test;
 mod twins_smoke;
-mod versions;
 
+use base::Result;
 use std::process::ExitCode;
-
-/// A task's result; its error is one line for the user.
-pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 /// One task: its name on the command line, its arguments, what it does, and its code.
 struct Task {
@@ -222,7 +206,7 @@ const TASKS: &[Task] = &[
         name: "versions",
         usage: "[--tag NAME]",
         about: "the CUDA header versions of cuda-driver-sys-items/versions.txt (or those tagged NAME), one per line",
-        run: versions::print,
+        run: base::versions::print,
     },
 ];
 
@@ -244,17 +228,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Runs the task `name` with `args` as `cargo xtask <name> <args>` would: in a process of its own
-/// (this program again), so that the environment a task sets for its builds (a target folder,
-/// RUSTFLAGS, the fetched dependencies) ends with it, as a script's did.
-pub fn run_task(name: &str, args: &[&str]) -> Result {
-    if !TASKS.iter().any(|t| t.name == name) {
-        return Err(format!("no task `{name}`").into());
-    }
-    let xtask = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    process::run(process::command(xtask).arg(name).args(args))
 }
 
 fn print_tasks() {

@@ -6,8 +6,9 @@
 //! and `docs/MIGRATING-CHANGES-CUST-RAW.md` from cust_raw 0.11.3. `--check`: fail if a file differs
 //! from what it would write, instead of rewriting them.
 
-use crate::process::{self, root};
-use crate::{pinned_crate, Result};
+use crate::base::process::{self, root};
+use crate::base::Result;
+use crate::pinned_crate;
 
 /// The crates compared: the generator's `--baseline` word, the crate's name and version.
 const BASELINES: [(&str, &str, &str); 2] = [

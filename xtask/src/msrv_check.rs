@@ -12,11 +12,10 @@
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
-use crate::files::read;
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::{deps, rustup, versions, Result};
-use std::path::Path;
+use crate::base::files::read;
+use crate::base::process::{self, root};
+use crate::base::scratch::{copy_checkout, Scratch};
+use crate::base::{deps, rustup, versions, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys",
@@ -181,40 +180,4 @@ fn old_rust(toolchain: &str, program: &str) -> std::process::Command {
         .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
         .env("CARGO_TARGET_DIR", root().join("target/msrv"));
     command
-}
-
-/// The checkout's files (tracked and untracked, not ignored) into `work`, without its Cargo.lock,
-/// so that cargo 1.85 picks dependencies that build with it (the workspace's lock is resolved by
-/// the newest cargo, for the tests too).
-pub fn copy_checkout(work: &Path) -> Result {
-    let mut list = process::command("git");
-    list.args([
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-    ]);
-    for file in process::output(&mut list)?
-        .split('\0')
-        .filter(|f| !f.is_empty())
-    {
-        if file == "Cargo.lock" {
-            continue;
-        }
-        let from = root().join(file);
-        let to = work.join(file);
-        let Ok(meta) = std::fs::symlink_metadata(&from) else {
-            continue; // deleted in the work tree, still in the index
-        };
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        if meta.file_type().is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&from)?, &to)?;
-        } else {
-            std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
-        }
-    }
-    Ok(())
 }

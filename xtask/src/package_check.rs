@@ -6,9 +6,9 @@
 //! the build scripts, a README and both license texts; and nothing of the tests, the examples or
 //! the CI.
 
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::{deps, Result};
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::{deps, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys-generator",

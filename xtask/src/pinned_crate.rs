@@ -4,8 +4,8 @@
 //! gives it. `ci/rustacuda/` pins rustacuda 0.1.3 and its cuda-driver-sys 0.3.0, `ci/cudarc/`
 //! cudarc 0.19.10, `ci/cust/` cust 0.3.2 and its cust_raw 0.11.3.
 
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::path::PathBuf;
 
 /// `cargo xtask pinned-crate NAME VERSION`: prints the path.

@@ -18,9 +18,9 @@
 //! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
 //! `DIR/wV`.
 
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::{deps, versions, Result};
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::{deps, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 

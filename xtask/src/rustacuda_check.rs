@@ -3,8 +3,8 @@
 //! ci/rustacuda/migration.patch, its tests' outcomes compared with those on 0.3.0
 //! ([`crate::published_dependent`] says how).
 
+use crate::base::Result;
 use crate::published_dependent::{self, Dependent};
-use crate::Result;
 
 /// rustacuda 0.1.3: its example too must build; its 13.0 build runs on the GPU only.
 const RUSTACUDA: Dependent = Dependent {

@@ -6,19 +6,10 @@
 //! cargo's target folder (cargo puts link-search folders inside it on the loader path of
 //! `cargo run` and `cargo test`). `CC` names the target's C compiler (`cc` by default).
 
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
-
-/// The stub library made by this task in a scratch folder named for `what` (removed when
-/// dropped), for a task's builds to link against.
-pub fn in_scratch(what: &str) -> Result<Scratch> {
-    let dir = Scratch::new(what)?;
-    crate::run_task("stub-libcuda", &[&dir.path().to_string_lossy()])?;
-    Ok(dir)
-}
 
 /// `cargo xtask stub-libcuda DIR`.
 pub fn run(args: &[String]) -> Result {
@@ -34,7 +25,7 @@ pub fn run(args: &[String]) -> Result {
         .map(|n| format!("void {n}(void) {{}}\n"))
         .collect();
     let stub_c = dir.join("stub.c");
-    crate::files::write(&stub_c, source)?;
+    crate::base::files::write(&stub_c, source)?;
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     process::run(
         process::command(cc)
@@ -60,7 +51,7 @@ fn committed_functions() -> Result<BTreeSet<String>> {
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("functions.rs"));
         if is_functions {
-            let text = crate::files::read(&path)?;
+            let text = crate::base::files::read(&path)?;
             names.extend(text.lines().filter_map(declared_function).map(String::from));
         }
     }

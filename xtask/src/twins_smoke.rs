@@ -14,12 +14,12 @@
 //! Outputs go to `target/twins/out/<name>.txt` (stdout only; the exit code in `<name>.rc`), or to the
 //! folder given as OUTPUT_DIR.
 
-use crate::capture::exit_code;
-use crate::checks::{env_path, group_programs, programs, stems};
-use crate::process::{self, root};
-use crate::versions;
-use crate::versions::{dotted, the_one};
-use crate::{deps, Result};
+use crate::base::capture::exit_code;
+use crate::base::deps::{self, env_path};
+use crate::base::examples::{group_programs, programs, stems};
+use crate::base::process::{self, root};
+use crate::base::versions::{self, dotted, the_one};
+use crate::base::Result;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;

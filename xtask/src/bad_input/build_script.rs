@@ -3,11 +3,10 @@
 //! that fails, and a cuda.h whose CUDA_VERSION is no version. No panic, a clear line; the
 //! warning names no folder cargo added to LD_LIBRARY_PATH.
 
-use crate::capture::{exit_code, merged};
-use crate::checks::Headings;
-use crate::process;
-use crate::scratch::Scratch;
-use crate::Result;
+use crate::base::capture::{exit_code, merged};
+use crate::base::scratch::Scratch;
+use crate::base::steps::Headings;
+use crate::base::{process, Result};
 
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.
 const USER_DIR: &str = "/nonexistent-user-dir";

@@ -1,8 +1,7 @@
 //! The recorder's logs of a GPU run (`OUT/calls/<run>/<pid>.calls`, `ci/coverage/recorder.c`):
 //! which driver functions each process called and what each returned, sorted by who called.
 
-use crate::files;
-use crate::Result;
+use crate::base::{files, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

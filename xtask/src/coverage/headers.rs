@@ -3,9 +3,7 @@
 //! first appeared in, the names of the results, and the driver entries' names mapped back to the
 //! functions C programs call.
 
-use crate::process;
-use crate::versions;
-use crate::Result;
+use crate::base::{process, versions, Result};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -82,7 +80,7 @@ impl Headers {
         for f in &mut functions {
             f.since = since[&f.name];
         }
-        let cuda_h = crate::files::read(&folder(newest).join("cuda.h"))?;
+        let cuda_h = crate::base::files::read(&folder(newest).join("cuda.h"))?;
         Ok(Headers {
             newest,
             functions,

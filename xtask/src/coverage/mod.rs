@@ -17,8 +17,8 @@ mod calls;
 mod headers;
 mod report;
 
-use crate::process::root;
-use crate::Result;
+use crate::base::process::root;
+use crate::base::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -40,7 +40,7 @@ fn write(out: &Path) -> Result {
     let calls = calls::read(out)?;
     let machine = report::Machine::read(out)?;
     let text = report::render(&headers, &calls, &machine);
-    crate::files::write(&root().join(PAGE), &text)?;
+    crate::base::files::write(&root().join(PAGE), &text)?;
     println!(
         "coverage: wrote {PAGE}: {} functions, {} processes recorded",
         headers.functions.len(),
@@ -53,7 +53,7 @@ fn write(out: &Path) -> Result {
 fn check() -> Result {
     let headers = headers::Headers::read(false)?;
     let page = root().join(PAGE);
-    let text = crate::files::read(&page)?;
+    let text = crate::base::files::read(&page)?;
     let rows = report::function_rows(&text);
     let declared: BTreeSet<String> = headers.functions.iter().map(|f| f.name.clone()).collect();
     let missing: Vec<&String> = declared.difference(&rows).collect();
@@ -62,7 +62,7 @@ fn check() -> Result {
         println!(
             "coverage: {PAGE} has a row for each of the {} functions of the {} headers, and no other",
             declared.len(),
-            crate::versions::dotted(headers.newest)
+            crate::base::versions::dotted(headers.newest)
         );
         return Ok(());
     }
@@ -70,7 +70,7 @@ fn check() -> Result {
     Err(format!(
         "{PAGE} is not the {} headers' function list: missing {} ({}), not declared {} ({}); \
          regenerate it with `cargo xtask coverage OUT` from a GPU run of `cargo xtask gpu-bundle`",
-        crate::versions::dotted(headers.newest),
+        crate::base::versions::dotted(headers.newest),
         missing.len(),
         list(&missing),
         extra.len(),

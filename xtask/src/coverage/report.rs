@@ -3,8 +3,8 @@
 
 use super::calls::{Call, Calls};
 use super::headers::{Function, Headers};
-use crate::versions::dotted;
-use crate::Result;
+use crate::base::versions::dotted;
+use crate::base::Result;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -49,7 +49,7 @@ pub struct Machine {
 impl Machine {
     /// From `gpus.csv`, `nvidia-smi.txt` and `date` of the run's logs `out`.
     pub fn read(out: &Path) -> Result<Machine> {
-        let read = |name: &str| crate::files::read(&out.join(name));
+        let read = |name: &str| crate::base::files::read(&out.join(name));
         let csv = read("gpus.csv")?;
         // index, name, driver_version, ...
         let rows: Vec<Vec<String>> = (csv.lines().skip(1))

@@ -2,11 +2,9 @@
 //! features build, stripped into a folder that dependent-run runs without cargo: tests/unit,
 //! examples/ (with sin.ptx, which three examples read as ./examples/sin.ptx).
 
-use crate::cargo_json;
+use crate::base::files::copy;
+use crate::base::{cargo_json, process, Result};
 use crate::dependents::{patch_config, strip};
-use crate::files::copy;
-use crate::process;
-use crate::Result;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -95,7 +93,7 @@ impl Build {
         let tag = self.tag();
         let _ = std::fs::remove_dir_all(dest);
         for d in ["tests", "examples"] {
-            crate::files::create_dir(&dest.join(d))?;
+            crate::base::files::create_dir(&dest.join(d))?;
         }
         println!("cudarc-check: building cudarc 0.19.10 ({tag}): library tests, examples");
         let features = format!(
@@ -125,7 +123,7 @@ impl Build {
                 strip(&e.path, &to.join(name)).map_err(|_| failed())?;
             }
         }
-        let built_examples = crate::files::sorted(&dest.join("examples"), "")?.len();
+        let built_examples = crate::base::files::sorted(&dest.join("examples"), "")?.len();
         if !dest.join("tests/unit").is_file() || built_examples != EXAMPLES.len() {
             return Err(format!("{tag}: the tests or the examples were not built").into());
         }
@@ -140,7 +138,7 @@ impl Build {
 /// `nvrtc`.
 pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
     let dir = work.join("nvrtc-link");
-    crate::files::create_dir(&dir)?;
+    crate::base::files::create_dir(&dir)?;
     let link = dir.join("libnvrtc.so");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(nvrtc, &link).map_err(|e| format!("{}: {e}", link.display()))?;
@@ -159,7 +157,7 @@ pub fn program(
     links: [&Path; 2],
 ) -> Result {
     let dir = work.join(format!("{name}-{}", build.tag()));
-    crate::files::create_dir(&dir)?;
+    crate::base::files::create_dir(&dir)?;
     let manifest = format!(
         "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
@@ -172,7 +170,7 @@ pub fn program(
         build.version,
         build.mode.feature()
     );
-    crate::files::write(&dir.join("Cargo.toml"), manifest)?;
+    crate::base::files::write(&dir.join("Cargo.toml"), manifest)?;
     copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
     println!(
         "cudarc-check: building ci/cudarc/{name}.rs ({})",

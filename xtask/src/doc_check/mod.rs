@@ -18,9 +18,9 @@
 
 mod pages;
 
-use crate::files::{read, write};
-use crate::process::{self, root};
-use crate::{versions, Result};
+use crate::base::files::{read, write};
+use crate::base::process::{self, root};
+use crate::base::{versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! What doc-check looks for in rendered pages: facts (fixed strings of their HTML) present, facts
 //! said at most once, negated features' badges; and a method's part of a type's page.
 
-use crate::Result;
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 
 /// The facts `text` lacks, each as `[fact]`.

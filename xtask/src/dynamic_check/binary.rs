@@ -2,8 +2,7 @@
 //! `readelf -d`'s NEEDED, no undefined `cu*` symbol in `nm -D --undefined-only`, no RPATH or
 //! RUNPATH; and it imports `dlopen` (the loader is there: the check looked at the right thing).
 
-use crate::process;
-use crate::Result;
+use crate::base::{process, Result};
 use std::path::Path;
 
 /// Checks the binary `path`; prints one line of what it found.

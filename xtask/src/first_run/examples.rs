@@ -3,12 +3,11 @@
 //! by this checkout's parity test.
 
 use super::{output, FirstRun, USES_RUNTIME};
-use crate::capture::{exit_code, show_non_empty};
-use crate::checks::{binds_ctx_create_v4, group_programs_at, links_stub};
-use crate::process;
-use crate::versions;
-use crate::versions::the_one;
-use crate::Result;
+use crate::base::capture::{exit_code, show_non_empty};
+use crate::base::driver::{binds_ctx_create_v4, links_stub};
+use crate::base::examples::group_programs_at;
+use crate::base::versions::{self, the_one};
+use crate::base::{process, Result};
 use std::process::Stdio;
 
 /// Step 1 for each `dependents` version.

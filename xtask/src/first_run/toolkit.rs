@@ -2,11 +2,11 @@
 //! runtime) builds that version's C twins in the fresh clone.
 
 use super::FirstRun;
-use crate::capture::show_non_empty;
-use crate::checks::{env_path, links_stub};
-use crate::process;
-use crate::versions::{dotted, the_one};
-use crate::Result;
+use crate::base::capture::show_non_empty;
+use crate::base::deps::env_path;
+use crate::base::driver::links_stub;
+use crate::base::versions::{dotted, the_one};
+use crate::base::{process, Result};
 use std::path::Path;
 
 /// How many of the twins built to name.

@@ -2,8 +2,8 @@
 //! (`cargo test`), each stopping with one line naming ci/fetch-deps.sh.
 
 use super::{show_lines, FirstRun, USES_RUNTIME};
-use crate::capture::{exit_code, merged};
-use crate::Result;
+use crate::base::capture::{exit_code, merged};
+use crate::base::Result;
 use std::process::Stdio;
 
 /// Steps 1b and 2.

@@ -1,6 +1,6 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`tools`]), and checks every PTX with the pinned ptxas, the hand-written ones
+//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas, the hand-written ones
 //! ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12 compiler emits) too.
 //!
 //!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
@@ -16,13 +16,12 @@
 //! (<nv/target>, C++11 and later) into every PTX.
 
 mod nvrtc;
-pub mod tools;
 
-use crate::scratch::Scratch;
-use crate::{process, Result};
+use crate::base::deps::ptx_tools::{parse_isa, Pins, Tools};
+use crate::base::scratch::Scratch;
+use crate::base::{process, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use tools::{parse_isa, Pins, Tools};
 
 /// The NVRTC options of every PTX.
 const COMMON: &[&str] = &["--std=c++03"];
@@ -130,7 +129,7 @@ pub fn run(args: &[String]) -> Result {
         None
     };
     let out = scratch.as_ref().map_or(kernels.as_path(), Scratch::path);
-    crate::files::create_dir(out)?;
+    crate::base::files::create_dir(out)?;
     let generated = generate(&tools, &kernels, out, check);
     drop(scratch);
     let verified = verify(&tools, &pins, &kernels);
@@ -165,7 +164,7 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
         }
         let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
         let path = out.join(format!("{name}.ptx"));
-        crate::files::write(&path, &ptx)?;
+        crate::base::files::write(&path, &ptx)?;
         if !check {
             log(&format!("wrote examples/kernels/{name}.ptx"));
         } else if std::fs::read(kernels.join(format!("{name}.ptx")))

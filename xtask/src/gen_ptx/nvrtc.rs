@@ -2,7 +2,7 @@
 //! depends only on the source text, the options and the NVRTC build: the program is given the
 //! source's base name, and nothing else (paths, time) reaches NVRTC.
 
-use crate::Result;
+use crate::base::Result;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 

@@ -2,8 +2,7 @@
 //! bundle's names (`examples-<tag>`, `tests/<name>-<tag>`), its cargo arguments, and the library
 //! it links.
 
-use crate::versions;
-use crate::Result;
+use crate::base::{versions, Result};
 
 /// One feature set the bundle builds.
 #[derive(Debug, PartialEq)]
@@ -62,7 +61,7 @@ impl Versions {
             unlinked: versions::tagged("gpu-unlinked")?,
             table_only: versions::tagged("gpu-table-only")?,
             dynamic: versions::tagged("gpu-dynamic")?,
-            groups: crate::checks::group_versions()?,
+            groups: crate::base::examples::group_versions()?,
         })
     }
 

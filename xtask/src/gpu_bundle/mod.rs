@@ -24,13 +24,12 @@
 mod builds;
 mod recorder;
 
-use crate::cargo_json::{self, Built, Executable};
-use crate::files::{copy, copy_files, create_dir, write};
+use crate::base::cargo_json::{self, Built, Executable};
+use crate::base::files::{copy, copy_files, create_dir, write};
+use crate::base::scratch::Scratch;
+use crate::base::versions::dotted;
+use crate::base::{deps, driver, process, Result};
 use crate::gpu_run::checks::Checks;
-use crate::scratch::Scratch;
-use crate::stub_libcuda;
-use crate::versions::dotted;
-use crate::{deps, process, Result};
 use builds::{Build, Versions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -86,7 +85,7 @@ pub fn run(args: &[String]) -> Result {
         if want(name) {
             println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
             let dir = out.join(name);
-            crate::run_task(
+            crate::base::process::run_task(
                 &format!("{name}-check"),
                 &["--bundle", &dir.to_string_lossy()],
             )?;
@@ -95,7 +94,7 @@ pub fn run(args: &[String]) -> Result {
     if want("cudarc") {
         println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
         let cudarc = out.join("cudarc");
-        crate::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
+        crate::base::process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
         pack(&out, "cudarc")?;
     }
     runner(&out, &versions)?;
@@ -289,7 +288,11 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .collect(),
         api_errors: ["ptx_jit".to_string()]
             .into_iter()
-            .chain(crate::checks::group_programs()?.into_iter().map(|p| p.name))
+            .chain(
+                crate::base::examples::group_programs()?
+                    .into_iter()
+                    .map(|p| p.name),
+            )
             .collect(),
     };
     write(&out.join("checks"), checks.render())
@@ -300,7 +303,7 @@ struct Stub(Scratch);
 
 impl Stub {
     fn new() -> Result<Self> {
-        Ok(Stub(stub_libcuda::in_scratch("gpu-bundle-stub")?))
+        Ok(Stub(driver::stub_in_scratch("gpu-bundle-stub")?))
     }
 
     /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.

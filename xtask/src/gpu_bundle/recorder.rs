@@ -3,9 +3,9 @@
 //! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`). `xtask gpu-run` names it in
 //! `CUDA_INJECTION64_PATH` for the runs it records (docs/DESIGN.md, "Coverage").
 
-use crate::fetch_deps::wheel;
-use crate::files::{copy, create_dir};
-use crate::{process, Result};
+use crate::base::deps::wheel;
+use crate::base::files::{copy, create_dir};
+use crate::base::{process, Result};
 use std::path::{Path, PathBuf};
 
 /// The CUPTI wheel: of the GPU machine's driver's CUDA version (13.0; a CUPTI newer than the
@@ -67,7 +67,7 @@ fn fetch() -> Result<PathBuf> {
     }
     eprintln!("gpu-bundle: downloading {CUPTI}");
     let downloaded = wheel::download_for("x86_64", &["manylinux_2_25"], &[CUPTI])?;
-    crate::fetch_deps::files::recreate_dir(&dir, "")?;
+    crate::base::deps::files::recreate_dir(&dir, "")?;
     for wheel in downloaded.wheels()? {
         for member in wheel::members(&wheel)? {
             // nvidia/cu13/include/..., nvidia/cu13/lib/libcupti.so.13

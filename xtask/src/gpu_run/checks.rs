@@ -3,7 +3,7 @@
 //! machine does not have); gpu-run reads it. One line per check, `CHECK TAG...`, each TAG an
 //! `examples-<TAG>` folder of the bundle; `api-errors NAME...` names examples.
 
-use crate::Result;
+use crate::base::Result;
 
 /// The example builds of each check.
 #[derive(Debug, PartialEq)]

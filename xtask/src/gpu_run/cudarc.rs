@@ -8,8 +8,9 @@
 //! on both sides. Then the safe-layer benchmark ([`bench()`]).
 
 use super::log::Logs;
-use crate::files::{self, read};
-use crate::{outcomes, process, Result};
+use crate::base::files::{self, read};
+use crate::base::{process, Result};
+use crate::outcomes;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The checks' logs: each command's output into `OUT/<name>.log`, one line per check on the
 //! terminal, and the failures counted for the summary.
 
-use crate::Result;
+use crate::base::Result;
 use std::fs::File;
 use std::path::PathBuf;
 use std::process::Command;
@@ -63,7 +63,7 @@ impl Logs {
         };
         print!("{}", String::from_utf8_lossy(&output));
         let path = self.out.join(file);
-        crate::files::write(&path, output)
+        crate::base::files::write(&path, output)
     }
 
     /// The lines of the log `name` that contain any of `patterns`, in order.
@@ -94,7 +94,7 @@ impl Logs {
 
     /// The names of every log in OUT (`<name>.log`), sorted.
     pub fn all(&self) -> Result<Vec<String>> {
-        Ok(crate::files::sorted(&self.out, "")?
+        Ok(crate::base::files::sorted(&self.out, "")?
             .iter()
             .filter_map(|p| {
                 p.file_name()?

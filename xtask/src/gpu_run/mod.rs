@@ -10,8 +10,7 @@ mod log;
 mod sanitizer;
 mod tests;
 
-use crate::files;
-use crate::Result;
+use crate::base::{files, Result};
 use checks::Checks;
 use log::Logs;
 use std::path::{Path, PathBuf};
@@ -144,7 +143,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
     let versions: Vec<String> = builds
         .iter()
         .filter_map(|b| b.file_name()?.to_str()?.strip_prefix("ours-")?.parse().ok())
-        .map(crate::versions::dotted)
+        .map(crate::base::versions::dotted)
         .collect();
     println!(
         "== {label} on this crate: unit, integration and doctests, examples ({} builds)",
@@ -221,7 +220,7 @@ mod runs_anywhere {
             ("gpu_run/tests.rs", include_str!("tests.rs")),
             ("dependent_run.rs", include_str!("../dependent_run.rs")),
             ("outcomes.rs", include_str!("../outcomes.rs")),
-            ("files.rs", include_str!("../files.rs")),
+            ("base/files.rs", include_str!("../base/files.rs")),
         ];
         let banned = [concat!("root", "("), concat!("process::", "command(")];
         for (file, text) in files {

@@ -4,8 +4,7 @@
 use super::checks::Checks;
 use super::log::Logs;
 use super::tests::on_path;
-use crate::files;
-use crate::Result;
+use crate::base::{files, Result};
 use std::path::Path;
 use std::process::Command;
 

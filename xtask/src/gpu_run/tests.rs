@@ -3,8 +3,7 @@
 
 use super::checks::Checks;
 use super::log::Logs;
-use crate::files;
-use crate::Result;
+use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -77,9 +76,9 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
     } else {
         let debs = files::sorted(&here.join("gl-debs"), "")?;
         for deb in &debs {
-            crate::process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
+            crate::base::process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
         }
-        crate::process::run(&mut Command::new("ldconfig"))?;
+        crate::base::process::run(&mut Command::new("ldconfig"))?;
         let names: Vec<String> = debs.iter().map(|d| files::name(d) + " ").collect();
         println!("  loaders: unpacked from gl-debs/ ({})", names.concat());
     }

@@ -6,8 +6,8 @@
 //! library itself.
 
 use super::cross::{self, Suite};
-use crate::process::{self, root};
-use crate::{deps, rustup, versions, Result};
+use crate::base::process::{self, root};
+use crate::base::{deps, rustup, versions, Result};
 use std::process::Command;
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";

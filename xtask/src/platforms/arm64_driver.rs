@@ -3,8 +3,8 @@
 //! cuGetProcAddress and the symbol of every function of the bindings answer as the amd64 library
 //! does here.
 
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};

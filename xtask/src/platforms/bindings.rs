@@ -6,8 +6,8 @@
 //! file.
 
 use super::compare_bindings::{compare, Mode};
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 

@@ -2,7 +2,7 @@
 //! one of four ways ([`Mode`]); one line of counts, or an error naming what else differs.
 
 use super::sequence;
-use crate::Result;
+use crate::base::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -16,8 +16,7 @@
 //! benchmarks: they run on x86-64 Linux.
 
 use super::test_counts;
-use crate::process;
-use crate::Result;
+use crate::base::{process, Result};
 use std::process::Command;
 
 /// The tests package's tests each version runs, where the target allows (see [`Suite::tests`]).

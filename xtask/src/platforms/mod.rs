@@ -27,8 +27,8 @@ mod sequence;
 mod test_counts;
 mod windows;
 
-use crate::process::{self, root};
-use crate::{deps, versions, Result};
+use crate::base::process::{self, root};
+use crate::base::{deps, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;

@@ -5,10 +5,8 @@
 //! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
 
 use super::Dependent;
-use crate::cargo_json;
+use crate::base::{cargo_json, process, Result};
 use crate::dependents::strip;
-use crate::process;
-use crate::Result;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -26,12 +26,11 @@
 
 mod build;
 
-use crate::checks::binds_ctx_create_v4;
+use crate::base::driver::binds_ctx_create_v4;
+use crate::base::process::{root, run_task};
+use crate::base::{deps, versions, Result};
 use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
 use crate::outcomes as compare;
-use crate::process::root;
-use crate::versions;
-use crate::{deps, run_task, Result};
 use build::Builder;
 use std::path::Path;
 use std::time::Instant;
@@ -107,8 +106,8 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     }
     let trees = [(&published, false), (&migrated, true)].map(|(dir, patched)| LockedTree {
         dir,
-        label: format!("{} ({})", dep.label(), crate::files::name(dir)),
-        lock: format!("{data}/{}.lock", crate::files::name(dir)),
+        label: format!("{} ({})", dep.label(), crate::base::files::name(dir)),
+        lock: format!("{data}/{}.lock", crate::base::files::name(dir)),
         patched,
         update: format!("cargo xtask {task} --update-locks"),
     });
@@ -209,7 +208,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let expected = compare::expected(&expected_text);
     let outcomes = |tag: &str| -> Result<String> {
         let path = work.join(format!("outcomes-{tag}"));
-        crate::files::read(&path)
+        crate::base::files::read(&path)
     };
     let baseline = outcomes(dep.baseline)?;
     for tag in &run_tags[1..] {

@@ -4,8 +4,8 @@
 //! Linux layout test passes with it), 4 on Windows, where the layout test must fail naming it.
 
 use super::GNU;
+use crate::base::Result;
 use crate::platforms::cross::Suite;
-use crate::Result;
 use std::path::Path;
 
 /// The line changed, and what it becomes.

@@ -30,8 +30,8 @@ mod wine;
 
 use super::cross::{self, Suite};
 use super::{found, Sections};
-use crate::process::root;
-use crate::{deps, rustup, versions, Result};
+use crate::base::process::root;
+use crate::base::{deps, rustup, versions, Result};
 use environment::Windows;
 use std::process::{Command, Stdio};
 

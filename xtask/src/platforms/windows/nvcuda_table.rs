@@ -12,7 +12,7 @@
 //!   cuGetErrorString.
 
 use super::real_driver::Driver;
-use crate::Result;
+use crate::base::Result;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -3,9 +3,8 @@
 
 use super::environment::Windows;
 use super::{GNU, WINE, WINESERVER};
+use crate::base::{process, Result};
 use crate::platforms::cross::Suite;
-use crate::process;
-use crate::Result;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;

@@ -3,7 +3,7 @@
 //! sources ([`download_from_system`]), and `dpkg -x` of what was downloaded ([`unpack`]).
 
 use super::{apt_sources, files, log};
-use crate::{process, Result};
+use crate::base::{process, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -17,7 +17,7 @@ pub fn download(
     packages: &[String],
 ) -> Result {
     let list = apt_sources::write(deps, suite, component)?;
-    let text = crate::files::read(&list)?;
+    let text = crate::base::files::read(&list)?;
     let deb_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("deb")).collect();
     log(&format!(
         "{suite} {component} from: {}",

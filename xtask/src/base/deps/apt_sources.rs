@@ -5,7 +5,7 @@
 //! include a release itself (no `-updates`, `-security`, `-backports`): the Debian archive.
 
 use super::files;
-use crate::Result;
+use crate::base::Result;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +24,7 @@ pub fn write(deps: &Path, suite: &str, component: &str) -> Result<PathBuf> {
     let list = sources_list(&configuration, suite, component)?;
     let path = deps.join("apt").join(format!("{suite}-{component}.list"));
     files::create_dir(&deps.join("apt"))?;
-    crate::files::write(&path, list)?;
+    crate::base::files::write(&path, list)?;
     Ok(path)
 }
 

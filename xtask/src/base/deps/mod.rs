@@ -1,6 +1,6 @@
-//! `cargo xtask fetch-deps [--arm64-driver]`: fetches into `target/ci-deps/`, never
-//! into the system, what the tests need on a machine with no CUDA and no GPU, and prints the
-//! environment that points the builds and tests at it (`eval "$(cargo xtask fetch-deps)"`):
+//! The test dependencies, fetched into `target/ci-deps/`, never into the system: what the tests
+//! need on a machine with no CUDA and no GPU, and the environment that points the builds and tests
+//! at it (set in the process by [`use_fetched`]; printed by `cargo xtask fetch-deps`):
 //!
 //! - `headers/<V>/`: `cuda.h`, `cudaTypedefs.h`, the interop headers and `cudaProfiler.h` of each
 //!   version of `cuda-driver-sys-items/versions.txt`, from its pinned wheels ([`headers`]);
@@ -11,7 +11,8 @@
 //! - `clang/`: libclang for bindgen ([`clang`]);
 //! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
 //!   ([`interop`]);
-//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]).
+//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]);
+//! - `ptx-tools-<version>/`: the pinned NVRTC and ptxas ([`ptx_tools`]).
 //!
 //! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
 //! stdout holds only the `export NAME="VALUE"` lines ([`environment`]).
@@ -26,17 +27,17 @@ pub mod files;
 // The header-set table of the generator, the one list of the driver-API headers: which wheel
 // gives each header, which Debian packages give the foreign headers the interop headers include.
 #[allow(dead_code)]
-#[path = "../../../cuda-driver-sys-items/generator/src/header_set.rs"]
+#[path = "../../../../cuda-driver-sys-items/generator/src/header_set.rs"]
 mod header_set;
 mod headers;
 mod interop;
+pub mod ptx_tools;
 pub mod wheel;
 
-pub use environment::Variable;
+pub use environment::{env_path, Variable};
 
-use crate::process::root;
-use crate::versions;
-use crate::Result;
+use crate::base::process::root;
+use crate::base::{versions, Result};
 use std::path::PathBuf;
 
 /// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
@@ -61,10 +62,11 @@ impl Options {
     }
 }
 
-/// `cargo xtask fetch-deps [--arm64-driver]`: fetches, then prints the environment.
-pub fn run(args: &[String]) -> Result {
-    for variable in fetch(&Options::parse(args)?)? {
-        println!("{}", variable.export_line());
+/// Fetches what `options` name (none: the headers, the driver libraries and libclang) and sets
+/// their environment in this process, for every command it runs after.
+pub fn use_fetched(options: &[&str]) -> Result {
+    for variable in fetch(&Options::parse(options)?)? {
+        variable.set_in_process();
     }
     Ok(())
 }

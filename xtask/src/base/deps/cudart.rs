@@ -9,8 +9,8 @@
 //! above, the same on both.
 
 use super::{files, log, wheel};
-use crate::versions::Version;
-use crate::Result;
+use crate::base::versions::Version;
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 
 /// The x86-64 runtime's folder under `target/ci-deps`.
@@ -67,7 +67,7 @@ pub fn fetch(deps: &Path, versions: &[Version]) -> Result {
     let runtime = runtime_wheel(versions, "cudart")?;
     // The nvcc wheel of the `cudart` version's release, which has the `crt/` headers: the wheel
     // gen-ptx takes ptxas from (examples/ptx-tools.txt).
-    let nvcc = crate::gen_ptx::tools::Pins::read()?.ptxas;
+    let nvcc = crate::base::deps::ptx_tools::Pins::read()?.ptxas;
     log(&format!(
         "downloading {runtime} and {nvcc} for {LIBRARY} and the runtime headers"
     ));

@@ -1,7 +1,7 @@
 //! Running the commands a task is made of: from the workspace root, each failure one line that
-//! names the command.
+//! names the command; and another task, as `cargo xtask <name>` would ([`run_task`]).
 
-use crate::Result;
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
@@ -58,4 +58,12 @@ pub fn describe(command: &Command) -> String {
         .map(|a| a.to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Runs the task `name` with `args` as `cargo xtask <name> <args>` would: in a process of its own
+/// (this program again), so that the environment a task sets for its builds (a target folder,
+/// RUSTFLAGS, the fetched dependencies) ends with it, as a script's did.
+pub fn run_task(name: &str, args: &[&str]) -> Result {
+    let xtask = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
+    run(command(xtask).arg(name).args(args))
 }

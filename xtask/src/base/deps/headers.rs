@@ -4,8 +4,8 @@
 
 use super::header_set::{self, Wheel};
 use super::{files, log, wheel};
-use crate::versions::Version;
-use crate::Result;
+use crate::base::versions::Version;
+use crate::base::Result;
 use std::path::Path;
 
 /// The headers of the header-set table that `wheel` gives: [`Wheel::Runtime`], the driver's and

@@ -5,7 +5,7 @@
 //! build of the 535 library (loaded under qemu-aarch64 by the platforms task).
 
 use super::{apt, files, log};
-use crate::Result;
+use crate::base::Result;
 use std::path::Path;
 
 /// One driver library: its folder under `target/ci-deps`, where it comes from, and what it is.

@@ -4,7 +4,7 @@
 //! used at build or run time.
 
 use super::{apt, files, header_set, log};
-use crate::Result;
+use crate::base::Result;
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.

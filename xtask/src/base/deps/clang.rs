@@ -3,7 +3,7 @@
 //! `clang/lib` is the folder of its `libclang.so.1`.
 
 use super::{apt, files, log};
-use crate::{process, Result};
+use crate::base::{process, Result};
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.

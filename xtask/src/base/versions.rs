@@ -2,8 +2,8 @@
 //! task reads. A line is `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`; a tag names
 //! a role of the version in the tasks ([`TAGS`]), so that no task spells a version out.
 
-use crate::process::root;
-use crate::Result;
+use crate::base::process::root;
+use crate::base::Result;
 
 /// The tags a version can carry, and what each means.
 pub const TAGS: &[(&str, &str)] = &[
@@ -114,7 +114,7 @@ pub struct Version {
 /// The versions of `cuda-driver-sys-items/versions.txt`, oldest first.
 pub fn all() -> Result<Vec<Version>> {
     let path = root().join("cuda-driver-sys-items/versions.txt");
-    let text = crate::files::read(&path)?;
+    let text = crate::base::files::read(&path)?;
     parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
@@ -254,7 +254,7 @@ mod no_literal_versions {
     /// (file, the text around the digits, why it is no use of the list).
     const EXCEPTIONS: &[(&str, &str, &str)] = &[
         (
-            "xtask/src/versions.rs",
+            "xtask/src/base/versions.rs",
             "",
             "the list's parser and its test data",
         ),

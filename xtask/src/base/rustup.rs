@@ -4,8 +4,7 @@
 //! (no download, no network); a machine without rustup, or one that cannot reach its downloads,
 //! gets one line saying what to run.
 
-use crate::process;
-use crate::Result;
+use crate::base::{process, Result};
 use std::process::Command;
 
 /// The standard library of each of `targets`, for the toolchain cargo runs with here.

@@ -1,8 +1,8 @@
 //! The pinned NVRTC and ptxas (`examples/ptx-tools.txt`), fetched into
 //! `target/ci-deps/ptx-tools-<version>/` (never into the system).
 
-use crate::fetch_deps::wheel;
-use crate::{process, Result};
+use crate::base::deps::wheel;
+use crate::base::{process, Result};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
@@ -31,7 +31,7 @@ impl Pins {
     /// The pins of `examples/ptx-tools.txt`.
     pub fn read() -> Result<Self> {
         let path = process::root().join("examples/ptx-tools.txt");
-        let text = crate::files::read(&path)?;
+        let text = crate::base::files::read(&path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
     }
 
@@ -84,14 +84,14 @@ impl Pins {
             ptxas: dir.join("nvidia/cuda_nvcc/bin/ptxas"),
             release: release.clone(),
         };
-        if tools.nvrtc.is_file() && crate::files::executable(&tools.ptxas) {
+        if tools.nvrtc.is_file() && crate::base::files::executable(&tools.ptxas) {
             return Ok(tools);
         }
         eprintln!("gen-ptx: downloading {} and {}", self.nvrtc, self.ptxas);
         let builtins = format!("libnvrtc-builtins.so.{release}");
         let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
         let downloaded = wheel::download("x86_64", &[&self.nvrtc, &self.ptxas])?;
-        crate::fetch_deps::files::recreate_dir(&dir, "")?;
+        crate::base::deps::files::recreate_dir(&dir, "")?;
         for wheel in downloaded.wheels()? {
             for member in wheel::members(&wheel)? {
                 if wanted.iter().any(|w| member.ends_with(w)) {

@@ -1,4 +1,5 @@
-//! Progress headings: `=== <what>` before each step, `--- <N> s` after it, for CI's time budget.
+//! Progress headings: `=== <what>` before each step, `--- <N> s` after it, for CI's time budget
+//! ([`Steps`]); and a task's untimed step headings, `=== <task>: <what>` ([`Headings`]).
 
 use std::time::Instant;
 
@@ -35,5 +36,15 @@ impl Steps {
         if let Some(start) = self.current.take() {
             println!("--- {} s", start.elapsed().as_secs());
         }
+    }
+}
+
+/// A task's step headings, `\n=== <prefix>: <what>` (untimed: the task's caller times the task).
+pub struct Headings(pub &'static str);
+
+impl Headings {
+    /// Prints the heading of step `what`.
+    pub fn step(&self, what: &str) {
+        println!("\n=== {}: {what}", self.0);
     }
 }

@@ -1,6 +1,6 @@
 //! Files and folders, each failure one line that names the path.
 
-use crate::Result;
+use crate::base::Result;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

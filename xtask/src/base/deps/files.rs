@@ -2,15 +2,13 @@
 //! `.whl` files of a folder, and commands whose output goes to stderr (stdout is for the
 //! environment).
 
-use crate::process;
-use crate::Result;
+pub use crate::base::files::create_dir;
+use crate::base::{process, Result};
 use std::fs;
 use std::io::ErrorKind;
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-pub use crate::files::create_dir;
 
 /// `rm -rf dir`.
 pub fn remove_dir(dir: &Path) -> Result {

@@ -2,9 +2,8 @@
 //! unpacked with `unzip` (a wheel is a zip file), each into a path the caller chooses.
 
 use super::files;
-use crate::process;
-use crate::scratch::Scratch;
-use crate::Result;
+use crate::base::scratch::Scratch;
+use crate::base::{process, Result};
 use std::fs::File;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};

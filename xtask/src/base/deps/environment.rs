@@ -3,9 +3,9 @@
 
 use super::drivers::{DRIVER_470, DRIVER_535, DRIVER_535_ARM64};
 use super::{clang, cudart, headers, interop};
-use crate::versions::Version;
-use crate::Result;
-use std::path::Path;
+use crate::base::versions::Version;
+use crate::base::Result;
+use std::path::{Path, PathBuf};
 
 /// One environment variable.
 #[derive(Debug, PartialEq)]
@@ -115,6 +115,15 @@ fn clang_resource_dir(deps: &Path) -> Result<String> {
         )
     })?;
     Ok(parent.join(first).display().to_string())
+}
+
+/// The value of the environment variable `name`; an error naming `what` it should hold if it is
+/// unset or empty.
+pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
+    match std::env::var_os(name) {
+        Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
+        _ => Err(format!("{name} is not set: {what}").into()),
+    }
 }
 
 #[cfg(test)]

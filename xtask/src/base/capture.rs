@@ -2,8 +2,8 @@
 //! two streams as one ([`spawn_merged`], [`merged`]), and its exit code as a shell gives it
 //! ([`exit_code`]).
 
-use crate::process::{check, error};
-use crate::Result;
+use crate::base::process::{check, error};
+use crate::base::Result;
 use std::io::{BufRead, BufReader, PipeReader, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 

@@ -1,8 +1,8 @@
 //! Cargo's JSON messages (`--message-format=json`): the executables a build made, and the
 //! `OUT_DIR` of the tests' build script (package `cuda-driver-tests`: the C twins).
 
-use crate::process::{self, describe};
-use crate::Result;
+use crate::base::process::{self, describe};
+use crate::base::Result;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;

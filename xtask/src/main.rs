@@ -3,36 +3,15 @@
 //!
 //! Each task is a module with one job; the shared parts are in [`base`], which imports no task.
 
-mod bad_input;
 mod base;
-mod build_cost;
-mod concurrency;
-mod coverage;
-mod cudarc_check;
-mod cust_check;
-mod dependent_0_3_check;
-mod dependent_check;
-mod dependent_run;
+mod checks;
 mod dependents;
-mod doc_check;
-mod dynamic_check;
-mod fetch_deps;
-mod first_run;
-mod gen_ptx;
-mod gpu_bundle;
-mod gpu_run;
-mod migration_changes;
-mod msrv_check;
-mod outcomes;
-mod package_check;
-mod pinned_crate;
+mod fetch;
+mod generate;
+mod gpu;
 mod platforms;
-mod published_dependent;
-mod regenerate;
-mod rustacuda_check;
-mod stub_libcuda;
+mod release;
 mod test;
-mod twins_smoke;
 
 use base::Result;
 use std::process::ExitCode;
@@ -56,121 +35,121 @@ const TASKS: &[Task] = &[
         name: "fetch-deps",
         usage: "[--arm64-driver]",
         about: "fetch the test dependencies into target/ci-deps; print their environment as export lines",
-        run: fetch_deps::run,
+        run: fetch::fetch_deps::run,
     },
     Task {
         name: "regenerate",
         usage: "[--check | --windows-pass DIR VERSION...]",
         about: "regenerate cuda-driver-sys-items/src/generated from the pinned headers (--check: compare)",
-        run: regenerate::run,
+        run: generate::regenerate::run,
     },
     Task {
         name: "stub-libcuda",
         usage: "DIR",
         about: "a stub libcuda.so.1 exporting every function of every header version, for linking",
-        run: stub_libcuda::run,
+        run: fetch::stub_libcuda::run,
     },
     Task {
         name: "dynamic-check",
         usage: "",
         about: "dynamic-loading: binaries that link no driver library, with the 535 library and with none",
-        run: dynamic_check::run,
+        run: checks::dynamic_check::run,
     },
     Task {
         name: "bad-input",
         usage: "",
         about: "bad input: result codes against C, the first-call race, faulty libraries, bad build environments",
-        run: bad_input::run,
+        run: checks::bad_input::run,
     },
     Task {
         name: "concurrency",
         usage: "",
         about: "the loader and the table under loom (with weakened controls), ThreadSanitizer and AddressSanitizer",
-        run: concurrency::run,
+        run: checks::concurrency::run,
     },
     Task {
         name: "first-run",
         usage: "",
         about: "a fresh clone runs every example with only a driver, under every version feature",
-        run: first_run::run,
+        run: checks::first_run::run,
     },
     Task {
         name: "twins-smoke",
         usage: "",
         about: "the examples' C twins built with g++ and run on the driver library",
-        run: twins_smoke::run,
+        run: checks::twins_smoke::run,
     },
     Task {
         name: "dependent-check",
         usage: "",
         about: "a crate depending on cuda-driver-sys builds with no CUDA and no libclang",
-        run: dependent_check::run,
+        run: checks::dependent_check::run,
     },
     Task {
         name: "rustacuda-check",
         usage: "[--bundle DIR | --update-locks]",
         about: "rustacuda 0.1.3 built on this crate, its tests run as on cuda-driver-sys 0.3.0",
-        run: rustacuda_check::run,
+        run: dependents::rustacuda_check::run,
     },
     Task {
         name: "cust-check",
         usage: "[--bundle DIR | --update-locks]",
         about: "cust 0.3.2 built on this crate, its tests run as on cust_raw 0.11.3",
-        run: cust_check::run,
+        run: dependents::cust_check::run,
     },
     Task {
         name: "cudarc-check",
         usage: "[--bundle DIR | --update-locks]",
         about: "cudarc 0.19.10's driver module built on this crate, its tests run as on its own sys",
-        run: cudarc_check::run,
+        run: dependents::cudarc_check::run,
     },
     Task {
         name: "dependent-run",
         usage: "DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE_OUTCOMES FILE]",
         about: "run one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made",
-        run: dependent_run::run,
+        run: dependents::dependent_run::run,
     },
     Task {
         name: "dependent-0-3-check",
         usage: "[--update-locks]",
         about: "a program written for cuda-driver-sys 0.3.0 builds and prints the same on this crate",
-        run: dependent_0_3_check::run,
+        run: dependents::dependent_0_3_check::run,
     },
     Task {
         name: "pinned-crate",
         usage: "NAME VERSION",
         about: "the path of a pinned .crate file in cargo's cache, checked against its checksum",
-        run: pinned_crate::run,
+        run: fetch::pinned_crate::run,
     },
     Task {
         name: "migration-changes",
         usage: "[--check]",
         about: "the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 (docs/MIGRATING-CHANGES*.md)",
-        run: migration_changes::run,
+        run: generate::migration_changes::run,
     },
     Task {
         name: "package-check",
         usage: "",
         about: "the publishable crates package and build from their .crate files",
-        run: package_check::run,
+        run: release::package_check::run,
     },
     Task {
         name: "msrv-check",
         usage: "",
         about: "the publishable crates need no newer Rust than their rust-version",
-        run: msrv_check::run,
+        run: release::msrv_check::run,
     },
     Task {
         name: "doc-check",
         usage: "",
         about: "the docs as docs.rs builds them: coverage, the facts of generated pages, badges",
-        run: doc_check::run,
+        run: release::doc_check::run,
     },
     Task {
         name: "gen-ptx",
         usage: "[--check]",
         about: "the examples' PTX from their CUDA C sources with the pinned NVRTC, checked by ptxas",
-        run: gen_ptx::run,
+        run: generate::gen_ptx::run,
     },
     Task {
         name: "platforms",
@@ -182,31 +161,31 @@ const TASKS: &[Task] = &[
         name: "gpu-bundle",
         usage: "[--parts WORDS] [DIR]",
         about: "build everything the GPU pass runs into one folder, run there by its run.sh",
-        run: gpu_bundle::run,
+        run: gpu::bundle::run,
     },
     Task {
         name: "coverage",
         usage: "OUT | --check",
         about: "write docs/COVERAGE.md from a GPU run's logs (--check: its functions are the newest headers')",
-        run: coverage::run,
+        run: gpu::coverage::run,
     },
     Task {
         name: "gpu-run",
         usage: "[OUT]",
         about: "run the GPU bundle (its xtask binary, on the GPU machine); GPU_RUN_PARTS picks parts",
-        run: gpu_run::run,
+        run: gpu::run::run,
     },
     Task {
         name: "build-cost",
         usage: "[PAIRS] [FEATURE]",
         about: "a dependent's cold release build against cudarc's, alternating pairs",
-        run: build_cost::run,
+        run: release::build_cost::run,
     },
     Task {
         name: "versions",
         usage: "[--tag NAME]",
         about: "the CUDA header versions of cuda-driver-sys-items/versions.txt (or those tagged NAME), one per line",
-        run: base::versions::print,
+        run: fetch::versions::print,
     },
 ];
 

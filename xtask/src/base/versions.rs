@@ -143,22 +143,6 @@ pub fn dotted(number: u32) -> String {
     format!("{}.{}", number / 1000, number % 1000 / 10)
 }
 
-/// `cargo xtask versions [--tag NAME]`: the versions (or those tagged NAME), one per line.
-pub fn print(args: &[String]) -> Result {
-    let numbers = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        [] => all()?.into_iter().map(|v| v.number).collect(),
-        ["--tag", tag] => tagged(tag)?,
-        _ => {
-            let tags: Vec<&str> = TAGS.iter().map(|(t, _)| *t).collect();
-            return Err(format!("usage: cargo xtask versions [--tag {}]", tags.join("|")).into());
-        }
-    };
-    for n in numbers {
-        println!("{n}");
-    }
-    Ok(())
-}
-
 fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
     let mut versions: Vec<Version> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -259,12 +243,12 @@ mod no_literal_versions {
             "the list's parser and its test data",
         ),
         (
-            "xtask/src/doc_check/mod.rs",
+            "xtask/src/release/doc_check/mod.rs",
             "PFN_cuCtxCreate_v12050",
             "a typedef's name, an ABI",
         ),
         (
-            "xtask/src/build_cost.rs",
+            "xtask/src/release/build_cost.rs",
             "\"cuda-12090\"",
             "cudarc's own feature name",
         ),

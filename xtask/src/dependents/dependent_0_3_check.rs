@@ -8,11 +8,13 @@
 //! (no GPU: every call fails alike) and must print what the 0.3.0 build prints: the same
 //! attribute numbers, codes and layouts. The patched program resolves from
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
-//! Cargo.lock is ([`crate::dependents::LockedTree`]); `--update-locks` regenerates both.
+//! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
 
 use crate::base::process::{self, root};
 use crate::base::{deps, versions, Result};
-use crate::dependents::{apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree};
+use crate::dependents::trees::{
+    apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree,
+};
 use std::path::Path;
 use std::process::Stdio;
 

@@ -212,15 +212,21 @@ mod runs_anywhere {
     #[test]
     fn the_runner_reaches_for_no_path_of_the_build_machine() {
         let files = [
-            ("gpu_run/mod.rs", include_str!("mod.rs")),
-            ("gpu_run/checks.rs", include_str!("checks.rs")),
-            ("gpu_run/cudarc.rs", include_str!("cudarc.rs")),
-            ("gpu_run/log.rs", include_str!("log.rs")),
-            ("gpu_run/sanitizer.rs", include_str!("sanitizer.rs")),
-            ("gpu_run/tests.rs", include_str!("tests.rs")),
-            ("dependent_run.rs", include_str!("../dependent_run.rs")),
-            ("outcomes.rs", include_str!("../outcomes.rs")),
-            ("base/files.rs", include_str!("../base/files.rs")),
+            ("gpu/run/mod.rs", include_str!("mod.rs")),
+            ("gpu/run/checks.rs", include_str!("checks.rs")),
+            ("gpu/run/cudarc.rs", include_str!("cudarc.rs")),
+            ("gpu/run/log.rs", include_str!("log.rs")),
+            ("gpu/run/sanitizer.rs", include_str!("sanitizer.rs")),
+            ("gpu/run/tests.rs", include_str!("tests.rs")),
+            (
+                "dependents/dependent_run.rs",
+                include_str!("../../dependents/dependent_run.rs"),
+            ),
+            (
+                "dependents/outcomes.rs",
+                include_str!("../../dependents/outcomes.rs"),
+            ),
+            ("base/files.rs", include_str!("../../base/files.rs")),
         ];
         let banned = [concat!("root", "("), concat!("process::", "command(")];
         for (file, text) in files {

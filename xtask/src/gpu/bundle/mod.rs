@@ -29,7 +29,7 @@ use crate::base::files::{copy, copy_files, create_dir, write};
 use crate::base::scratch::Scratch;
 use crate::base::versions::dotted;
 use crate::base::{deps, driver, process, Result};
-use crate::gpu_run::checks::Checks;
+use crate::gpu::run::checks::Checks;
 use builds::{Build, Versions};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

@@ -10,7 +10,7 @@
 use super::log::Logs;
 use crate::base::files::{self, read};
 use crate::base::{process, Result};
-use crate::outcomes;
+use crate::dependents::outcomes;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;

@@ -11,7 +11,7 @@
 //! published (`own`: its own `sys`), and with ci/cudarc/migration.patch applied (`ours`: `sys` is
 //! this workspace's cuda-driver-sys, through `[patch.crates-io]`; docs/MIGRATING.md gives each
 //! edit's reason). Each resolves from its committed lock, ci/cudarc/own.lock and ours.lock, whose
-//! crates are fetched before the offline builds ([`crate::dependents::LockedTree`]). Each side is built with the features `driver`, `nvrtc` and `std` for each
+//! crates are fetched before the offline builds ([`crate::dependents::trees::LockedTree`]). Each side is built with the features `driver`, `nvrtc` and `std` for each
 //! `dependents` version, linked (`dynamic-linking`) and dynamically loaded (`dynamic-loading`,
 //! cudarc's default): the library's tests and the examples those features build ([`build`]).
 //! Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt), which also runs their NVRTC
@@ -27,8 +27,8 @@ use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
 use crate::base::process::{root, run_task};
 use crate::base::{deps, versions, Result};
-use crate::dependents::{apply, pinned_crate, LinkFolders, LockedTree};
-use crate::outcomes;
+use crate::dependents::outcomes;
+use crate::dependents::trees::{apply, pinned_crate, LinkFolders, LockedTree};
 use build::{Build, Mode, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,8 +57,8 @@ pub fn run(args: &[String]) -> Result {
 
     let crate_file = pinned_crate("cudarc", VERSION)?;
     let sources = |side: Side| work.join(side.name());
-    crate::dependents::unpack(&crate_file, &sources(Side::Own))?;
-    crate::dependents::unpack(&crate_file, &sources(Side::Ours))?;
+    crate::dependents::trees::unpack(&crate_file, &sources(Side::Own))?;
+    crate::dependents::trees::unpack(&crate_file, &sources(Side::Ours))?;
     if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
         return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
     }

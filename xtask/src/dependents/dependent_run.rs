@@ -146,7 +146,7 @@ pub fn run(args: &[String]) -> Result {
 
 /// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
 fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
-    use crate::outcomes;
+    use crate::dependents::outcomes;
     let (base, ours) = (
         crate::base::files::read(baseline)?,
         crate::base::files::read(outcomes_path)?,

@@ -14,7 +14,7 @@
 //! with `ci/NAME/migration.patch` applied (docs/MIGRATING.md gives each edit's reason), on this
 //! workspace's cuda-driver-sys through `[patch.crates-io]`. Each tree resolves from its committed
 //! lock, `ci/NAME/published.lock` and `ci/NAME/migrated.lock`, whose crates are fetched before the
-//! offline builds ([`crate::dependents::LockedTree`]). Each build (the old bindings; ours with
+//! offline builds ([`crate::dependents::trees::LockedTree`]). Each build (the old bindings; ours with
 //! each `dependents` version; the headers newer than the 535 driver link the stub library)
 //! compiles the library, the unit and integration tests, the examples and every doctest, into a
 //! folder dependent-run runs ([`build`]). The headers that bind cuCtxCreate_v4 bind symbols the
@@ -22,15 +22,15 @@
 //! is built with `dynamic-loading` (resolved on first use) and run too. In CI, the old bindings'
 //! build and ours run on Debian's 535 library (no GPU: what needs a device fails alike), and every
 //! outcome of ours must equal the old build's but those `ci/NAME/expected-differences` lists
-//! ([`crate::outcomes`]). One target folder serves every build of a crate.
+//! ([`crate::dependents::outcomes`]). One target folder serves every build of a crate.
 
 mod build;
 
 use crate::base::driver::binds_ctx_create_v4;
 use crate::base::process::{root, run_task};
 use crate::base::{deps, versions, Result};
-use crate::dependents::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
-use crate::outcomes as compare;
+use crate::dependents::outcomes as compare;
+use crate::dependents::trees::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
 use build::Builder;
 use std::path::Path;
 use std::time::Instant;
@@ -99,8 +99,8 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
 
     let crate_file = pinned_crate(dep.name, dep.version)?;
     let (published, migrated) = (work.join("published"), work.join("migrated"));
-    crate::dependents::unpack(&crate_file, &published)?;
-    crate::dependents::unpack(&crate_file, &migrated)?;
+    crate::dependents::trees::unpack(&crate_file, &published)?;
+    crate::dependents::trees::unpack(&crate_file, &migrated)?;
     if !apply(&format!("{data}/migration.patch"), &migrated)? {
         return Err(format!("{data}/migration.patch does not apply to {}", dep.label()).into());
     }

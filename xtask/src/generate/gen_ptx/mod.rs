@@ -1,7 +1,8 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas, the hand-written ones
-//! ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12 compiler emits) too.
+//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas,
+//! the hand-written ones ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12
+//! compiler emits) too.
 //!
 //!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
 //!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of

@@ -4,7 +4,7 @@
 
 use crate::base::files::copy;
 use crate::base::{cargo_json, process, Result};
-use crate::dependents::{patch_config, strip};
+use crate::dependents::trees::{patch_config, strip};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 

@@ -6,7 +6,7 @@
 
 use super::Dependent;
 use crate::base::{cargo_json, process, Result};
-use crate::dependents::strip;
+use crate::dependents::trees::strip;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -1,10 +1,10 @@
 //! `cargo xtask rustacuda-check [--bundle DIR | --update-locks]`: rustacuda 0.1.3, a real dependent written for
 //! the registry's cuda-driver-sys 0.3.0, built on this workspace's crate with
 //! ci/rustacuda/migration.patch, its tests' outcomes compared with those on 0.3.0
-//! ([`crate::published_dependent`] says how).
+//! ([`crate::dependents::published`] says how).
 
 use crate::base::Result;
-use crate::published_dependent::{self, Dependent};
+use crate::dependents::published::{self, Dependent};
 
 /// rustacuda 0.1.3: its example too must build; its 13.0 build runs on the GPU only.
 const RUSTACUDA: Dependent = Dependent {
@@ -20,5 +20,5 @@ const RUSTACUDA: Dependent = Dependent {
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
-    published_dependent::run(&RUSTACUDA, args)
+    published::run(&RUSTACUDA, args)
 }

@@ -2,13 +2,23 @@
 //! versions: Debian's 535 library (tagged `driver`), bullseye's 470, and the stub library of
 //! `cargo xtask stub-libcuda` that the builds for headers newer than the 535 library link.
 
+use crate::base::deps::env_path;
 use crate::base::process::run_task;
 use crate::base::scratch::Scratch;
 use crate::base::{versions, Result};
+use std::path::PathBuf;
 
 /// The `CUDA_VERSION` that the driver library the tests run on (Debian's 535) reports.
 pub fn driver() -> Result<u32> {
     versions::the_one("driver")
+}
+
+/// The folder of the 535 library, as fetch-deps sets it (`CUDA_LIBRARY_PATH`).
+pub fn library() -> Result<PathBuf> {
+    env_path(
+        "CUDA_LIBRARY_PATH",
+        "the driver library's folder (fetch-deps)",
+    )
 }
 
 /// The `CUDA_VERSION` that Debian bullseye's 470 driver library reports (CUDA 11.4): the tests

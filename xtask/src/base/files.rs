@@ -2,12 +2,35 @@
 
 use crate::base::Result;
 use std::fs;
+use std::io::ErrorKind;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Creates the folder `dir` and those above it.
 pub fn create_dir(dir: &Path) -> Result {
     fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()).into())
+}
+
+/// `rm -rf dir`.
+pub fn remove_dir(dir: &Path) -> Result {
+    match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(format!("{}: {e}", dir.display()).into()),
+        _ => Ok(()),
+    }
+}
+
+/// `rm -rf dir && mkdir -p dir/sub`: an empty folder for a fetch to fill.
+pub fn recreate_dir(dir: &Path, sub: &str) -> Result {
+    remove_dir(dir)?;
+    create_dir(&dir.join(sub))
+}
+
+/// `ln -sfn target link`.
+pub fn link(target: &str, link: &Path) -> Result {
+    if link.symlink_metadata().is_ok() {
+        fs::remove_file(link).map_err(|e| format!("{}: {e}", link.display()))?;
+    }
+    std::os::unix::fs::symlink(target, link).map_err(|e| format!("{}: {e}", link.display()).into())
 }
 
 /// Copies the file `from` to `to`, with its permissions.
@@ -40,7 +63,7 @@ pub fn read(path: &Path) -> Result<String> {
 pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("{}: {e}", dir.display()).into()),
     };
     let mut paths = Vec::new();

@@ -19,7 +19,7 @@ use crate::base::deps::{self, env_path};
 use crate::base::examples::{group_programs, programs, stems};
 use crate::base::process::{self, root};
 use crate::base::versions::{self, dotted, the_one};
-use crate::base::Result;
+use crate::base::{driver, Result};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
@@ -62,10 +62,7 @@ pub fn run(args: &[String]) -> Result {
         .filter(|v| *v != built)
         .collect();
     let cxx = std::env::var_os("CXX").unwrap_or_else(|| "g++".into());
-    let driver = env_path(
-        "CUDA_LIBRARY_PATH",
-        "the driver library's folder (fetch-deps)",
-    )?;
+    let driver = driver::library()?;
     let mut failed = false;
     for (n, source, oldest) in &twins {
         let (runtime_include, runtime_link) = runtime_flags(n)?;

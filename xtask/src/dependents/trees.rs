@@ -10,8 +10,7 @@
 //! fetches every crate it names with `--locked` before the offline builds, so that they need
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
-use crate::base::deps::env_path;
-use crate::base::driver::links_stub;
+use crate::base::driver::{self, links_stub};
 use crate::base::process::{self, root, run_task};
 use crate::base::Result;
 use std::path::{Path, PathBuf};
@@ -53,10 +52,7 @@ impl LinkFolders {
     /// Makes them under `work` (a fixed folder outside the target folder: a new path would
     /// rebuild cuda-driver-sys each run).
     pub fn new(work: &Path) -> Result<Self> {
-        let driver = env_path(
-            "CUDA_LIBRARY_PATH",
-            "the driver library's folder (fetch-deps)",
-        )?;
+        let driver = driver::library()?;
         let published = work.join("cuda-0.3");
         std::fs::create_dir_all(&published)?;
         let lib64 = published.join("lib64");

@@ -7,9 +7,8 @@
 //! `cargo run` and `cargo test`). `CC` names the target's C compiler (`cc` by default).
 
 use crate::base::process::{self, root};
-use crate::base::Result;
+use crate::base::{files, Result};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// `cargo xtask stub-libcuda DIR`.
 pub fn run(args: &[String]) -> Result {
@@ -33,7 +32,7 @@ pub fn run(args: &[String]) -> Result {
             .arg(dir.join("libcuda.so.1"))
             .arg(&stub_c),
     )?;
-    link(&dir.join("libcuda.so"), Path::new("libcuda.so.1"))?;
+    files::link("libcuda.so.1", &dir.join("libcuda.so"))?;
     eprintln!("stub libcuda.so.1 in {shown}: {} symbols", names.len());
     Ok(())
 }
@@ -64,17 +63,6 @@ fn declared_function(line: &str) -> Option<&str> {
     let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
     let (name, after) = rest.split_at(end);
     (name.starts_with("cu") && after.starts_with('(')).then_some(name)
-}
-
-/// `ln -sf target link`.
-fn link(link: &Path, target: &Path) -> Result {
-    match std::fs::remove_file(link) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(format!("{}: {e}", link.display()).into())
-        }
-        _ => {}
-    }
-    std::os::unix::fs::symlink(target, link).map_err(|e| format!("{}: {e}", link.display()).into())
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! and `docs/MIGRATING-CHANGES-CUST-RAW.md` from cust_raw 0.11.3. `--check`: fail if a file differs
 //! from what it would write, instead of rewriting them.
 
+use crate::base::files::recreate_dir;
 use crate::base::process::{self, root};
 use crate::base::Result;
 use crate::fetch::pinned_crate;
@@ -21,10 +22,7 @@ pub fn run(args: &[String]) -> Result {
     // Relative to the workspace root, the generator's working folder.
     let work_name = "target/migration-changes";
     let work = root().join(work_name);
-    if work.exists() {
-        std::fs::remove_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-    }
-    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    recreate_dir(&work, "")?;
     for (baseline, name, version) in BASELINES {
         let crate_file = pinned_crate::path(name, version)?;
         let member = format!("{name}-{version}/src/cuda.rs");

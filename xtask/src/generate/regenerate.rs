@@ -18,6 +18,7 @@
 //! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
 //! `DIR/wV`.
 
+use crate::base::files::remove_dir;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
 use crate::base::{deps, versions, Result};
@@ -61,7 +62,7 @@ pub fn run(args: &[String]) -> Result {
         committed.clone()
     };
     let new = out.with_extension("new");
-    remove(&new)?;
+    remove_dir(&new)?;
     let dirs = |pass: Pass| jobs.iter().filter(move |j| j.pass == pass).map(|j| &j.out);
     process::run(
         process::command(generator_path())
@@ -72,7 +73,7 @@ pub fn run(args: &[String]) -> Result {
             .arg("--windows")
             .args(dirs(Pass::Windows)),
     )?;
-    remove(&out)?;
+    remove_dir(&out)?;
     std::fs::rename(&new, &out).map_err(|e| format!("{}: {e}", out.display()))?;
     if check {
         compare(&committed, &out)?;
@@ -226,14 +227,4 @@ fn compare(committed: &Path, fresh: &Path) -> Result {
         eprintln!("{line}");
     }
     Err("run cargo xtask regenerate and commit the result".into())
-}
-
-/// `rm -rf path`.
-fn remove(path: &Path) -> Result {
-    match std::fs::remove_dir_all(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(format!("{}: {e}", path.display()).into())
-        }
-        _ => Ok(()),
-    }
 }

@@ -8,7 +8,7 @@
 //!
 //! Sources are fetched once before the first pair; each build starts from an empty target folder.
 
-use crate::base::files::{create_dir, write};
+use crate::base::files::{create_dir, remove_dir, write};
 use crate::base::{deps, process, versions, Result};
 use std::path::Path;
 use std::time::Instant;
@@ -34,9 +34,7 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     let root = process::root();
     let dir = root.join("target/build-cost");
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    remove_dir(&dir)?;
     let ours = format!(
         "cuda-driver-sys = {{ path = \"{}\", default-features = false, features = [\"{feature}\"] }}",
         root.join("cuda-driver-sys").display()
@@ -118,9 +116,7 @@ fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
 fn build(dir: &Path, name: &str) -> Result<(f64, f64)> {
     let crate_dir = dir.join(name);
     let target = crate_dir.join("target");
-    if target.exists() {
-        std::fs::remove_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
-    }
+    remove_dir(&target)?;
     let mut cargo = process::command("cargo");
     cargo.args([
         "build",

@@ -94,10 +94,7 @@ driver library (a container without the GPU runtime hook); run this task there"
     }
     println!("  ldconfig -p: no libcuda");
 
-    let driver = env_path(
-        "CUDA_LIBRARY_PATH",
-        "the driver library's folder (fetch-deps)",
-    )?;
+    let driver = driver::library()?;
     for config in configs()? {
         let link = if links_stub(config.version)? {
             stub.path()
@@ -230,16 +227,7 @@ fn check(config: &Config, link: &Path) -> Result {
     process::run(alone(bin("dynamic")?).args(["--ignored", "--nocapture"]))?;
     process::run(&mut alone(bin("load_from")?))?;
     if let Some(dir) = examples_dir {
-        process::run(
-            alone(bin("examples_parity")?)
-                .env("CUDA_EXAMPLES_DIR", dir)
-                .args([
-                    "--ignored",
-                    "--exact",
-                    "examples_start_without_the_driver_library",
-                ])
-                .arg("--nocapture"),
-        )?;
+        start_without_library(bin("examples_parity")?, &dir)?;
     }
     if config.version == the_one("old-driver")? {
         on_470(name, bin("table")?)?;
@@ -298,16 +286,18 @@ fn groups(version: u32, link: &Path) -> Result {
     tee(process::command(&parity.path)
         .env("CUDA_EXAMPLES_DIR", &dir)
         .args(["group::", "--nocapture"]))?;
+    start_without_library(&parity.path, &dir)
+}
+
+/// The `examples_start_without_the_driver_library` test of `parity` (the `examples_parity`
+/// binary) on the examples of `dir`, with no driver library reachable (LD_LIBRARY_PATH unset).
+fn start_without_library(parity: &Path, dir: &Path) -> Result {
     process::run(
-        process::command(&parity.path)
+        process::command(parity)
             .env_remove("LD_LIBRARY_PATH")
-            .env("CUDA_EXAMPLES_DIR", &dir)
-            .args([
-                "--ignored",
-                "--exact",
-                "examples_start_without_the_driver_library",
-            ])
-            .arg("--nocapture"),
+            .env("CUDA_EXAMPLES_DIR", dir)
+            .args(["--ignored", "--exact"])
+            .args(["examples_start_without_the_driver_library", "--nocapture"]),
     )
 }
 

@@ -25,7 +25,7 @@ mod builds;
 mod recorder;
 
 use crate::base::cargo_json::{self, Built, Executable};
-use crate::base::files::{copy, copy_files, create_dir, write};
+use crate::base::files::{copy, copy_files, create_dir, remove_dir, write};
 use crate::base::scratch::Scratch;
 use crate::base::versions::dotted;
 use crate::base::{deps, driver, process, Result};
@@ -59,9 +59,7 @@ pub fn run(args: &[String]) -> Result {
     let want = |part: &str| parts.contains(&part);
     deps::use_fetched(&[])?;
     let out = process::root().join(dir);
-    if out.exists() {
-        fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    }
+    remove_dir(&out)?;
     for sub in ["bin", "tests", "lib"] {
         create_dir(&out.join(sub))?;
     }

@@ -18,7 +18,7 @@
 
 mod pages;
 
-use crate::base::files::{read, write};
+use crate::base::files::{read, remove_dir, write};
 use crate::base::process::{self, root};
 use crate::base::{versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
@@ -354,9 +354,7 @@ impl Check {
 
 /// The controls: each check finds a page broken its way, in copies under `broken`.
 fn controls(doc: &Path, broken: &Path) -> Result {
-    if broken.exists() {
-        std::fs::remove_dir_all(broken).map_err(|e| format!("{}: {e}", broken.display()))?;
-    }
+    remove_dir(broken)?;
     std::fs::create_dir_all(broken.join("badge"))?;
     let result = read(&doc.join("struct.CUresult.html"))?;
     let attribute = read(&doc.join("struct.CUdevice_attribute.html"))?;

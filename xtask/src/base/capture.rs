@@ -1,6 +1,6 @@
 //! Running a command while keeping what it prints: shown as it comes and kept ([`tee`]), or its
-//! two streams as one ([`spawn_merged`], [`merged`]), and its exit code as a shell gives it
-//! ([`exit_code`]).
+//! two streams as one ([`spawn_merged`], [`merged`], [`merged_shown`]), and its exit code as a
+//! shell gives it ([`exit_code`]).
 
 use crate::base::process::{check, error};
 use crate::base::Result;
@@ -47,11 +47,29 @@ pub fn spawn_merged(command: &mut Command) -> Result<(Child, PipeReader)> {
 /// Runs `command` with its standard output and error as one stream (`2>&1`); that stream (lossy
 /// UTF-8) and the exit status, whether it passed or not.
 pub fn merged(command: &mut Command) -> Result<(ExitStatus, String)> {
+    merged_as(command, false)
+}
+
+/// [`merged`], the stream also shown as it comes (`2>&1 | tee`).
+pub fn merged_shown(command: &mut Command) -> Result<(ExitStatus, String)> {
+    merged_as(command, true)
+}
+
+fn merged_as(command: &mut Command, show: bool) -> Result<(ExitStatus, String)> {
     let (mut child, mut reader) = spawn_merged(command)?;
-    let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .map_err(|e| error(command, e))?;
+    let (mut bytes, mut chunk) = (Vec::new(), [0; 8192]);
+    loop {
+        let n = reader.read(&mut chunk).map_err(|e| error(command, e))?;
+        if n == 0 {
+            break;
+        }
+        if show {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&chunk[..n])?;
+            out.flush()?;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+    }
     let status = child.wait().map_err(|e| error(command, e))?;
     Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
 }

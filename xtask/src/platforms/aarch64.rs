@@ -17,7 +17,7 @@ pub fn check() -> Result {
     rustup::targets(&[TARGET])?;
     deps::use_fetched(&["--arm64-driver"])?;
     let versions = versions::tagged("aarch64")?;
-    let driver = super::driver_version()?;
+    let driver = crate::base::driver::driver()?;
     // Builds for headers newer than the driver link an aarch64 stub library; what runs is the
     // arm64 535 library, first on the loader's path (its RUNPATH entries come after). The stub's
     // folder is always the same (the build scripts rerun when CUDA_LIBRARY_PATH changes),

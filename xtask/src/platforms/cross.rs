@@ -115,7 +115,7 @@ impl Suite<'_> {
     pub fn cargo(&self, version: u32, args: &[&str]) -> Result<String> {
         let mut command = (self.cargo)(version);
         command.env("CARGO_TERM_COLOR", "never").args(args);
-        let (status, output) = super::merged_output_shown(&mut command)?;
+        let (status, output) = crate::base::capture::merged_shown(&mut command)?;
         let line = process::describe(&command);
         if !status.success() {
             return Err(format!("{line} failed ({status})").into());

@@ -133,14 +133,6 @@ pub fn headers(version: u32) -> Result<String> {
     env(&format!("CUDA_HEADERS_{version}"))
 }
 
-/// The CUDA version Debian's 535 driver library reports (its amd64 and arm64 builds).
-pub fn driver_version() -> Result<u32> {
-    versions::tagged("driver")?
-        .first()
-        .copied()
-        .ok_or_else(|| "versions.txt tags no version `driver`".into())
-}
-
 /// The versions, space-separated.
 pub fn join(versions: &[u32]) -> String {
     versions
@@ -176,46 +168,6 @@ pub fn wait_all(children: Vec<(std::process::Child, String)>) -> Result {
         }
     }
     failed.map_or(Ok(()), |f| Err(f.into()))
-}
-
-/// Runs `command`, its standard output and error merged into one text (in the order written).
-pub fn merged_output(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
-    merged(command, false)
-}
-
-/// [`merged_output`], the text also shown as it comes (as `tee` would).
-pub fn merged_output_shown(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
-    merged(command, true)
-}
-
-fn merged(command: &mut Command, show: bool) -> Result<(std::process::ExitStatus, String)> {
-    use std::io::{Read, Write};
-    let line = process::describe(command);
-    let (mut reader, writer) = std::io::pipe()?;
-    command.stdout(writer.try_clone()?).stderr(writer);
-    let mut child = command.spawn().map_err(|e| format!("{line}: {e}"))?;
-    // The command's copies of the pipe's write end: closed, so that reading ends with the child.
-    command.stdout(Stdio::null()).stderr(Stdio::null());
-    let (mut bytes, mut chunk) = (Vec::new(), [0; 8192]);
-    loop {
-        let n = reader.read(&mut chunk)?;
-        if n == 0 {
-            break;
-        }
-        if show {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&chunk[..n])?;
-            out.flush()?;
-        }
-        bytes.extend_from_slice(&chunk[..n]);
-    }
-    let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
-    Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-/// Reads `path` as text, the error naming it.
-pub fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// The generated bindings' files whose name ends with `suffix`, sorted.

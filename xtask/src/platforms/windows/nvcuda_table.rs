@@ -31,13 +31,13 @@ pub fn write(
     let mut exports = BTreeSet::new();
     for file in crate::platforms::files(generated, "", "functions.rs")? {
         exports.extend(names_after(
-            &crate::platforms::read(&file)?,
+            &crate::base::files::read(&file)?,
             "pub fn ",
             true,
         ));
     }
     let defined: BTreeSet<String> =
-        names_after(&crate::platforms::read(stub_c)?, "CUresult ", false)
+        names_after(&crate::base::files::read(stub_c)?, "CUresult ", false)
             .into_iter()
             .collect();
     let not_bound: Vec<&String> = defined.difference(&exports).collect();
@@ -105,10 +105,10 @@ fn entry_points(
     for dynamic in crate::platforms::files(generated, "", "dynamic.rs")? {
         let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
         let module = name.strip_suffix("dynamic.rs").unwrap_or("");
-        let consts = entry_consts(&crate::platforms::read(
+        let consts = entry_consts(&crate::base::files::read(
             &generated.join(format!("{module}entry.rs")),
         )?);
-        let bound = bound_symbols(&crate::platforms::read(&dynamic)?);
+        let bound = bound_symbols(&crate::base::files::read(&dynamic)?);
         for (symbol, constant) in &bound {
             let (base, version, per_thread) = consts
                 .get(constant)

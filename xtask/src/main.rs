@@ -281,3 +281,120 @@ fn print_tasks() {
         }
     }
 }
+
+/// The plan of `xtask/src/`, read from the sources: at most ten entries, each concern a folder
+/// with its module doc; the shared parts (`base/`) name no task; nothing names this file's items.
+#[cfg(test)]
+mod plan {
+    use std::path::{Path, PathBuf};
+
+    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The first segment of each path `text` names from the crate root: `a` of `crate::a::b`,
+    /// `a` and `b` of `crate::{a::x, b}`.
+    fn crate_roots(text: &str) -> Vec<&str> {
+        fn ident(s: &str) -> Option<&str> {
+            s.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()
+        }
+        let mut roots = Vec::new();
+        for (at, _) in text.match_indices("crate::") {
+            if text[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue; // another name ending in `crate`
+            }
+            let rest = &text[at + "crate::".len()..];
+            let Some(group) = rest.strip_prefix('{') else {
+                roots.extend(ident(rest));
+                continue;
+            };
+            let (mut depth, mut item_starts) = (0, true);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '}' if depth == 0 => break,
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_starts = true,
+                    c if item_starts && !c.is_whitespace() => {
+                        roots.extend(ident(&group[i..]));
+                        item_starts = false;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        roots
+    }
+
+    #[test]
+    fn crate_roots_are_found_in_paths_and_groups() {
+        let text =
+            "use crate::base::{a, b};\nuse crate::{x::{y, z}, w};\nmycrate::no; crate::t::f()";
+        assert_eq!(crate_roots(text), ["base", "x", "w", "t"]);
+    }
+
+    #[test]
+    fn the_shared_parts_name_no_task_and_nothing_names_main() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let main = std::fs::read_to_string(src.join("main.rs")).unwrap();
+        let concerns: Vec<&str> = (main.lines())
+            .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+            .collect();
+        assert!(
+            concerns.contains(&"base"),
+            "main.rs declares no `mod base;`"
+        );
+        let entries = std::fs::read_dir(&src).unwrap().count();
+        assert!(
+            entries <= 10,
+            "xtask/src/ has {entries} entries, more than ten"
+        );
+        let mut bad = Vec::new();
+        for concern in &concerns {
+            let doc = std::fs::read_to_string(src.join(concern).join("mod.rs")).unwrap();
+            if !doc.starts_with("//! ") {
+                bad.push(format!(
+                    "{concern}/mod.rs: no module doc saying the concern's job"
+                ));
+            }
+        }
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        assert!(
+            files.len() > 50,
+            "the walk found only {} files",
+            files.len()
+        );
+        for path in files.iter().filter(|p| **p != src.join("main.rs")) {
+            let rel = path.strip_prefix(&src).unwrap();
+            let text = std::fs::read_to_string(path).unwrap();
+            let in_base = rel.starts_with("base");
+            for root in crate_roots(&text) {
+                match (in_base, concerns.contains(&root)) {
+                    (true, _) if root != "base" => {
+                        bad.push(format!("{}: crate::{root}", rel.display()))
+                    }
+                    (false, false) => bad.push(format!("{}: crate::{root}", rel.display())),
+                    _ => {}
+                }
+            }
+            // A `super::` chain as long as the module's depth reaches the crate root.
+            let depth = rel.components().count() - usize::from(rel.ends_with("mod.rs"));
+            if in_base && text.contains(&"super::".repeat(depth)) {
+                bad.push(format!("{}: a super:: path above base", rel.display()));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "the shared parts (base/) may name only base, the others only a concern of main.rs's \
+             `mod` list (the crate root's other items are main.rs's, which nothing uses): {bad:#?}"
+        );
+    }
+}

@@ -286,18 +286,8 @@ fn print_tasks() {
 /// with its module doc; the shared parts (`base/`) name no task; nothing names this file's items.
 #[cfg(test)]
 mod plan {
-    use std::path::{Path, PathBuf};
-
-    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                sources(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
+    use crate::base::files::walk;
+    use std::path::Path;
 
     /// The first segment of each path `text` names from the crate root: `a` of `crate::a::b`,
     /// `a` and `b` of `crate::{a::x, b}`.
@@ -365,8 +355,9 @@ mod plan {
                 ));
             }
         }
-        let mut files = Vec::new();
-        sources(&src, &mut files);
+        let files: Vec<_> = (walk(&src).into_iter())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .collect();
         assert!(
             files.len() > 50,
             "the walk found only {} files",

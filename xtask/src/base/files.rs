@@ -77,6 +77,34 @@ pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
+/// The files of the folder `dir` named `<prefix>*<suffix>`, sorted.
+pub fn named(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with(prefix) && name.ends_with(suffix) && path.is_file() {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Every file under the folder `dir`, at any depth (for the tests that read the sources).
+#[cfg(test)]
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        match path.is_dir() {
+            true => files.extend(walk(&path)),
+            false => files.push(path),
+        }
+    }
+    files
+}
+
 /// Whether `path` is a file and executable.
 pub fn executable(path: &Path) -> bool {
     path.metadata()

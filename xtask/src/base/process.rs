@@ -2,6 +2,7 @@
 //! names the command; and another task, as `cargo xtask <name>` would ([`run_task`]).
 
 use crate::base::Result;
+use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
@@ -40,6 +41,15 @@ pub fn error(command: &Command, e: impl std::fmt::Display) -> String {
     format!("{}: {e}", describe(command))
 }
 
+/// Runs `command` from the workspace root with its stdout sent to stderr.
+pub fn run_to_stderr(command: &mut Command) -> Result {
+    let stderr = std::io::stderr()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| format!("stderr: {e}"))?;
+    run(command.stdout(Stdio::from(stderr)))
+}
+
 /// Runs `command` and returns its standard output (its standard error goes to the task's).
 pub fn output(command: &mut Command) -> Result<String> {
     let out = command
@@ -64,6 +74,13 @@ pub fn describe(command: &Command) -> String {
 /// (this program again), so that the environment a task sets for its builds (a target folder,
 /// RUSTFLAGS, the fetched dependencies) ends with it, as a script's did.
 pub fn run_task(name: &str, args: &[&str]) -> Result {
+    run(task(name)?.args(args))
+}
+
+/// `cargo xtask <name>` as a command (this program again), to run in a process of its own.
+pub fn task(name: &str) -> Result<Command> {
     let xtask = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    run(command(xtask).arg(name).args(args))
+    let mut command = command(xtask);
+    command.arg(name);
+    Ok(command)
 }

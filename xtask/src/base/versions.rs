@@ -233,7 +233,7 @@ mod tests {
 #[cfg(test)]
 mod no_literal_versions {
     use super::{all, root};
-    use std::path::Path;
+    use crate::base::files::walk;
 
     /// (file, the text around the digits, why it is no use of the list).
     const EXCEPTIONS: &[(&str, &str, &str)] = &[
@@ -268,17 +268,6 @@ mod no_literal_versions {
             "cust's code, patched: its build script's cfgs, by DEP_CUDA_VERSION",
         ),
     ];
-
-    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                files(&path, out);
-            } else if path.file_name().is_some_and(|n| n != "Cargo.lock") {
-                out.push(path);
-            }
-        }
-    }
 
     /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
     fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
@@ -318,7 +307,8 @@ mod no_literal_versions {
         let root = root();
         let mut paths = Vec::new();
         for dir in ["xtask/src", "ci", ".ci", ".cargo"] {
-            files(&root.join(dir), &mut paths);
+            let files = walk(&root.join(dir));
+            paths.extend(files.into_iter().filter(|p| !p.ends_with("Cargo.lock")));
         }
         assert!(
             paths.len() > 50,

@@ -19,8 +19,7 @@ use std::process::Stdio;
 /// The path of the pinned `name-version.crate` in cargo's cache, checked against its checksum
 /// (the task pinned-crate, run by this program for its output).
 pub fn pinned_crate(name: &str, version: &str) -> Result<PathBuf> {
-    let xtask = std::env::current_exe()?;
-    let path = process::output(process::command(xtask).args(["pinned-crate", name, version]))?;
+    let path = process::output(process::task("pinned-crate")?.args([name, version]))?;
     Ok(PathBuf::from(path.trim_end()))
 }
 

@@ -24,7 +24,7 @@ pub fn check() -> Result {
     // outside cargo's target folder.
     let stub = root().join("target/aarch64-stub-libcuda");
     process::run(
-        super::xtask("stub-libcuda")?
+        process::task("stub-libcuda")?
             .arg(&stub)
             .env("CC", "aarch64-linux-gnu-gcc"),
     )?;

@@ -50,7 +50,7 @@ pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
                 &generator, scratch, target, cc, v, args,
             )?)?);
         }
-        let mut pass = super::xtask("regenerate")?;
+        let mut pass = process::task("regenerate")?;
         pass.arg("--windows-pass")
             .arg(&windows_pass)
             .arg(v.to_string());

@@ -142,15 +142,6 @@ pub fn join(versions: &[u32]) -> String {
         .join(" ")
 }
 
-/// `cargo xtask <task>` as a child process (this program run again), for a task run beside
-/// others or with its own environment.
-pub fn xtask(task: &str) -> Result<Command> {
-    let program = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    let mut command = process::command(program);
-    command.arg(task);
-    Ok(command)
-}
-
 /// Starts `command`; its handle, with the command line for errors.
 pub fn spawn(mut command: Command) -> Result<(std::process::Child, String)> {
     let line = process::describe(&command);
@@ -172,25 +163,11 @@ pub fn wait_all(children: Vec<(std::process::Child, String)>) -> Result {
 
 /// The generated bindings' files whose name ends with `suffix`, sorted.
 pub fn generated(suffix: &str) -> Result<Vec<PathBuf>> {
-    files(
+    crate::base::files::named(
         &root().join("cuda-driver-sys-items/src/generated"),
         "",
         suffix,
     )
-}
-
-/// The files of `dir` named `<prefix>*<suffix>`, sorted.
-pub fn files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if name.starts_with(prefix) && name.ends_with(suffix) && path.is_file() {
-            found.push(path);
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 /// A scratch folder, removed when dropped.

@@ -2,8 +2,8 @@
 //! `target/`), from a suite of this machine's mirror ([`download`]) or from the system's own
 //! sources ([`download_from_system`]), and `dpkg -x` of what was downloaded ([`unpack`]).
 
-use super::{apt_sources, files, log};
-use crate::base::{process, Result};
+use super::{apt_sources, log};
+use crate::base::{files, process, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -17,7 +17,7 @@ pub fn download(
     packages: &[String],
 ) -> Result {
     let list = apt_sources::write(deps, suite, component)?;
-    let text = crate::base::files::read(&list)?;
+    let text = files::read(&list)?;
     let deb_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("deb")).collect();
     log(&format!(
         "{suite} {component} from: {}",
@@ -53,8 +53,8 @@ pub fn download(
         apt_get.arg(command).current_dir(dest);
         apt_get
     };
-    files::run_to_stderr(&mut apt_get("update"))?;
-    files::run_to_stderr(apt_get("download").args(packages))
+    process::run_to_stderr(&mut apt_get("update"))?;
+    process::run_to_stderr(apt_get("download").args(packages))
 }
 
 /// `apt-get download` of `packages` into `dest` from the system's own sources (Debian bookworm
@@ -66,17 +66,17 @@ pub fn download_from_system(dest: &Path, packages: &[&str]) -> Result {
         apt_get.arg("download").args(packages).current_dir(dest);
         apt_get
     };
-    if files::run_to_stderr(download().stderr(Stdio::null())).is_ok() {
+    if process::run_to_stderr(download().stderr(Stdio::null())).is_ok() {
         return Ok(());
     }
-    files::run_to_stderr(Command::new("apt-get").arg("update"))?;
-    files::run_to_stderr(&mut download())
+    process::run_to_stderr(Command::new("apt-get").arg("update"))?;
+    process::run_to_stderr(&mut download())
 }
 
 /// `dpkg -x` of each `.deb` in `debs` into `root`.
 pub fn unpack(debs: &Path, root: &Path) -> Result {
-    for deb in files::with_suffix(debs, ".deb")? {
-        files::run_to_stderr(process::command("dpkg").arg("-x").arg(&deb).arg(root))?;
+    for deb in files::named(debs, "", ".deb")? {
+        process::run_to_stderr(process::command("dpkg").arg("-x").arg(&deb).arg(root))?;
     }
     Ok(())
 }

@@ -4,8 +4,7 @@
 //! enabled `deb` source that names the suite (`bookworm-security`), else the first whose suites
 //! include a release itself (no `-updates`, `-security`, `-backports`): the Debian archive.
 
-use super::files;
-use crate::base::Result;
+use crate::base::{files, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -24,7 +23,7 @@ pub fn write(deps: &Path, suite: &str, component: &str) -> Result<PathBuf> {
     let list = sources_list(&configuration, suite, component)?;
     let path = deps.join("apt").join(format!("{suite}-{component}.list"));
     files::create_dir(&deps.join("apt"))?;
-    crate::base::files::write(&path, list)?;
+    files::write(&path, list)?;
     Ok(path)
 }
 
@@ -33,7 +32,7 @@ fn configuration_files() -> Result<Vec<PathBuf>> {
     let parts = Path::new("/etc/apt/sources.list.d");
     let in_parts = |suffix| -> Result<Vec<PathBuf>> {
         Ok(if parts.is_dir() {
-            files::with_suffix(parts, suffix)?
+            files::named(parts, "", suffix)?
         } else {
             Vec::new()
         })

@@ -2,8 +2,8 @@
 //! with `libllvm14` when the system lacks `libLLVM-14.so`), from the system's own sources;
 //! `clang/lib` is the folder of its `libclang.so.1`.
 
-use super::{apt, files, log};
-use crate::base::{process, Result};
+use super::{apt, log};
+use crate::base::{files, process, Result};
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.

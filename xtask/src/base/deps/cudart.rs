@@ -8,9 +8,9 @@
 //! driver); the aarch64 C twins link it and run it under qemu-aarch64, with the x86-64 headers
 //! above, the same on both.
 
-use super::{files, log, wheel};
+use super::{log, wheel};
 use crate::base::versions::Version;
-use crate::base::Result;
+use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 
 /// The x86-64 runtime's folder under `target/ci-deps`.

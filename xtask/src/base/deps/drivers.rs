@@ -4,8 +4,8 @@
 //! with `cuGetProcAddress` (v1) and no `cuGetProcAddress_v2`), and with `--arm64-driver` the arm64
 //! build of the 535 library (loaded under qemu-aarch64 by the platforms task).
 
-use super::{apt, files, log};
-use crate::base::Result;
+use super::{apt, log};
+use crate::base::{files, Result};
 use std::path::Path;
 
 /// One driver library: its folder under `target/ci-deps`, where it comes from, and what it is.

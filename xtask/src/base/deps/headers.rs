@@ -3,9 +3,9 @@
 //! not always match the runtime's patch number: versions.txt says which).
 
 use super::header_set::{self, Wheel};
-use super::{files, log, wheel};
+use super::{log, wheel};
 use crate::base::versions::Version;
-use crate::base::Result;
+use crate::base::{files, Result};
 use std::path::Path;
 
 /// The headers of the header-set table that `wheel` gives: [`Wheel::Runtime`], the driver's and

@@ -3,8 +3,8 @@
 //! sources): for generating and checking the bindings only; no OpenGL, EGL or VDPAU library is
 //! used at build or run time.
 
-use super::{apt, files, header_set, log};
-use crate::base::Result;
+use super::{apt, header_set, log};
+use crate::base::{files, Result};
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.

@@ -23,7 +23,6 @@ mod clang;
 mod cudart;
 mod drivers;
 mod environment;
-pub mod files;
 // The header-set table of the generator, the one list of the driver-API headers: which wheel
 // gives each header, which Debian packages give the foreign headers the interop headers include.
 #[allow(dead_code)]
@@ -37,7 +36,7 @@ pub mod wheel;
 pub use environment::{env_path, Variable};
 
 use crate::base::process::root;
-use crate::base::{versions, Result};
+use crate::base::{files, versions, Result};
 use std::path::PathBuf;
 
 /// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the

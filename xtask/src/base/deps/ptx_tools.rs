@@ -91,7 +91,7 @@ impl Pins {
         let builtins = format!("libnvrtc-builtins.so.{release}");
         let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
         let downloaded = wheel::download("x86_64", &[&self.nvrtc, &self.ptxas])?;
-        crate::base::deps::files::recreate_dir(&dir, "")?;
+        crate::base::files::recreate_dir(&dir, "")?;
         for wheel in downloaded.wheels()? {
             for member in wheel::members(&wheel)? {
                 if wanted.iter().any(|w| member.ends_with(w)) {

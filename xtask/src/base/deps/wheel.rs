@@ -1,9 +1,8 @@
 //! Wheels: `pip download` of pinned wheels for Linux on one architecture, and their members
 //! unpacked with `unzip` (a wheel is a zip file), each into a path the caller chooses.
 
-use super::files;
 use crate::base::scratch::Scratch;
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 use std::fs::File;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -46,14 +45,14 @@ pub fn download_for(arch: &str, platforms: &[&str], requirements: &[&str]) -> Re
     for platform in platforms {
         pip.arg("--platform").arg(format!("{platform}_{arch}"));
     }
-    files::run_to_stderr(pip.arg("-d").arg(downloaded.dir.path()).args(requirements))?;
+    process::run_to_stderr(pip.arg("-d").arg(downloaded.dir.path()).args(requirements))?;
     Ok(downloaded)
 }
 
 impl Downloaded {
     /// The wheels downloaded, sorted by name.
     pub fn wheels(&self) -> Result<Vec<PathBuf>> {
-        files::with_suffix(self.dir.path(), ".whl")
+        files::named(self.dir.path(), "", ".whl")
     }
 }
 

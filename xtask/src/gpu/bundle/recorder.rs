@@ -67,7 +67,7 @@ fn fetch() -> Result<PathBuf> {
     }
     eprintln!("gpu-bundle: downloading {CUPTI}");
     let downloaded = wheel::download_for("x86_64", &["manylinux_2_25"], &[CUPTI])?;
-    crate::base::deps::files::recreate_dir(&dir, "")?;
+    crate::base::files::recreate_dir(&dir, "")?;
     for wheel in downloaded.wheels()? {
         for member in wheel::members(&wheel)? {
             // nvidia/cu13/include/..., nvidia/cu13/lib/libcupti.so.13

@@ -29,7 +29,7 @@ pub fn write(
     version: u32,
 ) -> Result<String> {
     let mut exports = BTreeSet::new();
-    for file in crate::platforms::files(generated, "", "functions.rs")? {
+    for file in crate::base::files::named(generated, "", "functions.rs")? {
         exports.extend(names_after(
             &crate::base::files::read(&file)?,
             "pub fn ",
@@ -102,7 +102,7 @@ fn entry_points(
     exports: &BTreeSet<String>,
 ) -> Result<(BTreeSet<Entry>, BTreeSet<String>)> {
     let (mut entries, mut first_abis) = (BTreeSet::new(), BTreeSet::new());
-    for dynamic in crate::platforms::files(generated, "", "dynamic.rs")? {
+    for dynamic in crate::base::files::named(generated, "", "dynamic.rs")? {
         let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
         let module = name.strip_suffix("dynamic.rs").unwrap_or("");
         let consts = entry_consts(&crate::base::files::read(

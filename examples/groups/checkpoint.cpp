@@ -74,7 +74,10 @@ int main(int argc, char** argv)
     printf("sizes of the arguments: lock %zu, checkpoint %zu, restore %zu, unlock %zu\n", sizeof(CUcheckpointLockArgs),
            sizeof(CUcheckpointCheckpointArgs), sizeof(CUcheckpointRestoreArgs), sizeof(CUcheckpointUnlockArgs));
 
-    // The child, with pipes to its standard input and output.
+    // The child, with pipes to its standard input and output, and without a tool injected into
+    // it (CUDA_INJECTION64_PATH: the GPU run's coverage recorder, a CUPTI subscriber): the driver
+    // does not checkpoint a process a tool is attached to (CUDA_ERROR_NOT_SUPPORTED).
+    unsetenv("CUDA_INJECTION64_PATH");
     int to_child[2], from_child[2];
     if (pipe(to_child) != 0 || pipe(from_child) != 0)
         return 1;

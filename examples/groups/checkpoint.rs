@@ -100,9 +100,12 @@ fn main() {
         size_of::<CUcheckpointUnlockArgs>()
     );
 
-    // The child, with pipes to its standard input and output.
+    // The child, with pipes to its standard input and output, and without a tool injected into
+    // it (CUDA_INJECTION64_PATH: the GPU run's coverage recorder, a CUPTI subscriber): the driver
+    // does not checkpoint a process a tool is attached to (CUDA_ERROR_NOT_SUPPORTED).
     let spawned = Command::new("/proc/self/exe")
         .args(["-", "--child"])
+        .env_remove("CUDA_INJECTION64_PATH")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn();

@@ -20,7 +20,8 @@ pub struct Sides {
 pub struct Calls {
     /// The workspace's own programs: (program, build tag) to its two sides.
     pub own: BTreeMap<(String, String), Sides>,
-    /// The dependents' suites on this crate: suite (`rustacuda`, `cust`, `cudarc`) to its calls.
+    /// The suites without twins: the workspace's OpenGL interop test (`gl_interop`) and the
+    /// dependents' suites on this crate (`rustacuda`, `cust`, `cudarc`), each to its calls.
     pub dependents: BTreeMap<String, BTreeSet<Call>>,
     /// Processes whose driver did not load the recorder's CUPTI subscription, with its error.
     pub errors: Vec<String>,

@@ -166,8 +166,9 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
          (linked, `dynamic-loading`, the table); see docs/DESIGN.md, \"Coverage\". **Own \
          programs**: the workspace's examples and group programs, a call counted where the \
          program and its C twin, in the same build, made it with the same result (the result \
-         shown). **Dependents**: the tests and examples of rustacuda, cust and cudarc on this \
-         crate (no twins). A function of a header newer than the driver (CUDA {cuda}) is not in \
+         shown). **Tests and dependents** (no twins): the workspace's OpenGL interop test \
+         (`gl_interop`, through headless EGL), and the tests and examples of rustacuda, cust and \
+         cudarc on this crate. A function of a header newer than the driver (CUDA {cuda}) is not in \
          it: a program reaches it only through `cuGetProcAddress`, which finds none.\n",
         newest = dotted(headers.newest),
         cuda = dotted(machine.cuda)
@@ -176,7 +177,7 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
     let _ = writeln!(out, "## Summary\n");
     let _ = writeln!(
         out,
-        "| group | declared | own programs | dependents | either | not called |\n|---|---|---|---|---|---|"
+        "| group | declared | own programs | tests and dependents | either | not called |\n|---|---|---|---|---|---|"
     );
     let mut totals = [0usize; 5];
     for (group, title) in &groups {
@@ -226,7 +227,7 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
         let _ = writeln!(out, "## {}\n", link(group, title));
         let _ = writeln!(
             out,
-            "| function | own programs (result) | dependents (result) | not called because |\n|---|---|---|---|"
+            "| function | own programs (result) | tests and dependents (result) | not called because |\n|---|---|---|---|"
         );
         for f in headers.functions.iter().filter(|f| f.group == *group) {
             let row = rows.get(f.name.as_str());

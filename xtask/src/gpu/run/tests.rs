@@ -92,10 +92,11 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
     );
     for test in files::sorted(&here.join("tests"), "gl_interop-")? {
         let name = format!("{}-ignored", files::name(&test));
-        logs.run(
-            &name,
-            Command::new(test).args(["--ignored", "--test-threads", "1", "--nocapture"]),
-        );
+        let mut command = Command::new(test);
+        command.args(["--ignored", "--test-threads", "1", "--nocapture"]);
+        // The graphics and OpenGL groups' calls: a suite without a twin in the coverage report.
+        super::record_calls(here, logs, &mut command, &name)?;
+        logs.run(&name, &mut command);
         logs.print_matching(
             &name,
             &["EGL ", "OpenGL ", "GL buffer", "panicked", "failed"],

@@ -6,8 +6,8 @@
 //! library itself.
 
 use super::cross::{self, Suite};
-use crate::process::{self, root};
-use crate::{deps, rustup, versions, Result};
+use crate::base::process::{self, root};
+use crate::base::{deps, rustup, versions, Result};
 use std::process::Command;
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";
@@ -17,14 +17,14 @@ pub fn check() -> Result {
     rustup::targets(&[TARGET])?;
     deps::use_fetched(&["--arm64-driver"])?;
     let versions = versions::tagged("aarch64")?;
-    let driver = super::driver_version()?;
+    let driver = crate::base::driver::driver()?;
     // Builds for headers newer than the driver link an aarch64 stub library; what runs is the
     // arm64 535 library, first on the loader's path (its RUNPATH entries come after). The stub's
     // folder is always the same (the build scripts rerun when CUDA_LIBRARY_PATH changes),
     // outside cargo's target folder.
     let stub = root().join("target/aarch64-stub-libcuda");
     process::run(
-        super::xtask("stub-libcuda")?
+        process::task("stub-libcuda")?
             .arg(&stub)
             .env("CC", "aarch64-linux-gnu-gcc"),
     )?;

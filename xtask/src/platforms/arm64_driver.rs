@@ -3,8 +3,8 @@
 //! cuGetProcAddress and the symbol of every function of the bindings answer as the amd64 library
 //! does here.
 
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -16,7 +16,7 @@ const ARM64_ONLY: &str = "absent: cuEventCreateFromEGLSync";
 /// Runs the probe on both libraries and compares their answers.
 pub fn check(scratch: &Path) -> Result {
     let symbols = function_symbols()?;
-    let driver = super::driver_version()?;
+    let driver = crate::base::driver::driver()?;
     let source = root().join(super::DATA).join("driver_probe.c");
     let headers = format!("-I{}", super::headers(driver)?);
     let version = format!("-DDRIVER_VERSION={driver}");
@@ -96,7 +96,7 @@ pub fn check(scratch: &Path) -> Result {
 fn function_symbols() -> Result<String> {
     let mut names = std::collections::BTreeSet::new();
     for file in super::generated("functions.rs")? {
-        for line in super::read(&file)?.lines() {
+        for line in crate::base::files::read(&file)?.lines() {
             let Some(rest) = line.trim_start_matches(' ').strip_prefix("pub fn ") else {
                 continue;
             };

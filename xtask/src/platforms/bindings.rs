@@ -6,8 +6,8 @@
 //! file.
 
 use super::compare_bindings::{compare, Mode};
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -19,7 +19,7 @@ const MSVC: &str = "x86_64-pc-windows-msvc";
 /// Builds the generator, runs it for each target and version and compares the outputs; the
 /// generator's path.
 pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
-    let generator = crate::regenerate::build_generator()?;
+    let generator = crate::generate::regenerate::build_generator()?;
     let shim = root().join(super::DATA).join("msvc-shim");
     let windows_pass = scratch.join("windows-pass");
     for &v in versions {
@@ -50,7 +50,7 @@ pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
                 &generator, scratch, target, cc, v, args,
             )?)?);
         }
-        let mut pass = super::xtask("regenerate")?;
+        let mut pass = process::task("regenerate")?;
         pass.arg("--windows-pass")
             .arg(&windows_pass)
             .arg(v.to_string());

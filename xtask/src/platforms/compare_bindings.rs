@@ -2,7 +2,7 @@
 //! one of four ways ([`Mode`]); one line of counts, or an error naming what else differs.
 
 use super::sequence;
-use crate::Result;
+use crate::base::Result;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -53,7 +53,10 @@ pub fn compare(mode: Mode, base: &Path, other: &Path) -> Result<String> {
             problems.push(format!("{name}: only in {}", only.display()));
             continue;
         }
-        let (a, b) = (super::read(&a_path)?, super::read(&b_path)?);
+        let (a, b) = (
+            crate::base::files::read(&a_path)?,
+            crate::base::files::read(&b_path)?,
+        );
         let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
         if a == b {
             identical += 1;

@@ -16,8 +16,7 @@
 //! benchmarks: they run on x86-64 Linux.
 
 use super::test_counts;
-use crate::process;
-use crate::Result;
+use crate::base::{process, Result};
 use std::process::Command;
 
 /// The tests package's tests each version runs, where the target allows (see [`Suite::tests`]).
@@ -116,7 +115,7 @@ impl Suite<'_> {
     pub fn cargo(&self, version: u32, args: &[&str]) -> Result<String> {
         let mut command = (self.cargo)(version);
         command.env("CARGO_TERM_COLOR", "never").args(args);
-        let (status, output) = super::merged_output_shown(&mut command)?;
+        let (status, output) = crate::base::capture::merged_shown(&mut command)?;
         let line = process::describe(&command);
         if !status.success() {
             return Err(format!("{line} failed ({status})").into());

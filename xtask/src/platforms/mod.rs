@@ -27,8 +27,8 @@ mod sequence;
 mod test_counts;
 mod windows;
 
-use crate::process::{self, root};
-use crate::{deps, versions, Result};
+use crate::base::process::{self, root};
+use crate::base::{deps, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -133,14 +133,6 @@ pub fn headers(version: u32) -> Result<String> {
     env(&format!("CUDA_HEADERS_{version}"))
 }
 
-/// The CUDA version Debian's 535 driver library reports (its amd64 and arm64 builds).
-pub fn driver_version() -> Result<u32> {
-    versions::tagged("driver")?
-        .first()
-        .copied()
-        .ok_or_else(|| "versions.txt tags no version `driver`".into())
-}
-
 /// The versions, space-separated.
 pub fn join(versions: &[u32]) -> String {
     versions
@@ -148,15 +140,6 @@ pub fn join(versions: &[u32]) -> String {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `cargo xtask <task>` as a child process (this program run again), for a task run beside
-/// others or with its own environment.
-pub fn xtask(task: &str) -> Result<Command> {
-    let program = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    let mut command = process::command(program);
-    command.arg(task);
-    Ok(command)
 }
 
 /// Starts `command`; its handle, with the command line for errors.
@@ -178,67 +161,13 @@ pub fn wait_all(children: Vec<(std::process::Child, String)>) -> Result {
     failed.map_or(Ok(()), |f| Err(f.into()))
 }
 
-/// Runs `command`, its standard output and error merged into one text (in the order written).
-pub fn merged_output(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
-    merged(command, false)
-}
-
-/// [`merged_output`], the text also shown as it comes (as `tee` would).
-pub fn merged_output_shown(command: &mut Command) -> Result<(std::process::ExitStatus, String)> {
-    merged(command, true)
-}
-
-fn merged(command: &mut Command, show: bool) -> Result<(std::process::ExitStatus, String)> {
-    use std::io::{Read, Write};
-    let line = process::describe(command);
-    let (mut reader, writer) = std::io::pipe()?;
-    command.stdout(writer.try_clone()?).stderr(writer);
-    let mut child = command.spawn().map_err(|e| format!("{line}: {e}"))?;
-    // The command's copies of the pipe's write end: closed, so that reading ends with the child.
-    command.stdout(Stdio::null()).stderr(Stdio::null());
-    let (mut bytes, mut chunk) = (Vec::new(), [0; 8192]);
-    loop {
-        let n = reader.read(&mut chunk)?;
-        if n == 0 {
-            break;
-        }
-        if show {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&chunk[..n])?;
-            out.flush()?;
-        }
-        bytes.extend_from_slice(&chunk[..n]);
-    }
-    let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
-    Ok((status, String::from_utf8_lossy(&bytes).into_owned()))
-}
-
-/// Reads `path` as text, the error naming it.
-pub fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
-}
-
 /// The generated bindings' files whose name ends with `suffix`, sorted.
 pub fn generated(suffix: &str) -> Result<Vec<PathBuf>> {
-    files(
+    crate::base::files::named(
         &root().join("cuda-driver-sys-items/src/generated"),
         "",
         suffix,
     )
-}
-
-/// The files of `dir` named `<prefix>*<suffix>`, sorted.
-pub fn files(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if name.starts_with(prefix) && name.ends_with(suffix) && path.is_file() {
-            found.push(path);
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 /// A scratch folder, removed when dropped.

@@ -8,8 +8,8 @@
 //! The toolchain that runs the command is installed into the new rustup home first (the same
 //! release, minimal profile with clippy and rustfmt), and the steps run with it.
 
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -27,7 +27,7 @@ pub fn fresh() -> Result {
     }
     let [cargo, rustup, pip] = ["cargo", "rustup", "pip"].map(|name| homes.join(name));
     for dir in [&cargo, &rustup, &pip] {
-        crate::files::create_dir(dir)?;
+        crate::base::files::create_dir(dir)?;
     }
     let toolchain = running_toolchain()?;
     let mut install = process::command("rustup");
@@ -36,7 +36,7 @@ pub fn fresh() -> Result {
         .args(["--component", "clippy,rustfmt", "--no-self-update"])
         .env("RUSTUP_HOME", &rustup)
         .env("CARGO_HOME", &cargo);
-    let (status, said) = crate::capture::merged(&mut install)?;
+    let (status, said) = crate::base::capture::merged(&mut install)?;
     if !status.success() {
         return Err(format!(
             "cannot install Rust {toolchain} into the test command's own rustup home ({}): {}",

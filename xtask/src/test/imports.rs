@@ -1,8 +1,7 @@
 //! What a test binary imports from the driver library: its `cu*` undefined dynamic symbols
 //! (`nm -D --undefined-only`) and whether it loads `libcuda.so.1` (`readelf -d`).
 
-use crate::process;
-use crate::Result;
+use crate::base::{process, Result};
 
 /// The `cu*` symbols `binary` imports, sorted.
 pub fn driver_symbols(binary: &std::path::Path) -> Result<Vec<String>> {

@@ -15,11 +15,10 @@ mod home;
 mod imports;
 mod tee;
 
-use crate::process::{self, root};
-use crate::scratch::Scratch;
-use crate::steps::Steps;
-use crate::stub_libcuda;
-use crate::{deps, run_task, versions, Result};
+use crate::base::process::{self, root, run_task};
+use crate::base::scratch::Scratch;
+use crate::base::steps::Steps;
+use crate::base::{deps, driver, versions, Result};
 use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
@@ -170,7 +169,7 @@ impl Setup {
         // nothing anew.
         let mut fetch = process::command("cargo");
         fetch.args(["fetch", "--locked"]);
-        let (status, said) = crate::capture::merged(&mut fetch)?;
+        let (status, said) = crate::base::capture::merged(&mut fetch)?;
         if !status.success() {
             return Err(format!(
                 "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
@@ -194,7 +193,7 @@ impl Setup {
         let library = std::env::var_os("CUDA_LIBRARY_PATH")
             .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
             .into();
-        let stub = stub_libcuda::in_scratch("stub-libcuda")?;
+        let stub = driver::stub_in_scratch("stub-libcuda")?;
         // The first run's and the platforms' builds link against it too.
         std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
         Ok(Setup {
@@ -321,7 +320,7 @@ fn per_version() -> Result<Vec<Step>> {
     let mut steps = Vec::new();
     // The headers the group programs run at (each one's oldest, and the newest): their parity,
     // which an anchor's tests run anyway.
-    let groups = crate::checks::group_versions()?;
+    let groups = crate::base::examples::group_versions()?;
     for v in versions::all()? {
         let number = v.number;
         let interop = format!("cuda-{number},interop");
@@ -478,7 +477,7 @@ fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     let binary = imports::table_test_binary(&text)
-        .filter(|b| crate::files::executable(&root().join(b)))
+        .filter(|b| crate::base::files::executable(&root().join(b)))
         .ok_or(format!(
             "no table test binary from {}",
             process::describe(&build)

@@ -3,9 +3,8 @@
 //! ...` lines: per step (the lines after its heading `=== [i/n] ...`), so that a count that
 //! drops is seen where, and in total.
 
-use crate::capture;
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::{capture, Result};
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 

@@ -4,8 +4,8 @@
 //! Linux layout test passes with it), 4 on Windows, where the layout test must fail naming it.
 
 use super::GNU;
+use crate::base::Result;
 use crate::platforms::cross::Suite;
-use crate::Result;
 use std::path::Path;
 
 /// The line changed, and what it becomes.
@@ -27,7 +27,7 @@ pub fn check(suite: &Suite, scratch: &Path, version: u32) -> Result {
         }
     }
     let cuda_h = copy.join("cuda.h");
-    let text = crate::platforms::read(&cuda_h)?;
+    let text = crate::base::files::read(&cuda_h)?;
     if text.matches(FIELD.0).count() != 1 {
         return Err(format!("{}: no one line `{}` to change", cuda_h.display(), FIELD.0).into());
     }
@@ -38,7 +38,7 @@ pub fn check(suite: &Suite, scratch: &Path, version: u32) -> Result {
         .env(format!("CUDA_HEADERS_{version}"), &copy)
         .args(["test", "--target", GNU, "--no-default-features"])
         .args(["--features", &features, "--test", "layout"]);
-    let (status, output) = crate::platforms::merged_output(&mut command)?;
+    let (status, output) = crate::base::capture::merged(&mut command)?;
     let seen: Vec<&str> = output
         .lines()
         .filter(|l| l.contains("field miptailSize") && l.contains("C offset 16 size 4 align 4"))

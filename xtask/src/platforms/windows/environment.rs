@@ -2,7 +2,7 @@
 //! wine's prefix and DLL search path for the programs run under wine.
 
 use super::WINE;
-use crate::process;
+use crate::base::process;
 use std::path::PathBuf;
 use std::process::Command;
 

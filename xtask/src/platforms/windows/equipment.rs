@@ -3,8 +3,8 @@
 
 use super::environment::Windows;
 use super::{nvcuda_table, SOURCES};
-use crate::process::{self, root};
-use crate::Result;
+use crate::base::process::{self, root};
+use crate::base::Result;
 use std::path::PathBuf;
 
 impl Windows {

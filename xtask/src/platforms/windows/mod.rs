@@ -30,8 +30,8 @@ mod wine;
 
 use super::cross::{self, Suite};
 use super::{found, Sections};
-use crate::process::root;
-use crate::{deps, rustup, versions, Result};
+use crate::base::process::root;
+use crate::base::{deps, rustup, versions, Result};
 use environment::Windows;
 use std::process::{Command, Stdio};
 
@@ -149,7 +149,7 @@ pub fn check() -> Result {
 /// The examples but runtime_interop, which also loads the CUDA runtime (examples/common/cudart.rs:
 /// libcudart.so.12 through dlopen, Linux only), and profiler (the interop feature).
 fn examples() -> Result<Vec<String>> {
-    let files = super::files(&root().join("examples"), "", ".rs")?;
+    let files = crate::base::files::named(&root().join("examples"), "", ".rs")?;
     Ok(files
         .iter()
         .filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned()))

@@ -12,7 +12,7 @@
 //!   cuGetErrorString.
 
 use super::real_driver::Driver;
-use crate::Result;
+use crate::base::Result;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -29,15 +29,15 @@ pub fn write(
     version: u32,
 ) -> Result<String> {
     let mut exports = BTreeSet::new();
-    for file in crate::platforms::files(generated, "", "functions.rs")? {
+    for file in crate::base::files::named(generated, "", "functions.rs")? {
         exports.extend(names_after(
-            &crate::platforms::read(&file)?,
+            &crate::base::files::read(&file)?,
             "pub fn ",
             true,
         ));
     }
     let defined: BTreeSet<String> =
-        names_after(&crate::platforms::read(stub_c)?, "CUresult ", false)
+        names_after(&crate::base::files::read(stub_c)?, "CUresult ", false)
             .into_iter()
             .collect();
     let not_bound: Vec<&String> = defined.difference(&exports).collect();
@@ -102,13 +102,13 @@ fn entry_points(
     exports: &BTreeSet<String>,
 ) -> Result<(BTreeSet<Entry>, BTreeSet<String>)> {
     let (mut entries, mut first_abis) = (BTreeSet::new(), BTreeSet::new());
-    for dynamic in crate::platforms::files(generated, "", "dynamic.rs")? {
+    for dynamic in crate::base::files::named(generated, "", "dynamic.rs")? {
         let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
         let module = name.strip_suffix("dynamic.rs").unwrap_or("");
-        let consts = entry_consts(&crate::platforms::read(
+        let consts = entry_consts(&crate::base::files::read(
             &generated.join(format!("{module}entry.rs")),
         )?);
-        let bound = bound_symbols(&crate::platforms::read(&dynamic)?);
+        let bound = bound_symbols(&crate::base::files::read(&dynamic)?);
         for (symbol, constant) in &bound {
             let (base, version, per_thread) = consts
                 .get(constant)

@@ -1,7 +1,7 @@
 //! The real driver library's answers the stub nvcuda.dll repeats: the name and message of every
 //! result code it names (Debian's 535 on Linux; no GPU needed for these).
 
-use crate::Result;
+use crate::base::Result;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 
 extern "C" {

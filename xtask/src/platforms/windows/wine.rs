@@ -3,9 +3,8 @@
 
 use super::environment::Windows;
 use super::{GNU, WINE, WINESERVER};
+use crate::base::{process, Result};
 use crate::platforms::cross::Suite;
-use crate::process;
-use crate::Result;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -34,7 +33,7 @@ impl Windows {
             .stdout(file.try_clone()?)
             .stderr(file);
         if !boot.status().is_ok_and(|s| s.success()) {
-            print!("{}", crate::platforms::read(&log)?);
+            print!("{}", crate::base::files::read(&log)?);
             return Err("windows: wineboot failed (above)".into());
         }
         println!("wineboot: {} s", start.elapsed().as_secs());
@@ -90,7 +89,7 @@ impl Windows {
         )?;
         let mut dynamic = self.command(WINE);
         dynamic.arg(examples_dir.join("dynamic-loading/check_driver.exe"));
-        let (_, report) = crate::platforms::merged_output(&mut dynamic)?;
+        let (_, report) = crate::base::capture::merged(&mut dynamic)?;
         let report = report.replace('\r', "");
         println!(
             "check_driver (dynamic-loading), no nvcuda.dll: {}",
@@ -106,7 +105,7 @@ impl Windows {
         linked
             .env("WINEDEBUG", "err+module")
             .arg(examples_dir.join("check_driver.exe"));
-        let (status, loader) = crate::platforms::merged_output(&mut linked)?;
+        let (status, loader) = crate::base::capture::merged(&mut linked)?;
         let code = status.code().unwrap_or(-1);
         let named = loader
             .lines()

@@ -1,0 +1,92 @@
+//! Debian's NVIDIA driver libraries (`libcuda1`, from the `non-free` component of this machine's
+//! mirror), each unpacked into its folder under `target/ci-deps`, `lib/` being the folder of its
+//! `libcuda.so.1`: the 535 library for x86-64 (the tests' driver), the 470 library (CUDA 11.4,
+//! with `cuGetProcAddress` (v1) and no `cuGetProcAddress_v2`), and with `--arm64-driver` the arm64
+//! build of the 535 library (loaded under qemu-aarch64 by the platforms task).
+
+use super::{apt, log};
+use crate::base::{files, Result};
+use std::path::Path;
+
+/// One driver library: its folder under `target/ci-deps`, where it comes from, and what it is.
+pub struct DriverLibrary {
+    /// Its folder under `target/ci-deps`.
+    pub dir: &'static str,
+    suite: &'static str,
+    /// The packages' architecture when not this machine's.
+    apt_arch: Option<&'static str>,
+    /// Its multiarch folder under `usr/lib`.
+    multiarch: &'static str,
+    /// The log's words for it.
+    what: &'static str,
+    packages: &'static [&'static str],
+}
+
+/// The 535 library for x86-64: the tests' driver.
+pub const DRIVER_535: DriverLibrary = DriverLibrary {
+    dir: "driver",
+    suite: "bookworm",
+    apt_arch: None,
+    multiarch: "x86_64-linux-gnu",
+    what: "535.x",
+    packages: &["libcuda1", "libnvidia-ptxjitcompiler1"],
+};
+
+/// An 11.x driver: the 470 library (CUDA 11.4).
+pub const DRIVER_470: DriverLibrary = DriverLibrary {
+    dir: "driver-470",
+    suite: "bullseye",
+    apt_arch: None,
+    multiarch: "x86_64-linux-gnu",
+    what: "470.x",
+    packages: &["libcuda1"],
+};
+
+/// The arm64 build of the 535 library.
+pub const DRIVER_535_ARM64: DriverLibrary = DriverLibrary {
+    dir: "driver-arm64",
+    suite: "bookworm",
+    apt_arch: Some("arm64"),
+    multiarch: "aarch64-linux-gnu",
+    what: "535.x for arm64",
+    packages: &["libcuda1"],
+};
+
+/// Fetches the x86-64 libraries, and with `arm64` the arm64 one, that are not there.
+pub fn fetch(deps: &Path, arm64: bool) -> Result {
+    fetch_one(deps, &DRIVER_535)?;
+    fetch_one(deps, &DRIVER_470)?;
+    if arm64 {
+        fetch_one(deps, &DRIVER_535_ARM64)?;
+    }
+    Ok(())
+}
+
+fn fetch_one(deps: &Path, driver: &DriverLibrary) -> Result {
+    let dir = deps.join(driver.dir);
+    if dir.join("lib/libcuda.so.1").exists() {
+        return Ok(());
+    }
+    let (suite, what) = (driver.suite, driver.what);
+    log(&format!(
+        "downloading {} {what} ({suite} non-free)",
+        driver.packages.join(" ")
+    ));
+    files::recreate_dir(&dir, "debs")?;
+    let packages: Vec<String> = driver.packages.iter().map(|p| p.to_string()).collect();
+    let debs = dir.join("debs");
+    apt::download(deps, (suite, "non-free"), driver.apt_arch, &debs, &packages)?;
+    apt::unpack(&debs, &dir.join("root"))?;
+    let lib = format!("root/usr/lib/{}/nvidia/current", driver.multiarch);
+    files::link(&lib, &dir.join("lib"))?;
+    if !dir.join("lib/libcuda.so.1").exists() {
+        files::remove_dir(&dir)?;
+        return Err(format!(
+            "no libcuda.so.1 from {} {what} ({suite} non-free, {}); see apt's messages above",
+            driver.packages[0],
+            deps.join(format!("apt/{suite}-non-free.list")).display()
+        )
+        .into());
+    }
+    Ok(())
+}

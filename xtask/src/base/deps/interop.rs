@@ -1,0 +1,65 @@
+//! `interop/include/`: the OpenGL, EGL (with `KHR/khrplatform.h`) and VDPAU headers that
+//! `cudaGL.h`, `cudaEGL.h` and `cudaVDPAU.h` include, from Debian bookworm main (the system's own
+//! sources): for generating and checking the bindings only; no OpenGL, EGL or VDPAU library is
+//! used at build or run time.
+
+use super::{apt, header_set, log};
+use crate::base::{files, Result};
+use std::path::Path;
+
+/// Its folder under `target/ci-deps`.
+pub const DIR: &str = "interop";
+
+/// Fetches `interop/` unless its headers are all there.
+pub fn fetch(deps: &Path) -> Result {
+    let dir = deps.join(DIR);
+    // The header-set table's foreign headers and the Debian packages that give them.
+    let (packages, headers) = (header_set::debian_packages(), header_set::foreign_headers());
+    let missing = || {
+        headers
+            .iter()
+            .find(|h| !dir.join("include").join(h).is_file())
+    };
+    if missing().is_none() {
+        return Ok(());
+    }
+    log(&format!(
+        "downloading {} (bookworm main) for their headers",
+        listed(&packages)
+    ));
+    files::recreate_dir(&dir, "debs")?;
+    let debs = dir.join("debs");
+    apt::download_from_system(&debs, &packages)?;
+    apt::unpack(&debs, &dir.join("root"))?;
+    files::link("root/usr/include", &dir.join("include"))?;
+    if let Some(header) = missing() {
+        files::remove_dir(&dir)?;
+        return Err(format!(
+            "no {header} from {} (bookworm main); see apt's messages above",
+            packages.join("/")
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// `a, b and c`.
+fn listed(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [head @ .., last] => format!("{} and {last}", head.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listed;
+
+    #[test]
+    fn packages_are_listed_as_in_a_sentence() {
+        assert_eq!(listed(&["a"]), "a");
+        assert_eq!(listed(&["a", "b"]), "a and b");
+        assert_eq!(listed(&["a", "b", "c"]), "a, b and c");
+    }
+}

@@ -1,0 +1,110 @@
+//! The test dependencies, fetched into `target/ci-deps/`, never into the system: what the tests
+//! need on a machine with no CUDA and no GPU, and the environment that points the builds and tests
+//! at it (set in the process by [`use_fetched`]; printed by `cargo xtask fetch-deps`):
+//!
+//! - `headers/<V>/`: `cuda.h`, `cudaTypedefs.h`, the interop headers and `cudaProfiler.h` of each
+//!   version of `cuda-driver-sys-items/versions.txt`, from its pinned wheels ([`headers`]);
+//! - `cudart/`: the CUDA runtime library and headers the C twins use; `cudart-arm64/lib/` its
+//!   aarch64 build, with `--arm64-driver` ([`cudart`]);
+//! - `driver/`, `driver-470/`: Debian's NVIDIA driver libraries 535 and 470; `driver-arm64/` the
+//!   arm64 build of the 535 library, with `--arm64-driver` ([`drivers`]);
+//! - `clang/`: libclang for bindgen ([`clang`]);
+//! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
+//!   ([`interop`]);
+//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]);
+//! - `ptx-tools-<version>/`: the pinned NVRTC and ptxas ([`ptx_tools`]).
+//!
+//! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
+//! stdout holds only the `export NAME="VALUE"` lines ([`environment`]).
+
+mod apt;
+mod apt_sources;
+mod clang;
+mod cudart;
+mod drivers;
+mod environment;
+// The header-set table of the generator, the one list of the driver-API headers: which wheel
+// gives each header, which Debian packages give the foreign headers the interop headers include.
+#[allow(dead_code)]
+#[path = "../../../../cuda-driver-sys-items/generator/src/header_set.rs"]
+mod header_set;
+mod headers;
+mod interop;
+pub mod ptx_tools;
+pub mod wheel;
+
+pub use environment::{env_path, Variable};
+
+use crate::base::process::root;
+use crate::base::{files, versions, Result};
+use std::path::PathBuf;
+
+/// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
+/// interop headers.
+#[derive(Debug, Default, PartialEq)]
+pub struct Options {
+    /// `--arm64-driver`: the arm64 535 driver library and the aarch64 CUDA runtime.
+    pub arm64_driver: bool,
+}
+
+impl Options {
+    /// The options of the command line `args`; an unknown one is an error giving the usage.
+    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Options> {
+        let mut options = Options::default();
+        for arg in args {
+            match arg.as_ref() {
+                "--arm64-driver" => options.arm64_driver = true,
+                _ => return Err("usage: cargo xtask fetch-deps [--arm64-driver]".into()),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Fetches what `options` name (none: the headers, the driver libraries and libclang) and sets
+/// their environment in this process, for every command it runs after.
+pub fn use_fetched(options: &[&str]) -> Result {
+    for variable in fetch(&Options::parse(options)?)? {
+        variable.set_in_process();
+    }
+    Ok(())
+}
+
+/// Fetches what is missing of what `options` ask for; the environment that points at it.
+pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
+    let deps = deps_folder();
+    files::create_dir(&deps)?;
+    let versions = versions::all()?;
+    headers::fetch(&deps, &versions)?;
+    cudart::fetch(&deps, &versions)?;
+    if options.arm64_driver {
+        cudart::fetch_arm64(&deps, &versions)?;
+    }
+    drivers::fetch(&deps, options.arm64_driver)?;
+    clang::fetch(&deps)?;
+    interop::fetch(&deps)?;
+    environment::variables(&deps, &versions)
+}
+
+/// `target/ci-deps` of the workspace.
+fn deps_folder() -> PathBuf {
+    root().join("target/ci-deps")
+}
+
+/// A progress line on stderr.
+fn log(message: &str) {
+    eprintln!("fetch-deps: {message}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Options;
+
+    #[test]
+    fn options_are_parsed_and_unknown_ones_rejected() {
+        let none: [&str; 0] = [];
+        assert_eq!(Options::parse(&none).unwrap(), Options::default());
+        assert!(Options::parse(&["--arm64-driver"]).unwrap().arm64_driver);
+        assert!(Options::parse(&["--arm64"]).is_err());
+    }
+}

@@ -1,0 +1,129 @@
+//! The pinned NVRTC and ptxas (`examples/ptx-tools.txt`), fetched into
+//! `target/ci-deps/ptx-tools-<version>/` (never into the system).
+
+use crate::base::deps::wheel;
+use crate::base::{process, Result};
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+
+/// The tools' pins, as `examples/ptx-tools.txt` lists them.
+#[derive(Debug, PartialEq)]
+pub struct Pins {
+    /// The NVRTC wheel, `name==version`.
+    pub nvrtc: String,
+    /// The wheel with ptxas, `name==version`.
+    pub ptxas: String,
+    /// The newest PTX ISA version the PTX may declare, as (major, minor).
+    pub isa: (u32, u32),
+}
+
+/// The fetched tools.
+pub struct Tools {
+    /// The tools' CUDA release, `major.minor`, as the log lines name it.
+    pub release: String,
+    /// libnvrtc.so of the release.
+    pub nvrtc: PathBuf,
+    /// ptxas of the release.
+    pub ptxas: PathBuf,
+}
+
+impl Pins {
+    /// The pins of `examples/ptx-tools.txt`.
+    pub fn read() -> Result<Self> {
+        let path = process::root().join("examples/ptx-tools.txt");
+        let text = crate::base::files::read(&path)?;
+        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
+    }
+
+    fn parse(text: &str) -> std::result::Result<Self, String> {
+        let mut fields = std::collections::HashMap::new();
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let (key, value) = line
+                .split_once(' ')
+                .ok_or_else(|| format!("`{line}` is not `KEY VALUE`"))?;
+            fields.insert(key, value.trim());
+        }
+        let field = |key: &str| {
+            fields
+                .get(key)
+                .map(|v| v.to_string())
+                .ok_or_else(|| format!("no `{key}` line"))
+        };
+        let isa = field("isa")?;
+        let isa = parse_isa(&isa).ok_or_else(|| format!("isa `{isa}` is not MAJOR.MINOR"))?;
+        let pins = Pins {
+            nvrtc: field("nvrtc")?,
+            ptxas: field("ptxas")?,
+            isa,
+        };
+        if pins.version(&pins.nvrtc) != pins.version(&pins.ptxas)
+            || pins.version(&pins.nvrtc).is_none()
+        {
+            return Err("nvrtc and ptxas are not `name==VERSION` wheels of one version".into());
+        }
+        Ok(pins)
+    }
+
+    /// The version of the wheel `pin` (`name==version`).
+    fn version<'a>(&self, pin: &'a str) -> Option<&'a str> {
+        pin.split_once("==").map(|(_, v)| v)
+    }
+
+    /// The tools, fetched first where they are missing.
+    pub fn fetch(&self) -> Result<Tools> {
+        let version = self.version(&self.nvrtc).unwrap_or_default();
+        let release = version.splitn(3, '.').take(2).collect::<Vec<_>>().join(".");
+        let major = release.split('.').next().unwrap_or_default();
+        let dir = process::root().join(format!("target/ci-deps/ptx-tools-{version}"));
+        let nvrtc_lib = format!("libnvrtc.so.{major}");
+        let tools = Tools {
+            nvrtc: dir.join(format!("nvidia/cuda_nvrtc/lib/{nvrtc_lib}")),
+            ptxas: dir.join("nvidia/cuda_nvcc/bin/ptxas"),
+            release: release.clone(),
+        };
+        if tools.nvrtc.is_file() && crate::base::files::executable(&tools.ptxas) {
+            return Ok(tools);
+        }
+        eprintln!("gen-ptx: downloading {} and {}", self.nvrtc, self.ptxas);
+        let builtins = format!("libnvrtc-builtins.so.{release}");
+        let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
+        let downloaded = wheel::download("x86_64", &[&self.nvrtc, &self.ptxas])?;
+        crate::base::files::recreate_dir(&dir, "")?;
+        for wheel in downloaded.wheels()? {
+            for member in wheel::members(&wheel)? {
+                if wanted.iter().any(|w| member.ends_with(w)) {
+                    wheel::extract(&wheel, &member, &dir.join(&member))?;
+                }
+            }
+        }
+        for file in [&tools.nvrtc, &tools.ptxas] {
+            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| format!("{} after the download: {e}", file.display()))?;
+        }
+        Ok(tools)
+    }
+}
+
+/// `MAJOR.MINOR` as numbers.
+pub fn parse_isa(text: &str) -> Option<(u32, u32)> {
+    let (major, minor) = text.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_isa, Pins};
+
+    #[test]
+    fn pins_parse_and_mismatched_versions_are_rejected() {
+        let pins = Pins::parse("# c\nnvrtc a==1.2.3\nptxas b==1.2.3\nisa 8.0\n").unwrap();
+        assert_eq!((pins.nvrtc.as_str(), pins.isa), ("a==1.2.3", (8, 0)));
+        assert!(Pins::parse("nvrtc a==1.2.3\nptxas b==1.2.4\nisa 8.0\n").is_err());
+        assert!(Pins::parse("nvrtc a==1.2.3\nptxas b==1.2.3\n").is_err());
+        assert_eq!(parse_isa("7.8"), Some((7, 8)));
+        assert_eq!(parse_isa("8"), None);
+    }
+}

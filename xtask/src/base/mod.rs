@@ -1,0 +1,21 @@
+//! The shared parts on the ground floor, which every task may use and which use no task: running
+//! commands ([`process`], [`capture`]), files and scratch folders ([`files`], [`scratch`]),
+//! cargo's JSON messages ([`cargo_json`]), the version list ([`versions`]), the fetched test
+//! dependencies and their environment ([`deps`]), the driver library a build links and runs on
+//! ([`driver`]), the example programs ([`examples`]), headings and times ([`steps`]), rustup
+//! ([`rustup`]), and a task's [`Result`].
+
+pub mod capture;
+pub mod cargo_json;
+pub mod deps;
+pub mod driver;
+pub mod examples;
+pub mod files;
+pub mod process;
+pub mod rustup;
+pub mod scratch;
+pub mod steps;
+pub mod versions;
+
+/// A task's result; its error is one line for the user.
+pub type Result<T = ()> = std::result::Result<T, Box<dyn std::error::Error>>;

@@ -1,0 +1,86 @@
+//! Running the commands a task is made of: from the workspace root, each failure one line that
+//! names the command; and another task, as `cargo xtask <name>` would ([`run_task`]).
+
+use crate::base::Result;
+use std::os::fd::AsFd;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+
+/// The workspace root (the folder above `xtask/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ has a parent folder")
+        .to_path_buf()
+}
+
+/// `program`, to be run from the workspace root.
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command.current_dir(root());
+    command
+}
+
+/// Runs `command` with the task's standard streams; an error if it cannot start or fails.
+pub fn run(command: &mut Command) -> Result {
+    let status = command.status().map_err(|e| error(command, e))?;
+    check(command, status)
+}
+
+/// `Ok` if `status`, how `command` ended, is a success; else the error that it failed.
+pub fn check(command: &Command, status: ExitStatus) -> Result {
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{} failed ({status})", describe(command)).into())
+    }
+}
+
+/// What went wrong running `command`, as one line that names it.
+pub fn error(command: &Command, e: impl std::fmt::Display) -> String {
+    format!("{}: {e}", describe(command))
+}
+
+/// Runs `command` from the workspace root with its stdout sent to stderr.
+pub fn run_to_stderr(command: &mut Command) -> Result {
+    let stderr = std::io::stderr()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| format!("stderr: {e}"))?;
+    run(command.stdout(Stdio::from(stderr)))
+}
+
+/// Runs `command` and returns its standard output (its standard error goes to the task's).
+pub fn output(command: &mut Command) -> Result<String> {
+    let out = command
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| error(command, e))?;
+    check(command, out.status)?;
+    String::from_utf8(out.stdout)
+        .map_err(|_| format!("{}: its output is not UTF-8", describe(command)).into())
+}
+
+/// The command line of `command`, as a user would type it.
+pub fn describe(command: &Command) -> String {
+    std::iter::once(command.get_program())
+        .chain(command.get_args())
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs the task `name` with `args` as `cargo xtask <name> <args>` would: in a process of its own
+/// (this program again), so that the environment a task sets for its builds (a target folder,
+/// RUSTFLAGS, the fetched dependencies) ends with it, as a script's did.
+pub fn run_task(name: &str, args: &[&str]) -> Result {
+    run(task(name)?.args(args))
+}
+
+/// `cargo xtask <name>` as a command (this program again), to run in a process of its own.
+pub fn task(name: &str) -> Result<Command> {
+    let xtask = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
+    let mut command = command(xtask);
+    command.arg(name);
+    Ok(command)
+}

@@ -1,0 +1,343 @@
+//! The CUDA header versions the crate binds: `cuda-driver-sys-items/versions.txt`, the one list every
+//! task reads. A line is `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`; a tag names
+//! a role of the version in the tasks ([`TAGS`]), so that no task spells a version out.
+
+use crate::base::process::root;
+use crate::base::Result;
+
+/// The tags a version can carry, and what each means.
+pub const TAGS: &[(&str, &str)] = &[
+    (
+        "anchor",
+        "the full test suite runs for it; every other version gets the probes and the C spellings",
+    ),
+    (
+        "default",
+        "the crate's default version feature (exactly one)",
+    ),
+    (
+        "dependents",
+        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it, and the \
+         examples' C twins compile against it (twins-smoke)",
+    ),
+    (
+        "driver",
+        "the version of the driver library the tests run on (Debian's 535; exactly one): \
+         builds for a newer header link the stub library",
+    ),
+    (
+        "old-driver",
+        "the 11.x check builds with it: a table-only binary that imports cuGetProcAddress (v1) \
+         and starts on Debian bullseye's 470 driver (CUDA 11.4); dynamic-check and bad-input run \
+         their builds of it there too",
+    ),
+    (
+        "ctx-create-v4",
+        "doc-check documents cuCtxCreate with it: the first header whose cuCtxCreate is \
+         cuCtxCreate_v4, which the driver lacks: from it on, the examples of first-run link the \
+         stub library and rustacuda-check's builds run only on a GPU",
+    ),
+    (
+        "mem-location",
+        "cudarc-check builds its tour with it and newer: the first header whose cuMemAdvise and \
+         cuMemPrefetchAsync take a CUmemLocation (`_v2`), which cudarc's calls need",
+    ),
+    (
+        "ahead-of-driver",
+        "dynamic-check builds it with dynamic-loading and runs it on the driver, which lacks some \
+         of its functions (they return CUDA_ERROR_NOT_FOUND)",
+    ),
+    (
+        "toolkit",
+        "first-run's toolkit root holds its headers with the CUDA 12 runtime and builds its C \
+         twins (a 12.x version, exactly one)",
+    ),
+    (
+        "dependent-crate",
+        "dependent-check's crate enables its feature and checks DEP_CUDA_VERSION (exactly one)",
+    ),
+    (
+        "cudart",
+        "its runtime wheel gives the C twins' CUDA runtime: the oldest 12.x, run by every 12.x driver",
+    ),
+    (
+        "cudart-arm64",
+        "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
+    ),
+    (
+        "gpu-examples",
+        "the GPU bundle carries its examples and C twins and its driver, table and interop tests, \
+         every function linked (the default version's always; ncu profiles the newest one's)",
+    ),
+    (
+        "gpu-linked",
+        "the GPU bundle carries its driver and table tests, every function linked",
+    ),
+    (
+        "gpu-unlinked",
+        "the GPU bundle carries its driver and table tests not linking every function (functions \
+         newer than the GPU's driver are reported as not found)",
+    ),
+    (
+        "gpu-table-only",
+        "the GPU bundle carries its table test built with `table-only`",
+    ),
+    (
+        "gpu-dynamic",
+        "the GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`",
+    ),
+    (
+        "table-only",
+        "the table-only check builds with it: a header newer than the driver, whose binary \
+         imports only the table's symbols and runs on the driver",
+    ),
+    (
+        "aarch64",
+        "the workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA \
+         12 and of CUDA 13 (each about 100 s under qemu)",
+    ),
+];
+
+/// One line of the version list.
+#[derive(Debug, PartialEq)]
+pub struct Version {
+    /// `CUDA_VERSION`, e.g. 12090.
+    pub number: u32,
+    /// The wheel whose `include/` has `cuda.h`, `cudaTypedefs.h` and the interop headers.
+    pub runtime_wheel: String,
+    /// The wheel that has `cudaProfiler.h`.
+    pub profiler_wheel: String,
+    /// Its tags, from [`TAGS`].
+    pub tags: Vec<String>,
+}
+
+/// The versions of `cuda-driver-sys-items/versions.txt`, oldest first.
+pub fn all() -> Result<Vec<Version>> {
+    let path = root().join("cuda-driver-sys-items/versions.txt");
+    let text = crate::base::files::read(&path)?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// The versions tagged `tag`, oldest first.
+pub fn tagged(tag: &str) -> Result<Vec<u32>> {
+    if !TAGS.iter().any(|(t, _)| *t == tag) {
+        return Err(format!("versions.txt has no tag `{tag}`").into());
+    }
+    Ok(all()?
+        .into_iter()
+        .filter(|v| v.tags.iter().any(|t| t == tag))
+        .map(|v| v.number)
+        .collect())
+}
+
+/// The one version tagged `tag`; an error if versions.txt tags none or several.
+pub fn the_one(tag: &str) -> Result<u32> {
+    match tagged(tag)?[..] {
+        [one] => Ok(one),
+        _ => Err(format!("versions.txt must tag exactly one version `{tag}`").into()),
+    }
+}
+
+/// A `CUDA_VERSION` as CUDA's releases name it: 12090 is "12.9".
+pub fn dotted(number: u32) -> String {
+    format!("{}.{}", number / 1000, number % 1000 / 10)
+}
+
+fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
+    let mut versions: Vec<Version> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || {
+            format!(
+                "line {}: `{line}` is not `<CUDA_VERSION> <runtime wheel> <profiler wheel> [tag ...]`",
+                i + 1
+            )
+        };
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [number, runtime, profiler, tags @ ..] = &fields[..] else {
+            return Err(bad());
+        };
+        let number: u32 = number.parse().map_err(|_| bad())?;
+        if let Some(tag) = tags
+            .iter()
+            .find(|t| !TAGS.iter().any(|(known, _)| known == *t))
+        {
+            return Err(format!("line {}: unknown tag `{tag}`", i + 1));
+        }
+        if versions.last().is_some_and(|last| last.number >= number) {
+            return Err(format!(
+                "line {}: {number} is not above the version before it",
+                i + 1
+            ));
+        }
+        versions.push(Version {
+            number,
+            runtime_wheel: runtime.to_string(),
+            profiler_wheel: profiler.to_string(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+        });
+    }
+    let defaults = versions
+        .iter()
+        .filter(|v| v.tags.iter().any(|t| t == "default"));
+    if defaults.count() != 1 {
+        return Err("not exactly one version tagged `default`".into());
+    }
+    Ok(versions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{dotted, parse};
+
+    #[test]
+    fn dotted_versions() {
+        assert_eq!(dotted(12000), "12.0");
+        assert_eq!(dotted(13050), "13.5");
+        assert_eq!(dotted(12090), "12.9");
+        assert_eq!(dotted(11040), "11.4");
+        assert_ne!(dotted(12090), "12.09");
+        assert_ne!(dotted(12100), "12.1");
+    }
+
+    #[test]
+    fn lines_comments_and_tags() {
+        let v = parse("# c\n\n11070 a b\n12000 c d anchor default\n").unwrap();
+        assert_eq!(v.len(), 2);
+        assert!(v[0].tags.is_empty());
+        assert_eq!(v[1].tags, ["anchor", "default"]);
+        assert_eq!((v[1].number, v[1].runtime_wheel.as_str()), (12000, "c"));
+    }
+
+    #[test]
+    fn malformed_lists_are_rejected() {
+        for bad in [
+            "",
+            "12000 a b",
+            "12000 a default",
+            "12000 a b c",
+            "x a b default",
+            "12000 a b default\n11070 a b",
+            "12000 a b default\n12010 a b default",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}
+
+/// No task source and nothing under `ci/` spells out a version of the list: each takes its
+/// versions from the list by tag. The exceptions name something else that holds the digits.
+#[cfg(test)]
+mod no_literal_versions {
+    use super::{all, root};
+    use crate::base::files::walk;
+
+    /// (file, the text around the digits, why it is no use of the list).
+    const EXCEPTIONS: &[(&str, &str, &str)] = &[
+        (
+            "xtask/src/base/versions.rs",
+            "",
+            "the list's parser and its test data",
+        ),
+        (
+            "xtask/src/release/doc_check/mod.rs",
+            "PFN_cuCtxCreate_v12050",
+            "a typedef's name, an ABI",
+        ),
+        (
+            "xtask/src/release/build_cost.rs",
+            "\"cuda-12090\"",
+            "cudarc's own feature name",
+        ),
+        (
+            "ci/rustacuda/migration.patch",
+            ">= 13000",
+            "rustacuda's code, patched",
+        ),
+        (
+            "ci/cudarc/migration.patch",
+            "",
+            "cudarc's own feature names, forwarded to this crate's",
+        ),
+        (
+            "ci/cust/migration.patch",
+            "",
+            "cust's code, patched: its build script's cfgs, by DEP_CUDA_VERSION",
+        ),
+    ];
+
+    /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
+    fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
+        let mut found = Vec::new();
+        for line in text.lines() {
+            let bytes = line.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                let start = i;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i - start == 5 {
+                    let n: u32 = line[start..i].parse().unwrap();
+                    if versions.contains(&n) {
+                        found.push((n, line));
+                    }
+                }
+                i = i.max(start + 1);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn spelled_finds_versions_only() {
+        let found = spelled("a 12090 b\nx120900 12345 v13000_\n", &[12090, 13000]);
+        assert_eq!(
+            found,
+            [(12090, "a 12090 b"), (13000, "x120900 12345 v13000_")]
+        );
+    }
+
+    #[test]
+    fn no_task_source_spells_a_listed_version() {
+        let versions: Vec<u32> = all().unwrap().iter().map(|v| v.number).collect();
+        let root = root();
+        let mut paths = Vec::new();
+        for dir in ["xtask/src", "ci", ".ci", ".cargo"] {
+            let files = walk(&root.join(dir));
+            paths.extend(files.into_iter().filter(|p| !p.ends_with("Cargo.lock")));
+        }
+        assert!(
+            paths.len() > 50,
+            "the walk found only {} files",
+            paths.len()
+        );
+        let mut bad = Vec::new();
+        for path in &paths {
+            let name = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let Ok(text) = std::fs::read_to_string(path) else {
+                continue; // not text (none of these names a version)
+            };
+            for (v, line) in spelled(&text, &versions) {
+                let excepted = EXCEPTIONS
+                    .iter()
+                    .any(|(file, around, _)| *file == name && line.contains(around));
+                if !excepted {
+                    bad.push(format!("{name}: {v} in `{}`", line.trim()));
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "versions spelled out instead of taken from cuda-driver-sys-items/versions.txt by tag \
+             (versions::tagged): {bad:#?}"
+        );
+    }
+}

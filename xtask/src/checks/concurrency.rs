@@ -1,0 +1,265 @@
+//! `cargo xtask concurrency`: the loader and the table checked, not only exercised; run by the
+//! test task, runs alone too. Without a GPU, against Debian's 535 library:
+//! 1. the model check: `cuda-driver-sys-items/tests/loom.rs` under `--cfg loom` (the loader's
+//!    state machine and the slots, `src/loading.rs` and `src/slot.rs`, under loom); then the same
+//!    on a copy of the workspace with each ordering of [`WEAKENED`] weakened in turn: each must
+//!    fail with loom's causality violation;
+//! 2. ThreadSanitizer (`-Zsanitizer=thread`, the standard library built instrumented by
+//!    `-Zbuild-std`, `RUSTC_BOOTSTRAP=1` on the stable toolchain, whose `rust-src` component
+//!    rustup adds): tests/first_call_race.rs and the tests racing threads through the table and
+//!    the loader (`*_many_threads`), linked, `table-only` and `dynamic-loading`: no report; then
+//!    first_call_race on the copy whose loader publishes its state `Relaxed`: a data race
+//!    reported;
+//! 3. AddressSanitizer (`-Zsanitizer=address`, likewise): the bad-input programs whose input goes
+//!    through the loader's fixed buffers, under `dynamic-loading` (tests/load_from.rs: a path
+//!    that is not UTF-8, a 5,000-byte path; tests/faulty_library.rs; tests/check_error_strings.rs,
+//!    every result code's name and message): no report.
+//!
+//! Nothing is suppressed: no sanitizer options but the report's exit code.
+
+use crate::base::driver::expect_535_driver;
+use crate::base::process::{self, root};
+use crate::base::scratch::{copy_checkout, Scratch};
+use crate::base::steps::Headings;
+use crate::base::versions::the_one;
+use crate::base::{deps, Result};
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+const HEADINGS: Headings = Headings("concurrency");
+/// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
+/// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
+/// workspace, so the copy's builds would otherwise take the names of the real ones, in the
+/// target folder they share for the dependencies, and a later real run could reuse a weakened
+/// build.
+const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
+/// The target the sanitized builds name (`-Zbuild-std` needs one).
+const TARGET: &str = "x86_64-unknown-linux-gnu";
+
+/// One weakened ordering: what it breaks, the file, the line as written, the line weakened.
+type Weakening = (&'static str, &'static str, &'static str, &'static str);
+
+/// The controls of the model check; the first is also ThreadSanitizer's.
+const WEAKENED: [Weakening; 6] = [
+    (
+        "the loader's outcome published Relaxed",
+        "cuda-driver-sys-items/src/loading.rs",
+        ".store(if loaded { LOADED } else { FAILED }, Ordering::Release);",
+        ".store(if loaded { LOADED } else { FAILED }, Ordering::Relaxed);",
+    ),
+    (
+        "the loader's state read Relaxed by a first call",
+        "cuda-driver-sys-items/src/loading.rs",
+        "match self.outcome(self.state.load(Ordering::Acquire)) {",
+        "match self.outcome(self.state.load(Ordering::Relaxed)) {",
+    ),
+    (
+        "the loader's state read Relaxed by a waiting thread",
+        "cuda-driver-sys-items/src/loading.rs",
+        "let s = self.state.load(Ordering::Acquire);",
+        "let s = self.state.load(Ordering::Relaxed);",
+    ),
+    (
+        "a trampoline's slot stored Relaxed",
+        "cuda-driver-sys-items/src/slot.rs",
+        "slot.store(p, Ordering::Release);",
+        "slot.store(p, Ordering::Relaxed);",
+    ),
+    (
+        "a table slot stored Relaxed",
+        "cuda-driver-sys-items/src/slot.rs",
+        "self.0.store(p, Ordering::Release);",
+        "self.0.store(p, Ordering::Relaxed);",
+    ),
+    (
+        "a table slot read Relaxed by a call",
+        "cuda-driver-sys-items/src/slot.rs",
+        "let p = self.0.load(Ordering::Acquire);\n        (p.addr()",
+        "let p = self.0.load(Ordering::Relaxed);\n        (p.addr()",
+    ),
+];
+
+/// `cargo xtask concurrency`: the checks above, in that order.
+pub fn run(args: &[String]) -> Result {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask concurrency (no arguments)".into());
+    }
+    deps::use_fetched(&[])?;
+    expect_535_driver()?;
+    let default = the_one("default")?;
+    let copy = Scratch::new("concurrency")?;
+    copy_checkout(copy.path())?;
+
+    let started = Instant::now();
+    HEADINGS.step("model check: the loader's state machine and the slots under loom");
+    let out = loom(&root(), "")?;
+    if !out.status.success() {
+        print!("{}", text(&out));
+        return Err("the model check failed".into());
+    }
+    println!("{}", summary(&out));
+    for (what, file, from, to) in WEAKENED {
+        let found = with_weakened(copy.path(), file, from, to, || {
+            loom(copy.path(), CONTROLS[0])
+        })?;
+        let violation = text(&found)
+            .lines()
+            .find(|l| l.contains("Causality violation"))
+            .map(str::to_string);
+        match violation {
+            Some(line) if !found.status.success() => {
+                println!("control, {what}: fails: {line} ({})", summary(&found))
+            }
+            _ => {
+                print!("{}", text(&found));
+                return Err(format!("the model check passes with {what}").into());
+            }
+        }
+    }
+
+    took("the model check and its controls", &started);
+    let started = Instant::now();
+    HEADINGS.step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
+    rust_src()?;
+    for (extra, tests) in [
+        ("", &["first_call_race", "table", "driver"][..]),
+        (",table-only", &["first_call_race", "table"][..]),
+        (
+            ",dynamic-loading",
+            &["first_call_race", "table", "dynamic", "driver"][..],
+        ),
+    ] {
+        let features = format!("cuda-{default},interop{extra}");
+        println!("--- {features}: {}", tests.join(", "));
+        let mut test = sanitized(&root(), "thread", &features, tests);
+        // The harness-less first_call_race ignores the filter.
+        test.args(["--", "many_threads", "--nocapture"]);
+        process::run(&mut test)?;
+    }
+    let (what, file, from, to) = WEAKENED[0];
+    let dynamic = format!("cuda-{default},interop,dynamic-loading");
+    let found = with_weakened(copy.path(), file, from, to, || {
+        let control = format!("{dynamic}{}", CONTROLS[1]);
+        let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
+        race.env("FIRST_CALL_RACE_RUNS", "3");
+        race.output().map_err(|e| process::error(&race, e).into())
+    })?;
+    let report = text(&found);
+    match report
+        .lines()
+        .position(|l| l.contains("ThreadSanitizer: data race"))
+    {
+        Some(i) if !found.status.success() => {
+            // The race's two accesses, each with its first frames.
+            let lines: Vec<&str> = report.lines().skip(i).collect();
+            let write = lines.iter().position(|l| l.contains("Previous write"));
+            let mut shown = lines[..4.min(lines.len())].to_vec();
+            shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
+            println!("control, {what}: reported:\n{}", shown.join("\n"));
+        }
+        _ => {
+            print!("{report}");
+            return Err(format!("ThreadSanitizer reports nothing with {what}").into());
+        }
+    }
+
+    took("ThreadSanitizer and its control", &started);
+    let started = Instant::now();
+    HEADINGS.step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
+    let tests = ["load_from", "faulty_library", "check_error_strings"];
+    let mut test = sanitized(&root(), "address", &dynamic, &tests);
+    process::run(test.args(["--", "--nocapture"]))?;
+    took("AddressSanitizer", &started);
+    Ok(())
+}
+
+/// Prints how long `what` took since `started`, for CI's time budget.
+fn took(what: &str, started: &Instant) {
+    println!("concurrency: {what}: {} s", started.elapsed().as_secs());
+}
+
+/// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
+/// added unless its files are there.
+fn rust_src() -> Result {
+    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
+    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
+    if library.is_file() {
+        return Ok(());
+    }
+    process::run(process::command("rustup").args(["component", "add", "rust-src"]))
+}
+
+/// The model check of the workspace at `dir`, with the features `extra` too, its output kept.
+fn loom(dir: &Path, extra: &str) -> Result<std::process::Output> {
+    let mut test = process::command("cargo");
+    test.current_dir(dir)
+        .env("RUSTFLAGS", "--cfg loom")
+        .env("CARGO_TARGET_DIR", root().join("target/loom"))
+        .args(["test", "--release", "-p", "cuda-driver-sys-items"])
+        .args(["--features", &format!("table,dynamic-loading{extra}")])
+        .args(["--test", "loom"]);
+    test.output().map_err(|e| process::error(&test, e).into())
+}
+
+/// `cargo test` of the tests package's `tests` at `dir` with `features`, under the sanitizer
+/// `sanitizer`, the standard library built with it.
+fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Command {
+    let mut test = process::command("cargo");
+    test.current_dir(dir)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"))
+        // File and line in the reports, without the rest of the debug info (a third of the
+        // build).
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
+        .env(
+            "CARGO_TARGET_DIR",
+            root().join(format!("target/{sanitizer}-sanitizer")),
+        )
+        .args([
+            "test",
+            "-Zbuild-std",
+            "--target",
+            TARGET,
+            "-p",
+            "cuda-driver-tests",
+        ])
+        .args(["--no-default-features", "--features", features]);
+    for t in tests {
+        test.args(["--test", t]);
+    }
+    test
+}
+
+/// `check` run with `from` replaced by `to` in `file` of the copy at `dir`, then put back.
+fn with_weakened<T>(
+    dir: &Path,
+    file: &str,
+    from: &str,
+    to: &str,
+    check: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let path = dir.join(file);
+    let original = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+    if original.matches(from).count() != 1 {
+        return Err(format!("{file} does not hold `{from}` once: update the controls").into());
+    }
+    std::fs::write(&path, original.replace(from, to))?;
+    let result = check();
+    std::fs::write(&path, original)?;
+    result
+}
+
+/// What a command printed, both streams.
+fn text(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// The test harness's result line.
+fn summary(out: &std::process::Output) -> String {
+    let text = text(out);
+    text.lines()
+        .find(|l| l.starts_with("test result:"))
+        .unwrap_or("no test result line")
+        .to_string()
+}

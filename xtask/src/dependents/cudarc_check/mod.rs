@@ -1,0 +1,269 @@
+//! `cargo xtask cudarc-check [--bundle DIR]`: cudarc 0.19.10 (the most used Rust CUDA stack) with
+//! its driver module on this workspace's crate, beside cudarc on its own `sys`. The test task runs
+//! it; gpu-bundle runs it with `--bundle DIR`:
+//!
+//!   cargo xtask cudarc-check                # CI: build, run on Debian's 535 library, compare
+//!   cargo xtask cudarc-check --bundle DIR   # the GPU bundle's part: every build in DIR
+//!   cargo xtask cudarc-check --update-locks # regenerate ci/cudarc/{own,ours}.lock
+//!
+//! cudarc comes from the package registry through cargo, pinned with its checksum by
+//! ci/cudarc/Cargo.lock, and is unpacked from cargo's cache twice under target/cudarc-check/: as
+//! published (`own`: its own `sys`), and with ci/cudarc/migration.patch applied (`ours`: `sys` is
+//! this workspace's cuda-driver-sys, through `[patch.crates-io]`; docs/MIGRATING.md gives each
+//! edit's reason). Each resolves from its committed lock, ci/cudarc/own.lock and ours.lock, whose
+//! crates are fetched before the offline builds ([`crate::dependents::trees::LockedTree`]). Each side is built with the features `driver`, `nvrtc` and `std` for each
+//! `dependents` version, linked (`dynamic-linking`) and dynamically loaded (`dynamic-loading`,
+//! cudarc's default): the library's tests and the examples those features build ([`build`]).
+//! Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt), which also runs their NVRTC
+//! tests here, and the same driver library: Debian's 535, or the stub for the headers newer than
+//! it. In CI, every build that the 535 library can run (all but the linked ones that link the
+//! stub) runs on it with no GPU, and each of ours must give the outcomes of its `own` twin test by
+//! test, but those ci/cudarc/expected-differences lists; and with no driver library at all,
+//! cudarc's first example returns its error on this crate where it panics on its own `sys`.
+
+mod build;
+
+use crate::base::driver::links_stub;
+use crate::base::files::{copy, read};
+use crate::base::process::{root, run_task};
+use crate::base::{deps, versions, Result};
+use crate::dependents::outcomes;
+use crate::dependents::trees::{apply, pinned_crate, LinkFolders, LockedTree};
+use build::{Build, Mode, Side};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The data folder: the pinning package, the patch, the expected differences.
+const DATA: &str = "ci/cudarc";
+/// The cudarc release, as ci/cudarc/Cargo.lock pins it.
+const VERSION: &str = "0.19.10";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let started = Instant::now();
+    let (bundle, update_locks) = match args {
+        [] => (None, false),
+        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
+        [flag] if flag == "--update-locks" => (None, true),
+        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR | --update-locks]".into()),
+    };
+    deps::use_fetched(&[])?;
+    let work = root().join("target/cudarc-check");
+    std::fs::create_dir_all(&work)?;
+    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
+    std::env::set_var("RUSTFLAGS", "--cap-lints allow");
+    std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
+
+    let crate_file = pinned_crate("cudarc", VERSION)?;
+    let sources = |side: Side| work.join(side.name());
+    crate::dependents::trees::unpack(&crate_file, &sources(Side::Own))?;
+    crate::dependents::trees::unpack(&crate_file, &sources(Side::Ours))?;
+    if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
+        return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
+    }
+    for side in [Side::Own, Side::Ours] {
+        let dir = sources(side);
+        let tree = LockedTree {
+            dir: &dir,
+            label: format!("cudarc {VERSION} ({})", side.name()),
+            lock: format!("{DATA}/{}.lock", side.name()),
+            patched: side == Side::Ours,
+            update: "cargo xtask cudarc-check --update-locks".into(),
+        };
+        tree.prepare(update_locks, &root().join(DATA).join("Cargo.lock"))?;
+    }
+    if update_locks {
+        return Ok(());
+    }
+    let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
+    let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
+    let links = LinkFolders::new(&work)?;
+    let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
+
+    let mut builds = Vec::new();
+    let dependents = versions::tagged("dependents")?;
+    for &version in &dependents {
+        for mode in [Mode::Linked, Mode::Dynamic] {
+            // Ours first, for each pair: a migration edit missing stops the check at once, with
+            // the compiler's error.
+            for side in [Side::Ours, Side::Own] {
+                builds.push(Build {
+                    side,
+                    version,
+                    mode,
+                });
+            }
+        }
+    }
+    let build_all = |dest: &Path| -> Result {
+        for b in &builds {
+            b.build(
+                &sources(b.side),
+                &dest.join(b.tag()),
+                links.ours(b.version)?,
+                &nvrtc_link,
+            )?;
+        }
+        Ok(())
+    };
+
+    if let Some(bundle) = bundle {
+        crate::base::files::create_dir(&bundle)?;
+        let default = versions::the_one("default")?;
+        for side in [Side::Own, Side::Ours] {
+            let build = Build {
+                side,
+                version: default,
+                mode: Mode::Dynamic,
+            };
+            let dest = bundle.join(format!("bench-{}", side.name()));
+            let links = [links.ours(default)?, nvrtc_link.as_path()];
+            build::program(&work, "bench", &build, &sources(side), &dest, links)?;
+        }
+        // gpu-run lists the driver functions the linked builds call from the dynamic linker's
+        // bindings, which must then happen at the first call of each: calls through the PLT
+        // (rustc's default on x86-64 calls through the GOT, bound at load time, unstable
+        // `-Z plt=yes` changes that), bound lazily (`-z lazy` after rustc's `-z now`).
+        std::env::set_var("RUSTC_BOOTSTRAP", "1");
+        std::env::set_var(
+            "RUSTFLAGS",
+            "--cap-lints allow -Z plt=yes -C link-arg=-Wl,-z,lazy",
+        );
+        std::fs::create_dir_all(bundle.join("nvrtc"))?;
+        build_all(&bundle)?;
+        // The tour needs the CUmemLocation signatures of cuMemAdvise and cuMemPrefetchAsync.
+        let mem_location = versions::the_one("mem-location")?;
+        for b in builds
+            .iter()
+            .filter(|b| b.mode == Mode::Linked && b.version >= mem_location)
+        {
+            let dest = bundle.join(b.tag()).join("tour");
+            let links = [links.ours(b.version)?, nvrtc_link.as_path()];
+            build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
+        }
+        for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {
+            copy(
+                &file,
+                &bundle.join("nvrtc").join(crate::base::files::name(&file)),
+            )?;
+        }
+        copy(
+            &root().join(DATA).join("timing-tests"),
+            &bundle.join("timing-tests"),
+        )?;
+        return Ok(());
+    }
+
+    build_all(&work.join("runs"))?;
+    let dotted: Vec<String> = dependents.iter().map(|&v| versions::dotted(v)).collect();
+    println!(
+        "cudarc-check: built {} times (own and ours; {}; linked and dynamic; NVRTC 12.0)",
+        builds.len(),
+        dotted.join(", ")
+    );
+
+    // Run on the 535 library and compare, test by test; not the linked builds that link the stub
+    // (built here, run on the GPU).
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    std::env::set_var(
+        "LD_LIBRARY_PATH",
+        format!("{}:{ld_path}", nvrtc_dir.display()),
+    );
+    let expected_file = root().join(DATA).join("expected-differences");
+    let expected = outcomes::expected(&read(&expected_file)?);
+    let mut summary = Vec::new();
+    for pair in builds.chunks(2) {
+        let [ours, own] = pair else { continue };
+        if ours.mode == Mode::Linked && links_stub(ours.version)? {
+            summary.push(format!("{}: built, runs on the GPU", ours.pair_name()));
+            continue;
+        }
+        // Ours is held to own's outcomes, test by test, but those the file lists
+        // (dependent-run --same-as).
+        let (own_path, own_text) = run_build(&work, own, &[])?;
+        let held_to = [
+            "--same-as".to_string(),
+            own_path.to_string_lossy().into_owned(),
+            expected_file.to_string_lossy().into_owned(),
+        ];
+        let (_, ours_text) = run_build(&work, ours, &held_to)?;
+        summary.push(format!(
+            "{}: {} tests and examples, passed own {} ours {}",
+            ours.pair_name(),
+            own_text.lines().count(),
+            outcomes::passed(&own_text),
+            outcomes::passed(&ours_text)
+        ));
+    }
+    for line in summary {
+        println!("cudarc-check: {line}");
+    }
+    no_driver(&work, &nvrtc_dir)?;
+    println!(
+        "cudarc-check: same outcomes on own and ours, expected differences: {}; {}s",
+        expected.len(),
+        started.elapsed().as_secs()
+    );
+    Ok(())
+}
+
+/// With no driver library to load, cudarc's first example on this crate reports the error its
+/// API has for that (`DriverError`, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`), where cudarc on its
+/// own `sys` panics: both dynamically loaded, at the default header.
+fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
+    let default = versions::the_one("default")?;
+    let run = |side: Side| -> Result<(i32, String)> {
+        let build = Build {
+            side,
+            version: default,
+            mode: Mode::Dynamic,
+        };
+        let dir = work.join("runs").join(build.tag());
+        let output = crate::base::process::command(dir.join("examples/01-allocate"))
+            .current_dir(&dir)
+            .env("LD_LIBRARY_PATH", nvrtc_dir)
+            .output()?;
+        let text = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        Ok((output.status.code().unwrap_or(-1), text))
+    };
+    let (own_status, own_text) = run(Side::Own)?;
+    let (status, text) = run(Side::Ours)?;
+    let first = |text: &str| {
+        text.lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .to_string()
+    };
+    println!(
+        "cudarc-check: no driver library: 01-allocate on own sys exits {own_status}: {}",
+        first(&own_text)
+    );
+    println!(
+        "cudarc-check: no driver library: 01-allocate on ours exits {status}: {}",
+        first(&text)
+    );
+    // 303: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, as cudarc's Debug of the code prints it.
+    if status != 1 || text.contains("panicked") || !text.contains("cudaError_enum(303)") {
+        return Err("with no driver library, cudarc's 01-allocate on this crate did not end with                     its DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a                     libcuda.so.1 on the loader's default path makes this check meaningless)"
+            .into());
+    }
+    Ok(())
+}
+
+/// Runs one build (dependent-run, with the further arguments `held_to`) into
+/// `work/outcomes-<tag>`: the path and its text.
+fn run_build(work: &Path, build: &Build, held_to: &[String]) -> Result<(PathBuf, String)> {
+    let dir = work.join("runs").join(build.tag());
+    let path = work.join(format!("outcomes-{}", build.tag()));
+    let mut args = vec![
+        dir.to_string_lossy().into_owned(),
+        path.to_string_lossy().into_owned(),
+    ];
+    args.extend_from_slice(held_to);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_task("dependent-run", &args)?;
+    let text = read(&path)?;
+    Ok((path, text))
+}

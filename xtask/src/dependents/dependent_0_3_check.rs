@@ -1,0 +1,138 @@
+//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3 besides rustacuda.
+//! ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
+//! docs/MIGRATING.md names (attributes by name, one renamed and two renumbered; a glob import
+//! through the enum type; `as` casts; the vector types; the profiler functions). Built as it is
+//! on 0.3.0 (pinned by its Cargo.lock; linked as rustacuda's check links it), then with
+//! ci/dependent-0-3/migration.patch on this workspace's crate with each `dependents` version, the
+//! newest with `compat-0-3` and deprecations denied. Every build runs on Debian's 535 library
+//! (no GPU: every call fails alike) and must print what the 0.3.0 build prints: the same
+//! attribute numbers, codes and layouts. The patched program resolves from
+//! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
+//! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
+
+use crate::base::process::{self, root};
+use crate::base::{deps, versions, Result};
+use crate::dependents::trees::{
+    apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree,
+};
+use std::path::Path;
+use std::process::Stdio;
+
+/// The program's folder in the workspace.
+const PROGRAM: &str = "ci/dependent-0-3";
+
+/// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
+/// program's output compared with 0.3.0's.
+pub fn run(args: &[String]) -> Result {
+    let update_locks = match args {
+        [] => false,
+        [flag] if flag == "--update-locks" => true,
+        _ => return Err("usage: cargo xtask dependent-0-3-check [--update-locks]".into()),
+    };
+    deps::use_fetched(&[])?;
+    pinned_crate("cuda-driver-sys", "0.3.0")?;
+    let work = root().join("target/dependent-0-3-check");
+    std::fs::create_dir_all(&work)?;
+    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let (published, migrated) = (work.join("published"), work.join("migrated"));
+    for tree in [&published, &migrated] {
+        copy_fresh(
+            &root().join(PROGRAM),
+            &["Cargo.toml", "Cargo.lock", "src"],
+            tree,
+        )?;
+    }
+    if !apply(&format!("{PROGRAM}/migration.patch"), &migrated)? {
+        return Err(format!("{PROGRAM}/migration.patch does not apply").into());
+    }
+    for (dir, lock, patched) in [(&published, "Cargo", false), (&migrated, "migrated", true)] {
+        let tree = LockedTree {
+            dir,
+            label: format!("{PROGRAM} ({})", crate::base::files::name(dir)),
+            lock: format!("{PROGRAM}/{lock}.lock"),
+            patched,
+            update: "cargo xtask dependent-0-3-check --update-locks".into(),
+        };
+        tree.prepare(update_locks, &root().join(PROGRAM).join("Cargo.lock"))?;
+    }
+    if update_locks {
+        return Ok(());
+    }
+    let links = LinkFolders::new(&work)?;
+
+    let built = cargo_build(&published)
+        .env("CUDA_LIBRARY_PATH", &links.published)
+        .arg("--locked")
+        .status()?;
+    if !built.success() {
+        return Err("0.3.0: the build failed".into());
+    }
+    run_program(&work, &links, "0.3.0")?;
+    let dependents = versions::tagged("dependents")?;
+    let newest = dependents.last().copied();
+    for &v in &dependents {
+        let tag = format!("ours-{v}");
+        let mut cargo = cargo_build(&migrated);
+        cargo
+            .env("CUDA_LIBRARY_PATH", links.ours(v)?)
+            .args(["--config", &patch_config()])
+            .args(["--features", &format!("cuda-driver-sys/cuda-{v}")]);
+        if Some(v) == newest {
+            cargo
+                .args(["--features", "cuda-driver-sys/compat-0-3"])
+                .env("RUSTFLAGS", "-D deprecated");
+        } else {
+            cargo.env("RUSTFLAGS", "");
+        }
+        if !cargo.status()?.success() {
+            return Err(
+                format!("{tag}: the build failed (the compiler's errors are above)").into(),
+            );
+        }
+        run_program(&work, &links, &tag)?;
+        let same = process::command("diff")
+            .arg("-u")
+            .arg(work.join("0.3.0.out"))
+            .arg(work.join(format!("{tag}.out")))
+            .stdout(Stdio::from(std::io::stderr()))
+            .status()?;
+        if !same.success() {
+            return Err(format!("{tag} prints other than 0.3.0 (above)").into());
+        }
+    }
+    let printed = std::fs::read_to_string(work.join("0.3.0.out"))?;
+    let features: Vec<String> = dependents.iter().map(|v| format!("cuda-{v}")).collect();
+    println!(
+        "dependent-0-3-check: built on 0.3.0 and on ours with {} (compat-0-3, -D deprecated); \
+         each printed the same {} lines on the 535 library",
+        features.join(", "),
+        printed.lines().count()
+    );
+    for line in printed.lines() {
+        println!("  {line}");
+    }
+    Ok(())
+}
+
+/// `cargo build --quiet --offline` of the program in `tree`.
+fn cargo_build(tree: &Path) -> std::process::Command {
+    let mut cargo = process::command("cargo");
+    cargo
+        .current_dir(tree)
+        .args(["build", "--quiet", "--offline"]);
+    cargo
+}
+
+/// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
+fn run_program(work: &Path, links: &LinkFolders, tag: &str) -> Result {
+    let program = work.join("target/debug/dependent-0-3");
+    let out = std::fs::File::create(work.join(format!("{tag}.out")))?;
+    let status = process::command(program)
+        .env("LD_LIBRARY_PATH", &links.driver)
+        .stdout(Stdio::from(out))
+        .status()?;
+    if !status.success() {
+        return Err(format!("{tag}: the program failed").into());
+    }
+    Ok(())
+}

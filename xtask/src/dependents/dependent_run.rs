@@ -1,0 +1,323 @@
+//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
+//! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
+//! CI, and in the GPU bundle from gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
+//! in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one line of counts. No cargo needed.
+//!
+//! DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the integration tests),
+//! examples/ (the example programs, with the data files they read as `./examples/FILE`),
+//! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
+//! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
+//! to rustdoc's names; doctests/unbuilt names those that did not compile, each an outcome
+//! `doctest-build NAME FAILED`), lib/ (libraries the binaries load: the Rust standard library the doctests
+//! link dynamically, NVRTC) and what else the tests read relative to DIR (rustacuda's
+//! resources/add.ptx). With --all-pass-except, it fails unless the tests that fail are exactly
+//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
+//! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
+
+use crate::base::files::{name as file_name, sorted};
+use crate::base::Result;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | \
+                     --same-as BASELINE_OUTCOMES FILE]";
+
+/// What the outcomes are held to.
+enum HeldTo<'a> {
+    /// Nothing: the outcomes are written, for a comparison elsewhere.
+    Nothing,
+    /// Every test passes but those the file lists.
+    AllPassExcept(&'a str),
+    /// Every outcome is the baseline's (another build's outcomes file) but for the tests the
+    /// file lists.
+    SameAs(&'a str, &'a str),
+}
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let (dir, outcomes_path, held_to) = match args {
+        [dir, outcomes] => (dir, outcomes, HeldTo::Nothing),
+        [dir, outcomes, flag, file] if flag == "--all-pass-except" => {
+            (dir, outcomes, HeldTo::AllPassExcept(file))
+        }
+        [dir, outcomes, flag, baseline, file] if flag == "--same-as" => {
+            (dir, outcomes, HeldTo::SameAs(baseline, file))
+        }
+        _ => return Err(USAGE.into()),
+    };
+    let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let outcomes_path = PathBuf::from(outcomes_path);
+    let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
+    let mut log =
+        fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let lib = dir.join("lib").to_string_lossy().into_owned();
+    let ld_path = if ld_path.is_empty() {
+        lib
+    } else {
+        format!("{lib}:{ld_path}")
+    };
+    // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
+    // ./examples/sin.ptx.
+    let command = |program: &Path| {
+        let mut command = Command::new(program);
+        command.current_dir(&dir).env("LD_LIBRARY_PATH", &ld_path);
+        command
+    };
+
+    let mut outcomes = Vec::new();
+    // libtest binaries: one outcome per `test NAME ... ok|FAILED|ignored` line (an ignored test
+    // is not run); a binary that fails with no test failed (it did not start, or crashed) is an outcome
+    // of its own.
+    for test in sorted(&dir.join("tests"), "")? {
+        let name = file_name(&test);
+        let kind = if name == "unit" {
+            "unit"
+        } else {
+            "integration"
+        };
+        let (status, output) = combined(command(&test).args(["--test-threads", "1"]))?;
+        writeln!(
+            log,
+            "== tests/{name} (exit {status})\n{}",
+            output.trim_end_matches('\n')
+        )?;
+        let results = test_results(&output);
+        let any_failed = results.iter().any(|(_, word)| *word == "FAILED");
+        outcomes.extend(
+            results
+                .iter()
+                .map(|(test, word)| format!("{kind} {test} {word}")),
+        );
+        if status != 0 && !any_failed {
+            outcomes.push(format!("{kind} {name}-binary FAILED"));
+        }
+    }
+    // The doctests that did not compile: the same on both builds, or a difference.
+    if let Ok(unbuilt) = fs::read_to_string(dir.join("doctests/unbuilt")) {
+        for test in unbuilt.lines() {
+            outcomes.push(format!("doctest-build {test} FAILED"));
+        }
+    }
+    for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
+        for program in sorted(&dir.join(folder), "")? {
+            let name = file_name(&program);
+            // Beside the programs: the doctests' index, the data files examples read.
+            if name == "index" || !crate::base::files::executable(&program) {
+                continue;
+            }
+            writeln!(log, "== {kind} {name}")?;
+            let (status, output) = combined(&mut command(&program))?;
+            log.write_all(output.as_bytes())?;
+            outcomes.push(format!("{kind} {name} {}", verdict(status == 0)));
+        }
+    }
+    fs::write(
+        &outcomes_path,
+        outcomes
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .map_err(|e| format!("{}: {e}", outcomes_path.display()))?;
+
+    let base = file_name(&dir);
+    let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
+    println!(
+        "dependent-run: {base}: {} of {} passed, {ignored} ignored ({}); log: {}",
+        outcomes.iter().filter(|l| l.ends_with(" ok")).count(),
+        outcomes.len() - ignored,
+        counts(&outcomes),
+        log_path.display()
+    );
+    if outcomes.is_empty() {
+        return Err(format!("no test ran in {}", dir.display()).into());
+    }
+    match held_to {
+        HeldTo::AllPassExcept(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
+        HeldTo::SameAs(baseline, file) => {
+            same_as(Path::new(baseline), Path::new(file), &outcomes_path)
+        }
+        HeldTo::Nothing => Ok(()),
+    }
+}
+
+/// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
+fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
+    use crate::dependents::outcomes;
+    let (base, ours) = (
+        crate::base::files::read(baseline)?,
+        crate::base::files::read(outcomes_path)?,
+    );
+    let expected = outcomes::expected(&crate::base::files::read(file)?);
+    let differ = outcomes::differing(&base, &ours);
+    let name = file_name(file);
+    if differ == expected {
+        println!(
+            "dependent-run: every outcome is the baseline's but the {} listed in {name}",
+            expected.len()
+        );
+        return Ok(());
+    }
+    println!("dependent-run: FAILED: the outcomes that differ from the baseline's are not those of {name}");
+    let files = [
+        (baseline.to_path_buf(), base.as_str()),
+        (outcomes_path.to_path_buf(), ours.as_str()),
+    ];
+    for line in outcomes::report(&expected, &differ, &files).iter().take(40) {
+        println!("  {line}");
+    }
+    Err(format!("the outcomes that differ from the baseline's are not those of {name}").into())
+}
+
+/// Fails unless the tests that failed are exactly those `file` lists.
+fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
+    let text = crate::base::files::read(file)?;
+    let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    listed.sort();
+    let mut failed: Vec<&str> = outcomes
+        .iter()
+        .filter_map(|l| l.strip_suffix(" FAILED"))
+        .collect();
+    failed.sort();
+    let base = file_name(file);
+    if failed == listed {
+        println!(
+            "dependent-run: every test passed but the {} listed in {base}",
+            listed.len()
+        );
+        return Ok(());
+    }
+    println!("dependent-run: FAILED: the failing tests are not exactly those of {base}");
+    let passed: Vec<&&str> = listed.iter().filter(|l| !failed.contains(l)).collect();
+    let unlisted: Vec<&&str> = failed.iter().filter(|f| !listed.contains(f)).collect();
+    let lines = passed
+        .iter()
+        .map(|l| format!("  listed, passed or absent: {l}"))
+        .chain(unlisted.iter().map(|f| format!("  failed: {f}")));
+    for line in lines.take(20) {
+        println!("{line}");
+    }
+    println!(
+        "  ({} failed that are not listed; all in {})",
+        unlisted.len(),
+        outcomes_path.display()
+    );
+    Err(format!("the failing tests are not exactly those of {base}").into())
+}
+
+/// The `test NAME ... ok|FAILED|ignored` lines of libtest's output: each test's name and its
+/// outcome word.
+fn test_results(output: &str) -> Vec<(&str, &'static str)> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let (name, said) = line.strip_prefix("test ")?.rsplit_once(" ... ")?;
+            // An ignored test with a reason: `ignored, REASON`.
+            let word = ["ok", "FAILED", "ignored"].into_iter().find(|w| {
+                said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored"
+            })?;
+            Some((name, word))
+        })
+        .collect()
+}
+
+/// The counts line: passed of run for each kind.
+fn counts(outcomes: &[String]) -> String {
+    let count = |kind: &str, result: &str| {
+        outcomes
+            .iter()
+            .filter(|l| l.starts_with(&format!("{kind} ")) && l.ends_with(result))
+            .count()
+    };
+    [
+        ("unit", "unit"),
+        ("integration", "integration"),
+        ("doctest", "doctests"),
+        ("example", "example"),
+    ]
+    .iter()
+    .map(|(kind, label)| {
+        let run = count(kind, "") - count(kind, " ignored");
+        format!("{label} {}/{run}", count(kind, " ok"))
+    })
+    .chain(
+        Some(count("doctest-build", ""))
+            .filter(|n| *n > 0)
+            .map(|n| format!("{n} doctests did not compile")),
+    )
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "FAILED"
+    }
+}
+
+/// Runs `command` with its standard output and error into one pipe: its exit status (128 plus
+/// the signal if one ended it) and what it printed.
+fn combined(command: &mut Command) -> Result<(i32, String)> {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let (mut reader, writer) = std::io::pipe()?;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone()?)
+        .stderr(writer)
+        .spawn()
+        .map_err(|e| format!("{}: {e}", crate::base::process::describe(command)))?;
+    // The command holds the pipe's writing ends too: dropped once spawned, so that the reader
+    // sees the end of the output.
+    *command = Command::new("");
+    let mut output = Vec::new();
+    reader.read_to_end(&mut output)?;
+    let status = child.wait()?;
+    let code = status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+    Ok((code, String::from_utf8_lossy(&output).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{counts, test_results};
+
+    #[test]
+    fn libtest_lines_are_outcomes_and_others_are_not() {
+        let output = "running 3 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
+                      test e ... ignored, needs two GPUs\ntest result: FAILED. 1 passed\n";
+        assert_eq!(
+            test_results(output),
+            [
+                ("a::b", "ok"),
+                ("c", "FAILED"),
+                ("d", "ignored"),
+                ("e", "ignored")
+            ]
+        );
+    }
+
+    #[test]
+    fn counts_per_kind() {
+        let outcomes: Vec<String> = [
+            "unit a ok",
+            "unit b FAILED",
+            "unit c ignored",
+            "doctest x-1 ok",
+            "example launch ok",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        assert_eq!(
+            counts(&outcomes),
+            "unit 1/2, integration 0/0, doctests 1/1, example 1/1"
+        );
+    }
+}

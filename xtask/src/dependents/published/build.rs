@@ -1,0 +1,294 @@
+//! One build of a published dependent: everything its `cargo test` builds (the unit and
+//! integration tests, the examples, each doctest), stripped into a folder that dependent-run runs
+//! without cargo: tests/, examples/, doctests/ (with its index, and `unbuilt`: the doctests that
+//! did not compile), lib/ (the standard library the
+//! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
+
+use super::Dependent;
+use crate::base::{cargo_json, process, Result};
+use crate::dependents::trees::strip;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+/// What every build needs: the crate's label and required files, the scratch folder of rustdoc's
+/// doctests, the rustdoc wrapper, the standard library.
+pub struct Builder {
+    label: String,
+    required: &'static [&'static str],
+    doctests: PathBuf,
+    rustdoc: PathBuf,
+    libstd: PathBuf,
+}
+
+impl Builder {
+    /// Writes the rustdoc wrapper under `work` and finds the toolchain's standard library.
+    pub fn new(dep: &Dependent, work: &Path) -> Result<Self> {
+        // rustdoc keeps each doctest's binary (--persist-doctests) without running it (--no-run):
+        // both unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild
+        // proc-macro2).
+        let rustdoc = work.join("rustdoc");
+        std::fs::write(
+            &rustdoc,
+            "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec rustdoc \"$@\"\n",
+        )?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&rustdoc, std::fs::Permissions::from_mode(0o755))?;
+        let host = process::output(process::command("rustc").arg("-vV"))?
+            .lines()
+            .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+            .ok_or("rustc -vV names no host")?;
+        let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
+        let lib = Path::new(sysroot.trim_end()).join(format!("lib/rustlib/{host}/lib"));
+        let libstd = std::fs::read_dir(&lib)
+            .map_err(|e| format!("{}: {e}", lib.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                name.starts_with("libstd-") && name.ends_with(".so")
+            })
+            .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
+        Ok(Builder {
+            label: dep.label(),
+            required: dep.required,
+            doctests: work.join("doctests"),
+            rustdoc,
+            libstd,
+        })
+    }
+
+    /// Builds the crate in `src` (`tag` in messages), linking `link`, with the extra cargo
+    /// `args`, into `dest`.
+    pub fn build(&self, tag: &str, src: &Path, dest: &Path, link: &Path, args: &[&str]) -> Result {
+        let _ = std::fs::remove_dir_all(dest);
+        for d in ["tests", "examples", "doctests", "lib"] {
+            std::fs::create_dir_all(dest.join(d))?;
+        }
+        if src.join("resources").is_dir() {
+            process::run(
+                process::command("cp")
+                    .arg("-r")
+                    .arg(src.join("resources"))
+                    .arg(dest),
+            )?;
+        }
+        let libstd_name = self.libstd.file_name().expect("a file");
+        strip(&self.libstd, &dest.join("lib").join(libstd_name))?;
+
+        let label = &self.label;
+        println!("building {label} ({tag}): library, tests, examples");
+        let failed = || format!("{tag}: the build failed (the compiler's errors are above)");
+        let built = cargo_json::built(
+            cargo(src, link)
+                .args([
+                    "test",
+                    "--offline",
+                    "--no-run",
+                    "--message-format=json-render-diagnostics",
+                ])
+                .args(args)
+                .stderr(Stdio::inherit()),
+        )
+        .map_err(|_| failed())?;
+        for e in built.executables {
+            let to = match e.kind.as_str() {
+                "lib" => dest.join("tests/unit"),
+                "test" => dest.join("tests").join(&e.name),
+                "example" => dest.join("examples").join(&e.name),
+                _ => continue,
+            };
+            strip(&e.path, &to).map_err(|_| failed())?;
+        }
+        if let Some(missing) = self.required.iter().find(|f| !dest.join(f).is_file()) {
+            return Err(format!("{tag}: {missing} was not built").into());
+        }
+
+        println!("building {label} ({tag}): doctests");
+        let _ = std::fs::remove_dir_all(&self.doctests);
+        // The doctests link the standard library dynamically (lib/): 30 KB each instead of 5 MB.
+        let flags = format!(
+            "-Zunstable-options --persist-doctests {} --no-run -C prefer-dynamic -C strip=symbols",
+            self.doctests.display()
+        );
+        // A doctest that does not compile fails rustdoc's run; it is an outcome of its own
+        // (doctests/unbuilt), compared between the builds like the others.
+        let mut command = cargo(src, link);
+        command
+            .args(["test", "--offline", "--doc"])
+            .args(args)
+            .env("RUSTDOC", &self.rustdoc)
+            .env("RUSTDOCFLAGS", flags)
+            .stderr(Stdio::inherit());
+        let out = command.output().map_err(|e| process::error(&command, e))?;
+        let summary = String::from_utf8_lossy(&out.stdout);
+        let results: Vec<&str> = summary
+            .lines()
+            .filter(|l| l.starts_with("test result"))
+            .collect();
+        if results.is_empty() {
+            return Err(format!("{tag}: the doctests did not build").into());
+        }
+        for line in results {
+            println!("  {tag} doctests compiled: {line}");
+        }
+        let unbuilt = unbuilt_doctests(&summary);
+        if !out.status.success() && unbuilt.is_empty() {
+            return Err(format!("{tag}: the doctests did not build").into());
+        }
+        let list: String = unbuilt.iter().map(|t| format!("{t}\n")).collect();
+        std::fs::write(dest.join("doctests").join("unbuilt"), list)?;
+        let doctests = self.collect_doctests(&dest.join("doctests"))?;
+
+        println!(
+            "  {tag}: {} test binaries, {} examples, {doctests} doctest binaries in {}",
+            count(&dest.join("tests"))?,
+            count(&dest.join("examples"))?,
+            dest.display()
+        );
+        Ok(())
+    }
+
+    /// Copies rustdoc's doctest binaries into `dest` under stable names, with the index file;
+    /// their number.
+    fn collect_doctests(&self, dest: &Path) -> Result<usize> {
+        let mut dirs = Vec::new();
+        let entries = std::fs::read_dir(&self.doctests)
+            .map_err(|e| format!("{}: {e}", self.doctests.display()))?;
+        for entry in entries {
+            let entry = entry?;
+            if entry.path().join("rust_out").exists() {
+                dirs.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        let mut index = String::new();
+        let named = stable_names(&dirs);
+        for (name, dir) in &named {
+            std::fs::copy(self.doctests.join(dir).join("rust_out"), dest.join(name))?;
+            index.push_str(&format!("{name} {dir}\n"));
+        }
+        std::fs::write(dest.join("index"), index)?;
+        Ok(named.len())
+    }
+}
+
+/// The doctests that rustdoc failed to compile (`test src/a.rs - f (line 9) - compile ...
+/// FAILED`), as `src/a.rs - f`: without their line, which a patch moves.
+fn unbuilt_doctests(summary: &str) -> Vec<String> {
+    let mut unbuilt: Vec<String> = summary
+        .lines()
+        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
+        .map(|t| t.split(" (line ").next().unwrap_or(t).to_string())
+        .collect();
+    unbuilt.sort();
+    unbuilt
+}
+
+/// `cargo`, run in the crate `src`, linking `link`.
+fn cargo(src: &Path, link: &Path) -> std::process::Command {
+    let mut cargo = process::command("cargo");
+    cargo.current_dir(src).env("CUDA_LIBRARY_PATH", link);
+    cargo
+}
+
+/// The number of entries of `dir`.
+fn count(dir: &Path) -> Result<usize> {
+    Ok(std::fs::read_dir(dir)?.count())
+}
+
+/// The number of binaries under `work`'s builds (`run-*/`): tests, examples, doctests.
+pub fn count_binaries(work: &Path) -> Result<usize> {
+    let mut n = 0;
+    for entry in std::fs::read_dir(work)? {
+        let entry = entry?;
+        if !entry.file_name().to_string_lossy().starts_with("run-") || !entry.path().is_dir() {
+            continue;
+        }
+        n += count(&entry.path().join("tests"))? + count(&entry.path().join("examples"))?;
+        n += std::fs::read_dir(entry.path().join("doctests"))?
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name() != "index" && e.file_name() != "unbuilt")
+            })
+            .count();
+    }
+    Ok(n)
+}
+
+/// rustdoc's doctest folders (`<file>_<line>_<n>`) named `<file>-<rank>`, the rank by line
+/// within the file: the same names on both crates (the patch moves lines). In name order; the
+/// folders not so named are left out.
+fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
+    let mut by_file: BTreeMap<&str, Vec<(u64, u64, &str)>> = BTreeMap::new();
+    for dir in dirs {
+        let mut parts = dir.rsplitn(3, '_');
+        let (Some(n), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let number = |s: &str| {
+            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u64>().ok())
+                .flatten()
+        };
+        if let (Some(line), Some(n)) = (number(line), number(n)) {
+            by_file.entry(file).or_default().push((line, n, dir));
+        }
+    }
+    let mut named = Vec::new();
+    for (file, mut tests) in by_file {
+        tests.sort();
+        for (rank, (_, _, dir)) in tests.into_iter().enumerate() {
+            named.push((format!("{file}-{}", rank + 1), dir.to_string()));
+        }
+    }
+    named
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stable_names;
+
+    #[test]
+    fn doctests_are_ranked_by_line_within_their_file() {
+        let dirs: Vec<String> = [
+            "src_a_rs_40_1",
+            "src_a_rs_7_0",
+            "src_b_rs_12_3",
+            "src_a_rs_40_0",
+        ]
+        .map(String::from)
+        .to_vec();
+        let named = stable_names(&dirs);
+        let pairs: Vec<(&str, &str)> = named
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("src_a_rs-1", "src_a_rs_7_0"),
+                ("src_a_rs-2", "src_a_rs_40_0"),
+                ("src_a_rs-3", "src_a_rs_40_1"),
+                ("src_b_rs-1", "src_b_rs_12_3"),
+            ]
+        );
+    }
+
+    #[test]
+    fn doctests_that_did_not_compile_are_named_without_their_line() {
+        let summary = "test src/a.rs - f (line 9) - compile ... FAILED\n\
+                       test src/a.rs - g (line 20) ... ok\n\
+                       test src/b.rs - T::h (line 3) ... FAILED\n";
+        assert_eq!(
+            super::unbuilt_doctests(summary),
+            ["src/a.rs - f", "src/b.rs - T::h"]
+        );
+    }
+
+    #[test]
+    fn other_folders_are_left_out() {
+        let dirs: Vec<String> = ["index", "src_a_rs_x_1", "src_a_rs_1_", "a_1"]
+            .map(String::from)
+            .to_vec();
+        assert!(stable_names(&dirs).is_empty());
+    }
+}

@@ -1,0 +1,254 @@
+//! A published crate written for older bindings, built on this workspace's crate: what
+//! rustacuda-check (rustacuda 0.1.3, on cuda-driver-sys 0.3.0) and cust-check (cust 0.3.2, on
+//! cust_raw 0.11.3) share. The test task runs each; gpu-bundle runs each with `--bundle DIR`:
+//!
+//!   cargo xtask NAME-check                # CI: build, run on Debian's 535 library, compare
+//!   cargo xtask NAME-check --bundle DIR   # the GPU bundle's part: the oldest and newest
+//!                                         # `dependents` builds in DIR (and the old
+//!                                         # bindings' build, if gpu-run compares with it)
+//!   cargo xtask NAME-check --update-locks # regenerate ci/NAME/{published,migrated}.lock
+//!
+//! The crate comes from the package registry through cargo, pinned with its checksum by
+//! `ci/NAME/Cargo.lock`, and is unpacked from cargo's cache twice under target/NAME-check/: as
+//! published (on its old bindings, linked through `<CUDA_LIBRARY_PATH>/lib64` as they expect), and
+//! with `ci/NAME/migration.patch` applied (docs/MIGRATING.md gives each edit's reason), on this
+//! workspace's cuda-driver-sys through `[patch.crates-io]`. Each tree resolves from its committed
+//! lock, `ci/NAME/published.lock` and `ci/NAME/migrated.lock`, whose crates are fetched before the
+//! offline builds ([`crate::dependents::trees::LockedTree`]). Each build (the old bindings; ours with
+//! each `dependents` version; the headers newer than the 535 driver link the stub library)
+//! compiles the library, the unit and integration tests, the examples and every doctest, into a
+//! folder dependent-run runs ([`build`]). The headers that bind cuCtxCreate_v4 bind symbols the
+//! 535 driver lacks: their build runs on the GPU only, or, for a crate whose [`Dependent`] says so,
+//! is built with `dynamic-loading` (resolved on first use) and run too. In CI, the old bindings'
+//! build and ours run on Debian's 535 library (no GPU: what needs a device fails alike), and every
+//! outcome of ours must equal the old build's but those `ci/NAME/expected-differences` lists
+//! ([`crate::dependents::outcomes`]). One target folder serves every build of a crate.
+
+mod build;
+
+use crate::base::driver::binds_ctx_create_v4;
+use crate::base::process::{root, run_task};
+use crate::base::{deps, versions, Result};
+use crate::dependents::outcomes as compare;
+use crate::dependents::trees::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
+use build::Builder;
+use std::path::Path;
+use std::time::Instant;
+
+/// One published dependent and how it is checked.
+pub struct Dependent {
+    /// The crate's name and version in the package registry (`rustacuda`, `0.1.3`).
+    pub name: &'static str,
+    pub version: &'static str,
+    /// The old bindings it is published on, as the outcomes of that build are tagged (`0.3.0`).
+    pub baseline: &'static str,
+    /// The name its Cargo.toml gives cuda-driver-sys after the patch: features are
+    /// `<dependency>/cuda-<V>`.
+    pub dependency: &'static str,
+    /// Whether the builds for the headers that bind cuCtxCreate_v4 use `dynamic-loading` in CI and
+    /// run on the 535 library (else they are built only, and run on the GPU).
+    pub dynamic_when_newer: bool,
+    /// What every build must have made, relative to its folder (`tests/unit`).
+    pub required: &'static [&'static str],
+    /// Whether the GPU bundle holds the old bindings' build too (`baseline/`), for gpu-run to
+    /// compare with as CI does; else gpu-run wants every test to pass but the expected
+    /// differences.
+    pub gpu_baseline: bool,
+    /// An optional dependency that the migrated tree's lock must hold: the control drops it from
+    /// a copy of the lock, whose fetch must then fail naming the lock and the command.
+    pub control: Option<&'static str>,
+}
+
+impl Dependent {
+    /// The task's name (`rustacuda-check`), which names its work folder too.
+    fn task(&self) -> String {
+        format!("{}-check", self.name)
+    }
+
+    /// The data folder: the pinning package, the patch, the expected differences.
+    fn data(&self) -> String {
+        format!("ci/{}", self.name)
+    }
+
+    /// `rustacuda 0.1.3`.
+    fn label(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+}
+
+/// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
+/// `--bundle`) the runs and their comparison.
+pub fn run(dep: &Dependent, args: &[String]) -> Result {
+    let started = Instant::now();
+    let task = dep.task();
+    let data = dep.data();
+    let (bundle, update_locks) = match args {
+        [] => (None, false),
+        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
+        [flag] if flag == "--update-locks" => (None, true),
+        _ => {
+            return Err(format!("usage: cargo xtask {task} [--bundle DIR | --update-locks]").into())
+        }
+    };
+    deps::use_fetched(&[])?;
+    let work = root().join("target").join(&task);
+    std::fs::create_dir_all(&work)?;
+    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    // The crate's own warnings (the same on both bindings) are not this check's business.
+    std::env::set_var("RUSTFLAGS", "--cap-lints allow");
+
+    let crate_file = pinned_crate(dep.name, dep.version)?;
+    let (published, migrated) = (work.join("published"), work.join("migrated"));
+    crate::dependents::trees::unpack(&crate_file, &published)?;
+    crate::dependents::trees::unpack(&crate_file, &migrated)?;
+    if !apply(&format!("{data}/migration.patch"), &migrated)? {
+        return Err(format!("{data}/migration.patch does not apply to {}", dep.label()).into());
+    }
+    let trees = [(&published, false), (&migrated, true)].map(|(dir, patched)| LockedTree {
+        dir,
+        label: format!("{} ({})", dep.label(), crate::base::files::name(dir)),
+        lock: format!("{data}/{}.lock", crate::base::files::name(dir)),
+        patched,
+        update: format!("cargo xtask {task} --update-locks"),
+    });
+    for t in &trees {
+        t.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
+    }
+    if update_locks {
+        return Ok(());
+    }
+    if let Some(optional) = dep.control {
+        trees[1].control_without(optional, &work.join("control"))?;
+    }
+    let links = LinkFolders::new(&work)?;
+    let builder = Builder::new(dep, &work)?;
+    let ours = |v: u32, dynamic: bool, dest: &Path| -> Result {
+        let mut features = format!("{}/cuda-{v}", dep.dependency);
+        if dynamic {
+            features.push_str(&format!(",{}/dynamic-loading", dep.dependency));
+        }
+        let tag = format!("ours-{v}{}", if dynamic { "-dynamic" } else { "" });
+        builder.build(
+            &tag,
+            &migrated,
+            dest,
+            links.ours(v)?,
+            &["--config", &patch_config(), "--features", &features],
+        )
+    };
+    let dependents = versions::tagged("dependents")?;
+
+    if let Some(bundle) = bundle {
+        std::fs::create_dir_all(&bundle)?;
+        // One build per end of the range the GPU run covers, linked.
+        let (Some(&oldest), Some(&newest)) = (dependents.first(), dependents.last()) else {
+            return Err("cuda-driver-sys-items/versions.txt tags no version `dependents`".into());
+        };
+        for v in [oldest, newest] {
+            ours(v, false, &bundle.join(format!("ours-{v}")))?;
+        }
+        if dep.gpu_baseline {
+            builder.build(
+                dep.baseline,
+                &published,
+                &bundle.join("baseline"),
+                &links.published,
+                &[],
+            )?;
+        }
+        std::fs::copy(
+            root().join(&data).join("expected-differences"),
+            bundle.join("expected-differences"),
+        )?;
+        return Ok(());
+    }
+
+    // Ours first: a migration edit missing stops the check at once, with the compiler's error.
+    let mut run_tags = vec![dep.baseline.to_string()];
+    let mut built_features = Vec::new();
+    for &v in &dependents {
+        let newer = binds_ctx_create_v4(v)?;
+        let dynamic = newer && dep.dynamic_when_newer;
+        let tag = format!("ours-{v}");
+        ours(v, dynamic, &work.join(format!("run-{tag}")))?;
+        built_features.push(format!(
+            "cuda-{v}{}",
+            if dynamic { " + dynamic-loading" } else { "" }
+        ));
+        // Not the builds that link cuCtxCreate_v4, which that driver lacks (run on the GPU).
+        if !newer || dynamic {
+            run_tags.push(tag);
+        }
+    }
+    builder.build(
+        dep.baseline,
+        &published,
+        &work.join(format!("run-{}", dep.baseline)),
+        &links.published,
+        &[],
+    )?;
+    let built = build::count_binaries(&work)?;
+    println!(
+        "{task}: built {} times ({}; ours with {}): {built} binaries",
+        dependents.len() + 1,
+        dep.baseline,
+        built_features.join(", ")
+    );
+
+    // Run on the 535 library and compare, test by test.
+    for tag in &run_tags {
+        let dir = work.join(format!("run-{tag}"));
+        let outcomes = work.join(format!("outcomes-{tag}"));
+        run_task(
+            "dependent-run",
+            &[&dir.to_string_lossy(), &outcomes.to_string_lossy()],
+        )?;
+    }
+    let expected_text = std::fs::read_to_string(root().join(&data).join("expected-differences"))?;
+    let expected = compare::expected(&expected_text);
+    let outcomes = |tag: &str| -> Result<String> {
+        let path = work.join(format!("outcomes-{tag}"));
+        crate::base::files::read(&path)
+    };
+    let baseline = outcomes(dep.baseline)?;
+    for tag in &run_tags[1..] {
+        let ours = outcomes(tag)?;
+        let differ = compare::differing(&baseline, &ours);
+        if differ != expected {
+            println!(
+                "{task}: {tag}: the outcomes that differ from {}'s are not those listed:",
+                dep.baseline
+            );
+            let files = [
+                (
+                    work.join(format!("outcomes-{}", dep.baseline)),
+                    baseline.as_str(),
+                ),
+                (work.join(format!("outcomes-{tag}")), ours.as_str()),
+            ];
+            for line in compare::report(&expected, &differ, &files) {
+                println!("  {line}");
+            }
+            return Err(format!(
+                "{tag}: the outcomes that differ from {}'s are not those listed (above)",
+                dep.baseline
+            )
+            .into());
+        }
+    }
+    let mut passed = Vec::new();
+    for tag in &run_tags {
+        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?)));
+    }
+    let listed: Vec<&str> = expected.iter().map(String::as_str).collect();
+    println!(
+        "{task}: built {built} binaries; run {} tests per build on the 535 library, \
+         passed: {}; expected differences: {} ({}); {}s",
+        baseline.lines().count(),
+        passed.join(", "),
+        listed.len(),
+        listed.join(" "),
+        started.elapsed().as_secs()
+    );
+    Ok(())
+}

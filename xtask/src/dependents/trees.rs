@@ -1,0 +1,295 @@
+//! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: the pinned
+//! crate, its unpacking, the migration patch, the committed lock of each tree they build offline,
+//! and the folders each build links.
+//!
+//! Every tree a check builds (`published` and `migrated`, or cudarc's `own` and `ours`) is a root
+//! package of its own, whose resolution takes in all its optional dependencies (and theirs that
+//! its features name), which the pinning lock `ci/NAME/Cargo.lock`, where the crate is only a
+//! dependency, never resolves. So each tree has a lock of its own, committed and complete for the
+//! package as it is built (`ci/NAME/TREE.lock`): [`LockedTree::fetch`] puts it in the tree and
+//! fetches every crate it names with `--locked` before the offline builds, so that they need
+//! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
+
+use crate::base::driver::{self, links_stub};
+use crate::base::process::{self, root, run_task};
+use crate::base::Result;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+/// The path of the pinned `name-version.crate` in cargo's cache, checked against its checksum
+/// (the task pinned-crate, run by this program for its output).
+pub fn pinned_crate(name: &str, version: &str) -> Result<PathBuf> {
+    let path = process::output(process::task("pinned-crate")?.args([name, version]))?;
+    Ok(PathBuf::from(path.trim_end()))
+}
+
+/// Applies `patch` (a file of the workspace) to the tree `dir`, exactly (no fuzz); false if it
+/// does not apply.
+pub fn apply(patch: &str, dir: &Path) -> Result<bool> {
+    let file = std::fs::File::open(root().join(patch)).map_err(|e| format!("{patch}: {e}"))?;
+    let status = process::command("patch")
+        .arg("-d")
+        .arg(dir)
+        .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
+        .stdin(Stdio::from(file))
+        .status()?;
+    Ok(status.success())
+}
+
+/// The folders the builds link, made under `work`.
+pub struct LinkFolders {
+    /// For cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper), which link
+    /// `<CUDA_LIBRARY_PATH>/lib64`: `lib64` is the 535 library's folder.
+    pub published: PathBuf,
+    /// The 535 library's folder.
+    pub driver: PathBuf,
+    /// The stub library, for the headers newer than the 535 driver.
+    pub stub: PathBuf,
+}
+
+impl LinkFolders {
+    /// Makes them under `work` (a fixed folder outside the target folder: a new path would
+    /// rebuild cuda-driver-sys each run).
+    pub fn new(work: &Path) -> Result<Self> {
+        let driver = driver::library()?;
+        let published = work.join("cuda-0.3");
+        std::fs::create_dir_all(&published)?;
+        let lib64 = published.join("lib64");
+        let _ = std::fs::remove_file(&lib64);
+        std::os::unix::fs::symlink(&driver, &lib64)
+            .map_err(|e| format!("{}: {e}", lib64.display()))?;
+        let stub = work.join("stub");
+        run_task("stub-libcuda", &[&stub.to_string_lossy()])?;
+        Ok(LinkFolders {
+            published,
+            driver,
+            stub,
+        })
+    }
+
+    /// The folder this workspace's crate links with the header `version`.
+    pub fn ours(&self, version: u32) -> Result<&Path> {
+        Ok(if links_stub(version)? {
+            &self.stub
+        } else {
+            &self.driver
+        })
+    }
+}
+
+/// The `--config` that builds a dependent on this workspace's cuda-driver-sys.
+pub fn patch_config() -> String {
+    format!(
+        "patch.crates-io.cuda-driver-sys.path='{}'",
+        root().join("cuda-driver-sys").display()
+    )
+}
+
+/// Replaces the folder `dest` by a copy of `src`'s `entries`.
+pub fn copy_fresh(src: &Path, entries: &[&str], dest: &Path) -> Result {
+    let _ = std::fs::remove_dir_all(dest);
+    std::fs::create_dir_all(dest)?;
+    let mut cp = process::command("cp");
+    cp.arg("-r");
+    for e in entries {
+        cp.arg(src.join(e));
+    }
+    process::run(cp.arg(dest))
+}
+
+/// The crate file `crate_file` unpacked into `dir` (emptied first) as a workspace of its own.
+pub fn unpack(crate_file: &Path, dir: &Path) -> Result {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)?;
+    process::run(
+        process::command("tar")
+            .arg("xzf")
+            .arg(crate_file)
+            .arg("-C")
+            .arg(dir)
+            .args(["--strip-components", "1"]),
+    )?;
+    let manifest = dir.join("Cargo.toml");
+    let mut text = std::fs::read_to_string(&manifest)?;
+    text.push_str("\n[workspace]\n");
+    std::fs::write(&manifest, text)?;
+    Ok(())
+}
+
+/// A tree that a check builds offline, and the committed lock it resolves from.
+pub struct LockedTree<'a> {
+    /// The folder it is built in (`target/cust-check/migrated`).
+    pub dir: &'a Path,
+    /// What it is, in messages (`cust 0.3.2 (migrated)`).
+    pub label: String,
+    /// Its committed lock, relative to the workspace root (`ci/cust/migrated.lock`).
+    pub lock: String,
+    /// Built on this workspace's cuda-driver-sys ([`patch_config`]).
+    pub patched: bool,
+    /// The command that regenerates the lock (`cargo xtask cust-check --update-locks`).
+    pub update: String,
+}
+
+impl LockedTree<'_> {
+    /// Puts the committed lock in the tree and fetches every crate it names (`cargo fetch
+    /// --locked`, from the package registry), so that the offline builds find them; a lock that
+    /// lacks what the package needs as built fails with the lock to regenerate and the command.
+    pub fn fetch(&self) -> Result {
+        let lock = root().join(&self.lock);
+        if !lock.is_file() {
+            return Err(format!(
+                "{} is missing: `{}` writes it (then commit it)",
+                self.lock, self.update
+            )
+            .into());
+        }
+        crate::base::files::copy(&lock, &self.dir.join("Cargo.lock"))?;
+        let (status, said) = crate::base::capture::merged(&mut self.cargo_fetch(true))?;
+        if status.success() {
+            return Ok(());
+        }
+        let last = said.lines().rfind(|l| l.starts_with("error")).unwrap_or("");
+        if said.contains("--locked") {
+            return Err(format!(
+                "{} lacks crates that {} needs as it is built (cargo: {}): regenerate it with \
+                 `{}` and commit it",
+                self.lock,
+                self.label,
+                last.trim(),
+                self.update
+            )
+            .into());
+        }
+        Err(format!("fetching the crates of {} failed: {said}", self.lock).into())
+    }
+
+    /// With `update_locks`, [`update`](Self::update) the committed lock from `start`; else
+    /// [`fetch`](Self::fetch) its crates.
+    pub fn prepare(&self, update_locks: bool, start: &Path) -> Result {
+        match update_locks {
+            true => self.update(start),
+            false => self.fetch(),
+        }
+    }
+
+    /// Completes the lock in the tree (the committed one if there is one, else `start`) with what
+    /// the package needs as built (`cargo fetch`, which keeps every version already locked) and
+    /// writes it to the committed path.
+    pub fn update(&self, start: &Path) -> Result {
+        let lock = root().join(&self.lock);
+        let from = if lock.is_file() {
+            lock.as_path()
+        } else {
+            start
+        };
+        crate::base::files::copy(from, &self.dir.join("Cargo.lock"))?;
+        process::run(&mut self.cargo_fetch(false))?;
+        crate::base::files::copy(&self.dir.join("Cargo.lock"), &lock)?;
+        println!("{}: complete for {}", self.lock, self.label);
+        Ok(())
+    }
+
+    /// `cargo fetch` of the tree, `--locked` or not.
+    fn cargo_fetch(&self, locked: bool) -> std::process::Command {
+        let mut cargo = process::command("cargo");
+        cargo
+            .arg("fetch")
+            .arg("--manifest-path")
+            .arg(self.dir.join("Cargo.toml"));
+        if locked {
+            cargo.arg("--locked");
+        }
+        if self.patched {
+            cargo.args(["--config", &patch_config()]);
+        }
+        cargo
+    }
+
+    /// The control: a copy of the tree whose lock lacks the package `name` (one the package needs
+    /// as built) must fail [`fetch`](Self::fetch) with the message that names the lock and the
+    /// command; prints that message.
+    pub fn control_without(&self, name: &str, scratch: &Path) -> Result {
+        let text = crate::base::files::read(&root().join(&self.lock))?;
+        let Some(cut) = without_package(&text, name) else {
+            return Err(format!("control: {} locks no package `{name}`", self.lock).into());
+        };
+        let _ = std::fs::remove_dir_all(scratch);
+        process::run(process::command("cp").arg("-r").arg(self.dir).arg(scratch))?;
+        let lock = scratch.join(format!("without-{name}.lock"));
+        crate::base::files::write(&lock, cut)?;
+        let control = LockedTree {
+            dir: scratch,
+            label: self.label.clone(),
+            lock: lock.to_string_lossy().into_owned(),
+            patched: self.patched,
+            update: self.update.clone(),
+        };
+        match control.fetch() {
+            Err(e) if e.to_string().contains(&self.update) => {
+                println!(
+                    "control: {} without `{name}` fails as it must: {e}",
+                    self.lock
+                );
+                let _ = std::fs::remove_dir_all(scratch);
+                Ok(())
+            }
+            Err(e) => Err(format!(
+                "control: {} without `{name}` failed, but without naming `{}`: {e}",
+                self.lock, self.update
+            )
+            .into()),
+            Ok(()) => Err(format!(
+                "control: {} without `{name}` was fetched with --locked: the check cannot see a \
+                 lock that lacks a crate",
+                self.lock
+            )
+            .into()),
+        }
+    }
+}
+
+/// The lock file `text` without the package `name` and every mention of it in the dependency
+/// lists; `None` if it locks no such package.
+fn without_package(text: &str, name: &str) -> Option<String> {
+    let marker = "[[package]]\n";
+    let mut blocks = text.split(marker);
+    let mut out = blocks.next().unwrap_or("").to_string();
+    let mut found = false;
+    let own_line = format!("name = \"{name}\"\n");
+    let mention = format!("\"{name}");
+    for block in blocks {
+        if block.starts_with(&own_line) {
+            found = true;
+            continue;
+        }
+        out.push_str(marker);
+        for line in block.split_inclusive('\n') {
+            let item = line.trim();
+            let named = item
+                .strip_prefix(&mention)
+                .is_some_and(|rest| rest.starts_with('"') || rest.starts_with(' '));
+            if !named {
+                out.push_str(line);
+            }
+        }
+    }
+    found.then_some(out)
+}
+
+/// `strip --strip-debug` of `from` into `to`.
+pub fn strip(from: &Path, to: &Path) -> Result {
+    let mut strip = process::command("strip");
+    strip.arg("--strip-debug").arg("-o").arg(to).arg(from);
+    process::run(&mut strip)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_package_and_its_mentions_are_cut() {
+        let lock = "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\ndependencies = [\n \"half 2.7.1\",\n \"halfway\",\n]\n\n[[package]]\nname = \"half\"\nversion = \"2.7.1\"\n\n[[package]]\nname = \"b\"\ndependencies = [\n \"half\",\n]\n";
+        let cut = super::without_package(lock, "half").expect("half is locked");
+        assert_eq!(cut, "version = 4\n\n[[package]]\nname = \"a\"\nversion = \"1.0.0\"\ndependencies = [\n \"halfway\",\n]\n\n[[package]]\nname = \"b\"\ndependencies = [\n]\n");
+        assert!(super::without_package(lock, "quarter").is_none());
+    }
+}

@@ -1,0 +1,15 @@
+//! `cargo xtask fetch-deps [--arm64-driver]`: fetches the test dependencies into
+//! `target/ci-deps/` ([`crate::base::deps`] says what they are), then prints the environment
+//! that points the builds and tests at them, as `export NAME="VALUE"` lines for a shell to
+//! `eval` (`eval "$(cargo xtask fetch-deps)"`; progress goes to stderr).
+
+use crate::base::deps::{fetch, Options};
+use crate::base::Result;
+
+/// `cargo xtask fetch-deps [--arm64-driver]`: fetches, then prints the environment.
+pub fn run(args: &[String]) -> Result {
+    for variable in fetch(&Options::parse(args)?)? {
+        println!("{}", variable.export_line());
+    }
+    Ok(())
+}

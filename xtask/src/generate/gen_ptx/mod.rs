@@ -1,0 +1,284 @@
+//! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
+//! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
+//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas,
+//! the hand-written ones ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12
+//! compiler emits) too.
+//!
+//!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
+//!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
+//!                                 difference from the committed PTX (and verify the committed PTX)
+//!
+//! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
+//! so the same PTX JIT-compiles for every GPU those drivers drive; a kernel that uses a newer
+//! architecture's features names its own (compute_90 for Hopper's clusters and tensor memory
+//! accelerator), and its PTX loads on those GPUs only. The output is byte-for-byte
+//! deterministic: same wheel, same sources, same options, and NVRTC is given only each source's
+//! base name. --std=c++03 keeps NVRTC from emitting the dozens of unused nv::target constants
+//! (<nv/target>, C++11 and later) into every PTX.
+
+mod nvrtc;
+
+use crate::base::deps::ptx_tools::{parse_isa, Pins, Tools};
+use crate::base::scratch::Scratch;
+use crate::base::{process, Result};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The NVRTC options of every PTX.
+const COMMON: &[&str] = &["--std=c++03"];
+
+/// The virtual architecture of a PTX that names none: the oldest the pinned NVRTC supports.
+const OLDEST: &str = "compute_52";
+
+/// One PTX to build.
+struct Target {
+    /// Its name, `examples/kernels/<name>.ptx`.
+    name: &'static str,
+    /// Its CUDA C source in `examples/kernels/`.
+    source: &'static str,
+    /// Relocatable (-rdc): ptx_link0's kernel calls a function defined in ptx_link1, and the
+    /// example links the two with cuLinkAddData(CU_JIT_INPUT_PTX).
+    relocatable: bool,
+    /// Its virtual architecture, `compute_<NN>`.
+    arch: &'static str,
+    /// It calls a device function the driver provides when it loads the PTX
+    /// (`cudaGraphSetConditional`, newer than the pinned ptxas): ptxas checks it as relocatable
+    /// code (`--compile-only`), which leaves the call unresolved.
+    driver_call: bool,
+}
+
+/// A PTX of the oldest architecture.
+const fn target(name: &'static str, source: &'static str, relocatable: bool) -> Target {
+    Target {
+        name,
+        source,
+        relocatable,
+        arch: OLDEST,
+        driver_call: false,
+    }
+}
+
+/// A PTX of Hopper's architecture (clusters, the tensor memory accelerator, programmatic
+/// dependent launch): it loads on compute capability 9.0 GPUs only.
+const fn hopper(name: &'static str, source: &'static str) -> Target {
+    Target {
+        name,
+        source,
+        relocatable: false,
+        arch: "compute_90",
+        driver_call: false,
+    }
+}
+
+/// What to build.
+const TARGETS: &[Target] = &[
+    target("vector_add", "vector_add.cu", false),
+    target("ptx_jit", "ptx_jit.cu", false),
+    target("ptx_link0", "ptx_link0.cu", true),
+    target("ptx_link1", "ptx_link1.cu", true),
+    target("param_buffer", "param_buffer.cu", false),
+    target(
+        "context_independent_loading",
+        "context_independent_loading.cu",
+        false,
+    ),
+    // The group programs' kernels (examples/groups/).
+    target("stream_memops", "stream_memops.cu", false),
+    target("peer", "peer.cu", false),
+    target("textures", "textures.cu", false),
+    hopper("launch", "launch.cu"),
+    hopper("tensor_map", "tensor_map.cu"),
+    target("green_contexts", "green_contexts.cu", false),
+    target("library", "library.cu", false),
+    Target {
+        name: "graphs",
+        source: "graphs.cu",
+        relocatable: false,
+        arch: OLDEST,
+        driver_call: true,
+    },
+];
+
+/// PTX written by hand (no CUDA 12 compiler emits texture and surface references), of the
+/// oldest architecture: checked with the generated PTX, never regenerated.
+const HAND_WRITTEN: &[&str] = &["texture_references"];
+
+/// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own
+/// (`compute_52`: `sm_52`) and Hopper's, where the GPU checks run.
+fn ptxas_arches(arch: &str) -> Vec<String> {
+    let own = arch.replace("compute_", "sm_");
+    let mut arches = vec![own];
+    if arches[0] != "sm_90" {
+        arches.push("sm_90".into());
+    }
+    arches
+}
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let check = match args {
+        [] => false,
+        [flag] if flag == "--check" => true,
+        _ => return Err("usage: cargo xtask gen-ptx [--check]".into()),
+    };
+    let pins = Pins::read()?;
+    let tools = pins.fetch()?;
+    let kernels = process::root().join("examples/kernels");
+    let scratch = if check {
+        Some(Scratch::new("gen-ptx")?)
+    } else {
+        None
+    };
+    let out = scratch.as_ref().map_or(kernels.as_path(), Scratch::path);
+    crate::base::files::create_dir(out)?;
+    let generated = generate(&tools, &kernels, out, check);
+    drop(scratch);
+    let verified = verify(&tools, &pins, &kernels);
+    if generated? & verified? {
+        Ok(())
+    } else {
+        Err("the PTX is not what the pinned tools give or accept: the lines above say which".into())
+    }
+}
+
+fn log(line: &str) {
+    eprintln!("gen-ptx: {line}");
+}
+
+/// Compiles every target into `out`; with `check`, compares each with the committed one. Whether
+/// all are the same.
+fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bool> {
+    let mut same = true;
+    for &Target {
+        name,
+        source,
+        relocatable,
+        arch,
+        ..
+    } in TARGETS
+    {
+        let architecture = format!("--gpu-architecture={arch}");
+        let mut options = vec![architecture.as_str()];
+        options.extend(COMMON);
+        if relocatable {
+            options.push("--relocatable-device-code=true");
+        }
+        let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
+        let path = out.join(format!("{name}.ptx"));
+        crate::base::files::write(&path, &ptx)?;
+        if !check {
+            log(&format!("wrote examples/kernels/{name}.ptx"));
+        } else if std::fs::read(kernels.join(format!("{name}.ptx")))
+            .ok()
+            .as_ref()
+            == Some(&ptx)
+        {
+            log(&format!("examples/kernels/{name}.ptx is up to date"));
+        } else {
+            log(&format!(
+                "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
+            ));
+            let diff = Command::new("diff")
+                .arg("-u")
+                .arg(kernels.join(format!("{name}.ptx")))
+                .arg(&path)
+                .output()?;
+            for line in String::from_utf8_lossy(&diff.stdout).lines().take(40) {
+                eprintln!("{line}");
+            }
+            same = false;
+        }
+    }
+    Ok(same)
+}
+
+/// Checks the committed PTX (generated and hand-written): ISA version at most the pinned one,
+/// accepted by ptxas for every architecture, and the deliberately broken PTX of ptx_jit rejected.
+/// Whether all passed.
+fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
+    let mut ok = true;
+    let release = &tools.release;
+    let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
+    let generated = TARGETS
+        .iter()
+        .map(|t| (t.name, t.relocatable, t.arch, t.driver_call));
+    let hand_written = HAND_WRITTEN
+        .iter()
+        .map(|name| (*name, false, OLDEST, false));
+    for (name, relocatable, arch, driver_call) in generated.chain(hand_written) {
+        let path = kernels.join(format!("{name}.ptx"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            log(&format!("missing {}", path.display()));
+            ok = false;
+            continue;
+        };
+        let version = text
+            .lines()
+            .find_map(|l| l.strip_prefix(".version "))
+            .unwrap_or_default();
+        if parse_isa(version).is_none_or(|v| v > pins.isa) {
+            let shown = if version.is_empty() { "?" } else { version };
+            log(&format!(
+                "{name}.ptx: .version {shown} is newer than {isa} (CUDA {release})"
+            ));
+            ok = false;
+        }
+        // Relocatable: unresolved calls are resolved at link time (or, for a driver call, when
+        // the driver loads the PTX).
+        let rdc: &[&str] = if relocatable || driver_call {
+            &["--compile-only"]
+        } else {
+            &[]
+        };
+        for arch in ptxas_arches(arch) {
+            let mut ptxas = Command::new(&tools.ptxas);
+            ptxas
+                .arg(format!("-arch={arch}"))
+                .args(rdc)
+                .arg(&path)
+                .args(["-o", "/dev/null"]);
+            if ptxas.status().is_ok_and(|s| s.success()) {
+                let rdc = rdc.join(" ");
+                log(&format!(
+                    "{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok"
+                ));
+            } else {
+                log(&format!(
+                    "{name}.ptx: ptxas {release} -arch={arch} {} FAILED",
+                    rdc.join(" ")
+                ));
+                ok = false;
+            }
+        }
+    }
+    let broken = kernels.join("ptx_jit_broken.ptx");
+    if !broken.is_file() {
+        log(&format!("missing {}", broken.display()));
+        return Ok(false);
+    }
+    let mut ptxas = Command::new(&tools.ptxas);
+    ptxas
+        .arg(format!("-arch={}", ptxas_arches(OLDEST)[0]))
+        .arg(&broken)
+        .args(["-o", "/dev/null"]);
+    if ptxas
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        log("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
+        ok = false;
+    } else {
+        log("ptx_jit_broken.ptx: rejected by ptxas as intended");
+    }
+    Ok(ok)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ptxas_checks_the_own_architecture_and_hoppers() {
+        assert_eq!(super::ptxas_arches("compute_52"), ["sm_52", "sm_90"]);
+        assert_eq!(super::ptxas_arches("compute_90"), ["sm_90"]);
+    }
+}

@@ -1,0 +1,333 @@
+//! `cargo xtask gpu-bundle [--parts WORDS] [DIR]`: builds, on this machine (release, x86-64),
+//! everything the GPU pass runs, into one folder (default `target/gpu-bundle`) that a GPU machine
+//! with the NVIDIA driver and no Rust toolchain runs with one command, `DIR/run.sh [OUT]` (this
+//! task's own binary, `DIR/xtask gpu-run`; logs go to OUT, default `DIR/out`). `--parts` builds
+//! only the parts it names (of [`PARTS`]; all by default): run such a bundle with the same words in
+//! `GPU_RUN_PARTS` (`tests` also serves `sanitizer`).
+//!
+//! The folder holds: the examples and their C twins of each build ([`builds`]: `examples-<tag>/`,
+//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they
+//! load, the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one
+//! the twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's
+//! own toolkit is not needed), the driver, table and interop tests of each build (every function
+//! linked where the GPU machine's driver is newer than the header), OpenGL interop through
+//! headless EGL (`gl_interop`, with the EGL/OpenGL loaders it needs as Debian packages in
+//! `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded with
+//! cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for the
+//! start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
+//! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
+//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks`, the
+//! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
+//! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
+//! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
+
+mod builds;
+mod recorder;
+
+use crate::base::cargo_json::{self, Built, Executable};
+use crate::base::files::{copy, copy_files, create_dir, remove_dir, write};
+use crate::base::scratch::Scratch;
+use crate::base::versions::dotted;
+use crate::base::{deps, driver, process, Result};
+use crate::gpu::run::checks::Checks;
+use builds::{Build, Versions};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// The parts a bundle can hold.
+const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cust", "cudarc"];
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let all = PARTS.join(" ");
+    let (parts, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["--parts", words, dir] => (words, dir),
+        ["--parts", words] => (words, "target/gpu-bundle"),
+        [dir] if !dir.starts_with('-') => (all.as_str(), dir),
+        [] => (all.as_str(), "target/gpu-bundle"),
+        _ => return Err("usage: cargo xtask gpu-bundle [--parts WORDS] [DIR]".into()),
+    };
+    let parts: Vec<&str> = parts.split_whitespace().collect();
+    if let Some(unknown) = parts.iter().find(|p| !PARTS.contains(p)) {
+        return Err(format!(
+            "gpu-bundle: no part `{unknown}`; the parts: {}",
+            PARTS.join(" ")
+        )
+        .into());
+    }
+    let want = |part: &str| parts.contains(&part);
+    deps::use_fetched(&[])?;
+    let out = process::root().join(dir);
+    remove_dir(&out)?;
+    for sub in ["bin", "tests", "lib"] {
+        create_dir(&out.join(sub))?;
+    }
+    copy_files(
+        &process::root().join("examples/kernels"),
+        &out.join("kernels"),
+    )?;
+    let versions = Versions::tagged()?;
+    if want("tests") {
+        everything_but_the_benchmark(&out, &versions)?;
+    }
+    if want("bench") {
+        println!("building the benchmark: linked, and dynamically loaded with cudarc beside it");
+        bench(&out, "driver", "bench-driver", &[])?;
+        bench(&out, "first_init", "first-init-linked", &[])?;
+        let dynamic = versions.dynamic_bench_features();
+        bench(&out, "driver", "bench-driver-dynamic", &dynamic)?;
+        bench(&out, "first_init", "first-init-dynamic", &dynamic)?;
+    }
+    for name in ["rustacuda", "cust"] {
+        if want(name) {
+            println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
+            let dir = out.join(name);
+            crate::base::process::run_task(
+                &format!("{name}-check"),
+                &["--bundle", &dir.to_string_lossy()],
+            )?;
+        }
+    }
+    if want("cudarc") {
+        println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
+        let cudarc = out.join("cudarc");
+        crate::base::process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
+        pack(&out, "cudarc")?;
+    }
+    runner(&out, &versions)?;
+    process::run(process::command("du").arg("-sh").arg(&out))
+}
+
+/// Replaces the folder `name` of the bundle `out` by `name.tar.xz` (gpu-run unpacks it): its
+/// builds differ little from one another, and xz keeps the bundle small enough to travel.
+fn pack(out: &Path, name: &str) -> Result {
+    let archive = format!("{name}.tar.xz");
+    process::run(
+        process::command("tar")
+            .current_dir(out)
+            .env("XZ_OPT", "-6 -T0")
+            .args(["cJf", &archive, name]),
+    )?;
+    fs::remove_dir_all(out.join(name)).map_err(|e| format!("{}/{name}: {e}", out.display()).into())
+}
+
+/// The examples, the C twins, the tests and the runtime library: the part `tests`.
+fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
+    // The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
+    // fetch-deps set) and the examples load; the benchmark uses none.
+    let cudart = std::env::var("CUDART_LIBRARY_PATH")
+        .map_err(|_| "CUDART_LIBRARY_PATH is not set: run `cargo xtask fetch-deps`")?;
+    copy(
+        &Path::new(&cudart).join("libcudart.so.12"),
+        &out.join("lib/libcudart.so.12"),
+    )?;
+    // Linking every function of a header newer than Debian's 535 library needs a library with
+    // those symbols: a stub libcuda.so.1 made from the committed bindings, as the toolkit's stubs
+    // are. The GPU machine loads its real driver instead (nothing points the loader at the stub).
+    let stub = Stub::new()?;
+    let default = dotted(versions.default);
+    println!(
+        "building the examples and C twins of every version feature (and {default} per-thread)"
+    );
+    for build in versions.examples() {
+        examples(out, &build, &stub)?;
+    }
+    println!("building the driver and table tests of every header");
+    for build in versions.linked_tests() {
+        tests(out, &build, &stub)?;
+    }
+    // The GPU machine has no EGL/OpenGL loaders of its own (glvnd; the NVIDIA driver brings its
+    // EGL vendor library): the runner unpacks these when ldconfig does not know libEGL.so.1.
+    println!("downloading the EGL/OpenGL loaders for gl_interop (bookworm amd64)");
+    let debs = out.join("gl-debs");
+    create_dir(&debs)?;
+    let loaders = [
+        "libegl1",
+        "libglvnd0",
+        "libopengl0",
+        "libgl1",
+        "libglx0",
+        "libgles2",
+    ];
+    let mut download = process::command("apt-get");
+    download
+        .args(["-oAPT::Architecture=amd64", "download"])
+        .args(loaders);
+    process::run(download.current_dir(&debs).stdout(std::io::stderr()))?;
+    for build in versions.dynamic_tests() {
+        tests(out, &build, &stub)?;
+    }
+    println!("building the coverage recorder (CUPTI's driver API callbacks)");
+    recorder::build(out)
+}
+
+/// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)
+/// into `c-twins-<tag>/`, with its parity test binary.
+fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
+    let (examples, twins) = (
+        out.join(format!("examples-{}", build.tag)),
+        out.join(format!("c-twins-{}", build.tag)),
+    );
+    create_dir(&examples)?;
+    create_dir(&twins)?;
+    let mut cargo = stub.cargo(build, &["build", "--release", "--examples"]);
+    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
+        if kind == "example" {
+            copy(&path, &examples.join(name))?;
+        }
+    }
+    let mut cargo = stub.cargo(
+        build,
+        &["test", "--release", "--no-run", "--test", "examples_parity"],
+    );
+    let built = build_quietly(&mut cargo)?;
+    if let Some(dir) = built.tests_out_dir {
+        copy_files(&dir.join("c-twins"), &twins)?;
+    }
+    for Executable { kind, name, path } in built.executables {
+        if kind == "test" {
+            copy(&path, &out.join(format!("tests/{name}-{}", build.tag)))?;
+        }
+    }
+    println!(
+        "  examples-{tag}: {}, c-twins-{tag}: {}",
+        count(&examples)?,
+        count(&twins)?,
+        tag = build.tag
+    );
+    Ok(())
+}
+
+/// The test binaries of `build`, into `tests/<name>-<tag>`.
+fn tests(out: &Path, build: &Build, stub: &Stub) -> Result {
+    let mut cargo = stub.cargo(build, &["test", "--release", "--no-run"]);
+    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
+        if kind == "test" {
+            let name = format!("{name}-{}", build.tag);
+            copy(&path, &out.join("tests").join(&name))?;
+            println!("  test {name}");
+        }
+    }
+    Ok(())
+}
+
+/// The benchmark program `name` of the build with `features`, into `bin/<dest>`. Every loop of
+/// both twins starts on a 64-byte boundary (LLVM's -align-loops=64, gcc's -falign-loops=64; in a
+/// target folder of their own, so that the other builds keep theirs): where the linker put a loop
+/// moved identical loops by up to 8% (docs/BENCHMARKS.md), which the verdicts must not measure.
+fn bench(out: &Path, name: &str, dest: &str, features: &[String]) -> Result {
+    let mut cargo = process::command("cargo");
+    cargo
+        .args([
+            "bench",
+            "--no-run",
+            "--bench",
+            name,
+            "--message-format=json",
+        ])
+        .args(features)
+        .env("CARGO_TARGET_DIR", "target/bench-aligned")
+        .env("RUSTFLAGS", "-C llvm-args=-align-loops=64")
+        .env("CFLAGS", "-falign-loops=64");
+    let path = build_quietly(&mut cargo)?
+        .executables
+        .into_iter()
+        .find(|e| e.kind == "bench" && e.name == name)
+        .map(|e| e.path);
+    let path = path.ok_or_else(|| {
+        format!(
+            "the {name} benchmark ({}) was not built",
+            features.join(" ")
+        )
+    })?;
+    copy(&path, &out.join("bin").join(dest))?;
+    println!("  bin/{dest}");
+    Ok(())
+}
+
+/// The runner: this task's binary built in release (`xtask gpu-run`), `run.sh` calling it, and the
+/// `checks` file it reads.
+fn runner(out: &Path, versions: &Versions) -> Result {
+    let mut cargo = process::command("cargo");
+    cargo.args([
+        "build",
+        "--release",
+        "--package",
+        "xtask",
+        "--message-format=json",
+    ]);
+    let xtask = build_quietly(&mut cargo)?
+        .executables
+        .into_iter()
+        .find(|e| e.kind == "bin")
+        .map(|e| e.path);
+    copy(
+        &xtask.ok_or("cargo built no xtask binary")?,
+        &out.join("xtask"),
+    )?;
+    let run_sh = out.join("run.sh");
+    write(
+        &run_sh,
+        "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
+    )?;
+    fs::set_permissions(&run_sh, fs::Permissions::from_mode(0o755))?;
+    let d = versions.default;
+    let checks = Checks {
+        default: d.to_string(),
+        sanitizer: [d.to_string()]
+            .into_iter()
+            .chain(versions.examples.iter().map(u32::to_string))
+            .chain([format!("{d}-dyn")])
+            .collect(),
+        profiler: [d.to_string(), format!("{d}-dyn")]
+            .into_iter()
+            .chain(versions.examples.last().map(u32::to_string))
+            .collect(),
+        api_errors: ["ptx_jit".to_string()]
+            .into_iter()
+            .chain(
+                crate::base::examples::group_programs()?
+                    .into_iter()
+                    .map(|p| p.name),
+            )
+            .collect(),
+    };
+    write(&out.join("checks"), checks.render())
+}
+
+/// A stub libcuda.so.1 in a scratch folder, removed when dropped.
+struct Stub(Scratch);
+
+impl Stub {
+    fn new() -> Result<Self> {
+        Ok(Stub(driver::stub_in_scratch("gpu-bundle-stub")?))
+    }
+
+    /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.
+    fn cargo(&self, build: &Build, args: &[&str]) -> std::process::Command {
+        let mut cargo = process::command("cargo");
+        cargo
+            .args(args)
+            .arg("--message-format=json")
+            .args(&build.args);
+        if build.stub {
+            cargo.env("CUDA_LIBRARY_PATH", self.0.path());
+        }
+        cargo
+    }
+}
+
+/// What the cargo build `command` made; its compiler messages unshown (the failure says how to
+/// see them).
+fn build_quietly(command: &mut std::process::Command) -> Result<Built> {
+    cargo_json::built(command.stderr(std::process::Stdio::null()))
+        .map_err(|e| format!("{e}: run it for the compiler's messages").into())
+}
+
+/// How many entries the folder `dir` has.
+fn count(dir: &Path) -> Result<usize> {
+    Ok(fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .count())
+}

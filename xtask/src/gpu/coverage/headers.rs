@@ -1,0 +1,147 @@
+//! What the headers declare: every function of the newest header set with its Doxygen group
+//! (the generator's `header_functions`, which reads them as the item docs do), the header each
+//! first appeared in, the names of the results, and the driver entries' names mapped back to the
+//! functions C programs call.
+
+use crate::base::{process, versions, Result};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A declared function of the newest headers.
+pub struct Function {
+    pub name: String,
+    /// Its group (`CUDA_MEM`), `-` where the header puts it in none.
+    pub group: String,
+    /// The group's title, `-` where the header gives none.
+    pub title: String,
+    /// The oldest bound header version declaring it.
+    pub since: u32,
+}
+
+/// The functions of the newest headers, in the generator's order (header, then name).
+pub struct Headers {
+    pub newest: u32,
+    pub functions: Vec<Function>,
+    /// Result codes to their names (`cudaError_enum` of the newest `cuda.h`).
+    pub results: BTreeMap<u32, String>,
+}
+
+/// The fetched headers' folder of `version`.
+fn folder(version: u32) -> PathBuf {
+    process::root().join(format!("target/ci-deps/headers/{version}"))
+}
+
+impl Headers {
+    /// The newest headers' functions; with `history`, each one's first version from every bound
+    /// header (else `since` is the newest).
+    pub fn read(history: bool) -> Result<Headers> {
+        let all: Vec<u32> = versions::all()?.iter().map(|v| v.number).collect();
+        let newest = *all.last().ok_or("versions.txt lists no version")?;
+        let dirs: Vec<u32> = if history { all } else { vec![newest] };
+        for v in &dirs {
+            if !folder(*v).join("cuda.h").is_file() {
+                return Err(format!(
+                    "{} has no cuda.h: run `cargo xtask fetch-deps`",
+                    folder(*v).display()
+                )
+                .into());
+            }
+        }
+        let mut command = process::command("cargo");
+        command.args([
+            "run",
+            "--quiet",
+            "--release",
+            "-p",
+            "cuda-driver-sys-generator",
+        ]);
+        command.args(["--bin", "header_functions", "--"]);
+        command.args(dirs.iter().map(|v| folder(*v)));
+        let listing = process::output(&mut command)?;
+        let mut since: BTreeMap<String, u32> = BTreeMap::new();
+        let mut functions = Vec::new();
+        for line in listing.lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [dir, _header, name, group, title] = fields[..] else {
+                return Err(format!("header_functions printed `{line}`").into());
+            };
+            let version: u32 = (dir.rsplit('/').next().and_then(|v| v.parse().ok()))
+                .ok_or_else(|| format!("header_functions printed the folder `{dir}`"))?;
+            since.entry(name.to_string()).or_insert(version);
+            if version == newest {
+                functions.push(Function {
+                    name: name.to_string(),
+                    group: group.to_string(),
+                    title: title.to_string(),
+                    since: newest,
+                });
+            }
+        }
+        for f in &mut functions {
+            f.since = since[&f.name];
+        }
+        let cuda_h = crate::base::files::read(&folder(newest).join("cuda.h"))?;
+        Ok(Headers {
+            newest,
+            functions,
+            results: result_names(&cuda_h),
+        })
+    }
+
+    /// The declared function a driver entry is (`cuMemAlloc_v2` is `cuMemAlloc`,
+    /// `cuMemcpyAsync_ptsz` is `cuMemcpyAsync`, `cuCtxSynchronize_v2` is itself): the entry's
+    /// name without its stream-mode suffix, then without its ABI suffixes until a declared name.
+    pub fn function_of(&self, entry: &str) -> Option<&Function> {
+        let find = |name: &str| self.functions.iter().find(|f| f.name == name);
+        let mut name = entry
+            .strip_suffix("_ptsz")
+            .or_else(|| entry.strip_suffix("_ptds"))
+            .unwrap_or(entry);
+        loop {
+            if let Some(f) = find(name) {
+                return Some(f);
+            }
+            let (stem, suffix) = name.rsplit_once("_v")?;
+            if suffix.is_empty() || !suffix.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            name = stem;
+        }
+    }
+
+    /// The name of the result `code`, or `CUresult <code>`.
+    pub fn result(&self, code: u32) -> String {
+        (self.results.get(&code).cloned()).unwrap_or_else(|| format!("CUresult {code}"))
+    }
+}
+
+/// `NAME = VALUE` of `cuda.h`'s `cudaError_enum`.
+fn result_names(cuda_h: &str) -> BTreeMap<u32, String> {
+    let start = cuda_h.find("typedef enum cudaError_enum").unwrap_or(0);
+    let body = &cuda_h[start..];
+    let body = &body[..body.find("} CUresult;").unwrap_or(body.len())];
+    let mut names = BTreeMap::new();
+    for line in body.lines() {
+        let line = line.trim();
+        if let Some((name, value)) = line.split_once('=') {
+            let value = value.trim().trim_end_matches(',');
+            let value = value.split_whitespace().next().unwrap_or("");
+            if let (true, Ok(v)) = (name.trim().starts_with("CUDA_"), value.parse()) {
+                names.entry(v).or_insert_with(|| name.trim().to_string());
+            }
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn result_names_are_read() {
+        let h = "typedef enum cudaError_enum {\n    CUDA_SUCCESS = 0,\n    /** x */\n    \
+                 CUDA_ERROR_INVALID_VALUE = 1,\n    CUDA_ERROR_UNKNOWN = 999\n} CUresult;\n";
+        let names = super::result_names(h);
+        assert_eq!(names[&1], "CUDA_ERROR_INVALID_VALUE");
+        assert_eq!(names[&999], "CUDA_ERROR_UNKNOWN");
+    }
+}

@@ -1,0 +1,283 @@
+//! cudarc 0.19.10 on its own `sys` and on this crate (cudarc-check --bundle, packed as
+//! `cudarc.tar.xz`): each pair of builds (a header version, linked or dynamically loaded) runs its
+//! library tests and examples (dependent-run), and every one that passes on cudarc's own `sys`
+//! must pass on this crate, but the two that compare timings (`timing-tests`). The linked builds
+//! are bound lazily and run with `LD_DEBUG=bindings`: the driver functions each side called are
+//! listed in `cudarc-driver-functions-<side>`. The linked pairs from the `mem-location` header on
+//! also run the tour of the calls cudarc's tests leave out ([`tour`]), which must print the same
+//! on both sides. Then the safe-layer benchmark ([`bench()`]).
+
+use super::log::Logs;
+use crate::base::files::{self, read};
+use crate::base::{process, Result};
+use crate::dependents::outcomes;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+/// Runs the part.
+pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
+    let dir = here.join("cudarc");
+    if !dir.is_dir() {
+        let archive = here.join("cudarc.tar.xz");
+        if !archive.is_file() {
+            return Err(
+                "the bundle has no cudarc.tar.xz: build it with the part cudarc, or leave \
+                        cudarc out of GPU_RUN_PARTS"
+                    .into(),
+            );
+        }
+        process::run(
+            Command::new("tar")
+                .arg("xJf")
+                .arg(&archive)
+                .arg("-C")
+                .arg(here),
+        )?;
+    }
+    let ld_path = format!(
+        "{}:{}",
+        dir.join("nvrtc").display(),
+        std::env::var("LD_LIBRARY_PATH").unwrap_or_default()
+    );
+    let bindings = logs.out.join("cudarc-bindings");
+    std::fs::create_dir_all(&bindings)?;
+    let pairs: Vec<String> = files::sorted(&dir, "ours-")?
+        .iter()
+        .filter_map(|p| Some(files::name(p).strip_prefix("ours-")?.to_string()))
+        .collect();
+    println!(
+        "== cudarc 0.19.10, its library tests and examples, on its own sys and on this crate ({} builds each)",
+        pairs.len()
+    );
+    // The tests whose outcome is the machine's timing, on either side.
+    let timing = outcomes::expected(&read(&dir.join("timing-tests"))?);
+    let mut called: [BTreeSet<String>; 2] = Default::default();
+    for pair in &pairs {
+        let mut texts = Vec::new();
+        for (i, side) in ["own", "ours"].into_iter().enumerate() {
+            let name = format!("cudarc-{side}-{pair}");
+            let outcomes = logs.out.join(format!("{name}.outcomes"));
+            let mut command = Command::new(exe);
+            command
+                .arg("dependent-run")
+                .arg(dir.join(format!("{side}-{pair}")))
+                .arg(&outcomes)
+                .env("LD_LIBRARY_PATH", &ld_path);
+            if side == "ours" {
+                super::record_calls(here, logs, &mut command, &name)?;
+            }
+            let trace = bindings.join(&name);
+            if pair.ends_with("-linked") {
+                command
+                    .env("LD_DEBUG", "bindings")
+                    .env("LD_DEBUG_OUTPUT", &trace);
+            }
+            logs.run(&name, &mut command);
+            logs.print_matching(&name, &["dependent-run:"], "  ", usize::MAX)?;
+            called[i].extend(driver_functions(&bindings, &name)?);
+            texts.push(read(&outcomes).unwrap_or_default());
+        }
+        let lost: Vec<String> = outcomes::lost_passes(&texts[0], &texts[1])
+            .into_iter()
+            .filter(|test| !timing.contains(test))
+            .collect();
+        if !lost.is_empty() {
+            println!("  {pair}: passed on cudarc's own sys, not on this crate:");
+            for test in &lost {
+                println!("    {test}");
+            }
+            logs.failures.push(format!("cudarc-{pair}"));
+        }
+        if dir.join(format!("ours-{pair}/tour")).is_file() {
+            tour(&dir, pair, &ld_path, &bindings, logs)?;
+            for (i, side) in ["own", "ours"].into_iter().enumerate() {
+                called[i].extend(driver_functions(&bindings, &format!("tour-{side}-{pair}"))?);
+            }
+        }
+    }
+    for (side, functions) in ["own", "ours"].iter().zip(&called) {
+        let list: String = functions.iter().map(|f| format!("{f}\n")).collect();
+        files::write(
+            &logs.out.join(format!("cudarc-driver-functions-{side}")),
+            list,
+        )?;
+        println!(
+            "  {} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})",
+            functions.len()
+        );
+    }
+    std::fs::remove_dir_all(&bindings)?;
+    bench(&dir, &ld_path, logs)
+}
+
+/// The tour (ci/cudarc/tour.rs) of the pair `pair` on both sides, traced as the linked builds
+/// are: it must print the same on both, step by step (`cudarc-tour-<pair>.log` has both).
+fn tour(dir: &Path, pair: &str, ld_path: &str, bindings: &Path, logs: &mut Logs) -> Result {
+    let mut printed = Vec::new();
+    for side in ["own", "ours"] {
+        let output = Command::new(dir.join(format!("{side}-{pair}/tour")))
+            .env("LD_LIBRARY_PATH", ld_path)
+            .env("LD_DEBUG", "bindings")
+            .env(
+                "LD_DEBUG_OUTPUT",
+                bindings.join(format!("tour-{side}-{pair}")),
+            )
+            .output()?;
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        let errors = String::from_utf8_lossy(&output.stderr).into_owned();
+        printed.push((output.status.code(), text, errors));
+    }
+    let name = format!("cudarc-tour-{pair}");
+    let log: String = ["own", "ours"]
+        .iter()
+        .zip(&printed)
+        .map(|(side, (status, text, errors))| {
+            format!("== {side} (exit {status:?})\n{text}{errors}")
+        })
+        .collect();
+    files::write(&logs.path(&name), log)?;
+    let (own, ours) = (&printed[0], &printed[1]);
+    let steps = ours.1.lines().filter(|l| !l.starts_with(' ')).count();
+    if own.0 == Some(0) && ours.0 == Some(0) && own.1 == ours.1 {
+        println!("{name:<44} ok ({steps} steps, the same on both)");
+    } else {
+        println!(
+            "{name:<44} FAILED (the two differ, or one failed; {})",
+            logs.path(&name).display()
+        );
+        logs.failures.push(name);
+    }
+    Ok(())
+}
+
+/// Rounds of the benchmark: each runs cudarc's safe layer on its own `sys`, then on this crate.
+const ROUNDS: usize = 21;
+
+/// The safe-layer benchmark (ci/cudarc/bench.rs, both builds dynamically loaded, the default
+/// header, on CPU 1): ROUNDS rounds, each a run of the build on cudarc's own `sys` then one on this crate;
+/// per call, the median ratio ours/own of the rounds with a 95% distribution-free interval (the
+/// order statistics of the median), into `cudarc-bench.log`. A measurement: no target.
+fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
+    println!("== cudarc 0.19.10's safe layer on this crate over on its own sys ({ROUNDS} rounds, alternating)");
+    let mut times: std::collections::BTreeMap<String, [Vec<f64>; 2]> = Default::default();
+    let mut log = String::new();
+    for round in 0..ROUNDS {
+        for (i, side) in ["own", "ours"].into_iter().enumerate() {
+            // Both on one CPU, where taskset is there.
+            let program = dir.join(format!("bench-{side}"));
+            let mut command = if Path::new("/usr/bin/taskset").exists() {
+                let mut c = Command::new("/usr/bin/taskset");
+                c.args(["-c", "1"]).arg(program);
+                c
+            } else {
+                Command::new(program)
+            };
+            let output = command.env("LD_LIBRARY_PATH", ld_path).output()?;
+            let text = String::from_utf8_lossy(&output.stdout).into_owned();
+            log.push_str(&format!("round {round} {side}\n{text}"));
+            if !output.status.success() {
+                log.push_str(&String::from_utf8_lossy(&output.stderr));
+                files::write(&logs.path("cudarc-bench"), &log)?;
+                println!(
+                    "cudarc-bench: FAILED ({side}; {})",
+                    logs.path("cudarc-bench").display()
+                );
+                logs.failures.push("cudarc-bench".into());
+                return Ok(());
+            }
+            for line in text.lines() {
+                if let Some((name, ns)) = line.split_once(' ') {
+                    let ns: f64 = ns
+                        .parse()
+                        .map_err(|_| format!("bench-{side} printed `{line}`"))?;
+                    times.entry(name.to_string()).or_default()[i].push(ns);
+                }
+            }
+        }
+    }
+    for (name, [own, ours]) in &times {
+        let mut ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
+        ratios.sort_by(f64::total_cmp);
+        let (low, high) = median_interval(&ratios);
+        let row = format!(
+            "{name:<30} ours/own {:.3} [{low:.3}, {high:.3}]   own {:.1} ns, ours {:.1} ns (medians)",
+            ratios[ratios.len() / 2],
+            median(own),
+            median(ours)
+        );
+        println!("  {row}");
+        log.push_str(&format!("{row}\n"));
+    }
+    files::write(&logs.path("cudarc-bench"), log)
+}
+
+/// The median of `values`.
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+/// A distribution-free interval of at least 95% for the median of the population `sorted` (in
+/// order) was drawn from: the order statistics k and n+1-k (1-based) for the largest k with
+/// P(Binomial(n, 1/2) < k) <= 2.5%.
+fn median_interval(sorted: &[f64]) -> (f64, f64) {
+    let n = sorted.len();
+    let mut k = 1;
+    let mut below = 0.0; // P(X <= j)
+    let mut term = 0.5f64.powi(n as i32); // P(X = 0)
+    for j in 0..n {
+        below += term;
+        if below > 0.025 {
+            break;
+        }
+        k = j + 1;
+        term *= (n - j) as f64 / (j + 1) as f64;
+    }
+    let k = k.min(n.div_ceil(2));
+    (sorted[k - 1], sorted[n - k])
+}
+
+/// The driver functions that the dynamic linker bound in the runs whose `LD_DEBUG_OUTPUT` was
+/// `dir/name` (one file `name.PID` per process): the symbols bound to libcuda.
+fn driver_functions(dir: &Path, name: &str) -> Result<BTreeSet<String>> {
+    let mut found = BTreeSet::new();
+    for file in files::sorted(dir, &format!("{name}."))? {
+        let text = String::from_utf8_lossy(&std::fs::read(&file)?).into_owned();
+        found.extend(bound_to_libcuda(&text));
+    }
+    Ok(found)
+}
+
+/// The symbols of `LD_DEBUG=bindings` lines that bind to libcuda.
+fn bound_to_libcuda(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().filter_map(|line| {
+        let (_, rest) = line.split_once(" to ")?;
+        let (library, symbol) = rest.split_once(": normal symbol `")?;
+        let symbol = symbol.split_once('\'')?.0;
+        library.contains("/libcuda.so").then(|| symbol.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bound_to_libcuda;
+
+    #[test]
+    fn the_median_interval_of_15_is_the_4th_to_the_12th() {
+        let values: Vec<f64> = (1..=15).map(f64::from).collect();
+        assert_eq!(super::median_interval(&values), (4.0, 12.0));
+        let three = [1.0, 2.0, 3.0];
+        assert_eq!(super::median_interval(&three), (1.0, 3.0));
+    }
+
+    #[test]
+    fn symbols_bound_to_libcuda_are_found() {
+        let text =
+            "    41:\tbinding file ./tests/unit [0] to /lib/x86_64-linux-gnu/libcuda.so.1 [0]: \
+                    normal symbol `cuInit' [libcuda.so.1]\n    41:\tbinding file ./tests/unit [0] \
+                    to /lib/x86_64-linux-gnu/libc.so.6 [0]: normal symbol `malloc' [GLIBC_2.2.5]\n";
+        assert_eq!(bound_to_libcuda(text).collect::<Vec<_>>(), ["cuInit"]);
+    }
+}

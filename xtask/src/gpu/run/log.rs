@@ -1,0 +1,107 @@
+//! The checks' logs: each command's output into `OUT/<name>.log`, one line per check on the
+//! terminal, and the failures counted for the summary.
+
+use crate::base::Result;
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The logs folder and the checks that failed so far.
+pub struct Logs {
+    pub out: PathBuf,
+    pub failures: Vec<String>,
+}
+
+impl Logs {
+    pub fn new(out: PathBuf) -> Self {
+        Logs {
+            out,
+            failures: Vec::new(),
+        }
+    }
+
+    /// The log of the check `name`.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.out.join(format!("{name}.log"))
+    }
+
+    /// Runs the check `name` (`command`, its output into its log) and prints its line: ok, or
+    /// FAILED with its exit status and log, counted as a failure.
+    pub fn run(&mut self, name: &str, command: &mut Command) -> bool {
+        let log = self.path(name);
+        let status = File::create(&log).and_then(|file| {
+            command
+                .stdout(file.try_clone()?)
+                .stderr(file)
+                .status()
+                .map(|s| {
+                    use std::os::unix::process::ExitStatusExt;
+                    s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
+                })
+        });
+        match status {
+            Ok(0) => {
+                println!("{name:<44} ok");
+                return true;
+            }
+            Ok(code) => println!("{name:<44} FAILED (exit {code}; {})", log.display()),
+            Err(e) => println!("{name:<44} FAILED ({e}; {})", log.display()),
+        }
+        self.failures.push(name.to_string());
+        false
+    }
+
+    /// Runs `command`, prints its output and keeps it in `OUT/<file>`; a command that cannot
+    /// start says so on stderr and leaves the file empty.
+    pub fn tee(&self, file: &str, command: &mut Command) -> Result {
+        let output = match command.output() {
+            Ok(output) => output.stdout,
+            Err(e) => {
+                eprintln!("{}: {e}", command.get_program().to_string_lossy());
+                Vec::new()
+            }
+        };
+        print!("{}", String::from_utf8_lossy(&output));
+        let path = self.out.join(file);
+        crate::base::files::write(&path, output)
+    }
+
+    /// The lines of the log `name` that contain any of `patterns`, in order.
+    pub fn matching(&self, name: &str, patterns: &[&str]) -> Result<Vec<String>> {
+        let path = self.path(name);
+        let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(String::from_utf8_lossy(&text)
+            .lines()
+            .filter(|l| patterns.iter().any(|p| l.contains(p)))
+            .map(String::from)
+            .collect())
+    }
+
+    /// The first `limit` lines of the log `name` that contain any of `patterns`, each printed
+    /// after `indent`.
+    pub fn print_matching(
+        &self,
+        name: &str,
+        patterns: &[&str],
+        indent: &str,
+        limit: usize,
+    ) -> Result {
+        for line in self.matching(name, patterns)?.iter().take(limit) {
+            println!("{indent}{line}");
+        }
+        Ok(())
+    }
+
+    /// The names of every log in OUT (`<name>.log`), sorted.
+    pub fn all(&self) -> Result<Vec<String>> {
+        Ok(crate::base::files::sorted(&self.out, "")?
+            .iter()
+            .filter_map(|p| {
+                p.file_name()?
+                    .to_str()?
+                    .strip_suffix(".log")
+                    .map(String::from)
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,238 @@
+//! `xtask gpu-run [OUT]`: runs the bundle that gpu-bundle built, on a machine with NVIDIA GPUs and
+//! no Rust toolchain (the bundle's `run.sh` calls the bundle's own xtask binary). Prints one line
+//! per check and a summary; fails on any failure. Logs of every step go to OUT (default: the
+//! bundle's `out/`). GPU_RUN_PARTS picks the parts to run, to fit a time limit per command
+//! (default: "tests sanitizer bench rustacuda cust cudarc").
+
+pub mod checks;
+mod cudarc;
+mod log;
+mod sanitizer;
+mod tests;
+
+use crate::base::{files, Result};
+use checks::Checks;
+use log::Logs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The parts GPU_RUN_PARTS picks from, all of them by default.
+const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
+    let want = |part: &str| parts.split_whitespace().any(|p| p == part);
+    let exe = std::env::current_exe()?;
+    let here = exe
+        .parent()
+        .ok_or("the xtask binary has no folder")?
+        .to_path_buf();
+    let out = match args {
+        [] => here.join("out"),
+        [out] => PathBuf::from(out),
+        _ => return Err("usage: run.sh [OUT] (xtask gpu-run [OUT])".into()),
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let checks_file = here.join("checks");
+    let checks = std::fs::read_to_string(&checks_file)
+        .map_err(|e| {
+            format!(
+                "{}: {e}: run the folder `cargo xtask gpu-bundle` built",
+                checks_file.display()
+            )
+        })
+        .and_then(|text| {
+            Checks::parse(&text).map_err(|e| format!("{}: {e}", checks_file.display()))
+        })?;
+    std::env::set_var("CUDA_KERNELS_DIR", here.join("kernels"));
+    // The CUDA runtime that runtime_interop (dlopen) and its C twin (linked) use: the bundle's own.
+    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let lib = here.join("lib").to_string_lossy().into_owned();
+    std::env::set_var(
+        "LD_LIBRARY_PATH",
+        if ld_path.is_empty() {
+            lib
+        } else {
+            format!("{lib}:{ld_path}")
+        },
+    );
+    std::env::set_var("CUDA_EXPECT_GPU", "1");
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
+    let mut logs = Logs::new(out);
+
+    machine(&logs)?;
+    if want("tests") {
+        tests::run(&here, &checks, &mut logs)?;
+    }
+    if want("sanitizer") {
+        sanitizer::run(&here, &checks, &mut logs)?;
+    }
+    if want("rustacuda") {
+        // test_enums_align may fail: it pins the attribute count of the header rustacuda was
+        // written for.
+        dependent(&here, &exe, &mut logs, "rustacuda", "rustacuda 0.1.3")?;
+    }
+    if want("cust") {
+        dependent(&here, &exe, &mut logs, "cust", "cust 0.3.2")?;
+    }
+    if want("cudarc") {
+        cudarc::run(&here, &exe, &mut logs)?;
+    }
+    if want("bench") {
+        bench(&here, &mut logs)?;
+    }
+    println!();
+    if logs.failures.is_empty() {
+        println!("gpu-run: all passed");
+        Ok(())
+    } else {
+        println!(
+            "gpu-run: {} failed: {}",
+            logs.failures.len(),
+            logs.failures.join(" ")
+        );
+        Err(format!("the logs are in {}", logs.out.display()).into())
+    }
+}
+
+/// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
+/// (`cargo xtask coverage` reads them), where the bundle has the recorder
+/// (`lib/libcuda-calls.so`, loaded by the driver from `CUDA_INJECTION64_PATH`).
+pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str) -> Result {
+    let recorder = here.join("lib/libcuda-calls.so");
+    if !recorder.is_file() {
+        return Ok(());
+    }
+    let dir = logs.out.join("calls").join(name);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    command
+        .env("CUDA_INJECTION64_PATH", recorder)
+        .env("CUDA_CALLS_DIR", dir);
+    Ok(())
+}
+
+/// The GPUs (`gpus.csv`), the driver's own summary (`nvidia-smi.txt`, with its CUDA version) and
+/// the date (`date`), printed and kept.
+fn machine(logs: &Logs) -> Result {
+    println!("== machine");
+    let query = "--query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max";
+    logs.tee(
+        "gpus.csv",
+        Command::new("nvidia-smi").args([query, "--format=csv"]),
+    )?;
+    logs.tee("nvidia-smi.txt", &mut Command::new("nvidia-smi"))?;
+    logs.tee(
+        "date",
+        Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+    )
+}
+
+/// A published dependent on this crate (`<name>-check --bundle`, in the bundle's folder `name`):
+/// where the bundle holds the old bindings' build (`<name>/baseline`), each build's outcomes must
+/// be its outcomes but for the tests `<name>/expected-differences` lists; else every unit,
+/// integration and doctest and example of each build must pass, but those listed.
+fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) -> Result {
+    let builds = files::sorted(&here.join(name), "ours-")?;
+    if builds.is_empty() {
+        return Err(format!(
+            "the bundle has no {name}/ours-* builds: GPU_RUN_PARTS without {name} runs the rest"
+        )
+        .into());
+    }
+    let versions: Vec<String> = builds
+        .iter()
+        .filter_map(|b| b.file_name()?.to_str()?.strip_prefix("ours-")?.parse().ok())
+        .map(crate::base::versions::dotted)
+        .collect();
+    println!(
+        "== {label} on this crate: unit, integration and doctests, examples ({} builds)",
+        versions.join(" and ")
+    );
+    let expected = here.join(name).join("expected-differences");
+    let baseline = here.join(name).join("baseline");
+    let baseline_outcomes = logs.out.join(format!("{name}-baseline.outcomes"));
+    if baseline.is_dir() {
+        let log = format!("{name}-baseline");
+        let mut command = Command::new(exe);
+        command
+            .arg("dependent-run")
+            .arg(&baseline)
+            .arg(&baseline_outcomes);
+        logs.run(&log, &mut command);
+        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+    }
+    for build in builds {
+        let log = format!("{name}-{}", files::name(&build));
+        let outcomes = logs.out.join(format!("{log}.outcomes"));
+        let mut command = Command::new(exe);
+        command.arg("dependent-run").arg(&build).arg(outcomes);
+        record_calls(here, logs, &mut command, &log)?;
+        if baseline.is_dir() {
+            command.arg("--same-as").arg(&baseline_outcomes);
+        } else {
+            command.arg("--all-pass-except");
+        }
+        logs.run(&log, command.arg(&expected));
+        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+    }
+    Ok(())
+}
+
+/// The benchmark, linked and dynamically loaded: paired rounds, a verdict per row; it fails only
+/// on a row that missed its target.
+fn bench(here: &Path, logs: &mut Logs) -> Result {
+    println!("== benchmark");
+    let linked = here.join("bin/bench-driver");
+    if files::executable(&linked) {
+        logs.run("bench", &mut Command::new(linked));
+        logs.print_matching("bench", &[""], "", usize::MAX)?;
+    }
+    println!("== benchmark built with dynamic-loading (and cudarc 0.19)");
+    let dynamic = here.join("bin/bench-driver-dynamic");
+    if files::executable(&dynamic) {
+        let mut command = Command::new(dynamic);
+        command
+            .arg("--first-init-linked")
+            .arg(here.join("bin/first-init-linked"));
+        command
+            .arg("--first-init-dynamic")
+            .arg(here.join("bin/first-init-dynamic"));
+        logs.run("bench-dynamic", &mut command);
+        logs.print_matching("bench-dynamic", &[""], "", usize::MAX)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod runs_anywhere {
+    /// The runner runs where the build machine's checkout does not exist: no file of it (nor of
+    /// dependent-run, which it starts, and what both use) names the workspace root or starts a
+    /// command there (`process::command` runs from it).
+    #[test]
+    fn the_runner_reaches_for_no_path_of_the_build_machine() {
+        let files = [
+            ("gpu/run/mod.rs", include_str!("mod.rs")),
+            ("gpu/run/checks.rs", include_str!("checks.rs")),
+            ("gpu/run/cudarc.rs", include_str!("cudarc.rs")),
+            ("gpu/run/log.rs", include_str!("log.rs")),
+            ("gpu/run/sanitizer.rs", include_str!("sanitizer.rs")),
+            ("gpu/run/tests.rs", include_str!("tests.rs")),
+            (
+                "dependents/dependent_run.rs",
+                include_str!("../../dependents/dependent_run.rs"),
+            ),
+            (
+                "dependents/outcomes.rs",
+                include_str!("../../dependents/outcomes.rs"),
+            ),
+            ("base/files.rs", include_str!("../../base/files.rs")),
+        ];
+        let banned = [concat!("root", "("), concat!("process::", "command(")];
+        for (file, text) in files {
+            for word in banned {
+                assert!(!text.contains(word), "xtask/src/{file} uses `{word}`");
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The `sanitizer` part: every example and its C twin of each build under compute-sanitizer
+//! memcheck with leak check, and racecheck for the default build's kernels.
+
+use super::checks::Checks;
+use super::log::Logs;
+use super::tests::on_path;
+use crate::base::{files, Result};
+use std::path::Path;
+use std::process::Command;
+
+/// The examples that launch kernels, run under racecheck too.
+const RACECHECK: &[&str] = &[
+    "vector_add",
+    "ptx_jit",
+    "ptx_link",
+    "param_buffer",
+    "context_independent_loading",
+    "runtime_interop",
+];
+
+/// Runs the part.
+pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
+    println!("== compute-sanitizer: every example and its C twin of each header (memcheck with leak check; racecheck for the kernels)");
+    let Some(sanitizer) = on_path("compute-sanitizer") else {
+        println!("compute-sanitizer not found");
+        logs.failures.push("compute-sanitizer".into());
+        return Ok(());
+    };
+    let kernels = here.join("kernels");
+    for tag in &checks.sanitizer {
+        for example in files::sorted(&here.join(format!("examples-{tag}")), "")? {
+            let name = files::name(&example);
+            for (side, bin) in [
+                ("rust", example.clone()),
+                ("c", here.join(format!("c-twins-{tag}/{name}"))),
+            ] {
+                if !files::executable(&bin) {
+                    continue;
+                }
+                let check = format!("memcheck-{tag}-{name}-{side}");
+                let mut command = Command::new(&sanitizer);
+                command.args(["--tool", "memcheck", "--leak-check", "full"]);
+                // ptx_jit loads a deliberately broken PTX, and the group programs print the
+                // driver's answers (CUDA_ERROR_NOT_SUPPORTED for a LUID on Linux): memcheck
+                // reports those as API errors, so for them API errors are not counted (memory
+                // errors and leaks still are).
+                if checks.api_errors.contains(&name) {
+                    command.args(["--report-api-errors", "no"]);
+                }
+                command
+                    .args(["--error-exitcode", "3"])
+                    .arg(&bin)
+                    .arg(&kernels);
+                logs.run(&check, &mut command);
+                logs.print_matching(
+                    &check,
+                    &["ERROR SUMMARY", "LEAK SUMMARY"],
+                    "    ",
+                    usize::MAX,
+                )?;
+            }
+            if *tag == checks.default && RACECHECK.contains(&name.as_str()) {
+                let check = format!("racecheck-{name}");
+                let mut command = Command::new(&sanitizer);
+                command
+                    .args(["--tool", "racecheck", "--error-exitcode", "3"])
+                    .arg(&example)
+                    .arg(&kernels);
+                logs.run(&check, &mut command);
+                logs.print_matching(
+                    &check,
+                    &["RACECHECK SUMMARY", "ERROR SUMMARY"],
+                    "    ",
+                    usize::MAX,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}

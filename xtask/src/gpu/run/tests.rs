@@ -1,0 +1,191 @@
+//! The `tests` part: every test binary of the bundle, OpenGL interop through headless EGL, and the
+//! profiler's range under ncu (and nsys where the machine has it).
+
+use super::checks::Checks;
+use super::log::Logs;
+use crate::base::{files, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The lines of the test logs that show what ran: parity, results, C spellings, tables, loading.
+const SUMMARY: &[&str] = &[
+    "parity ok",
+    "PARITY",
+    "Result",
+    "C spellings:",
+    "C spellings;",
+    "table, ",
+    "dynamic-loading, ",
+    "table of the",
+    "functions of the",
+    "resolved",
+    "vector_add through",
+];
+
+/// The EGL vendor files of the NVIDIA driver, the first one present is used.
+const EGL_VENDOR_FILES: &[&str] = &[
+    "/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json",
+    "/usr/share/glvnd/egl_vendor.d/10_nvidia.json",
+];
+
+/// Runs the part.
+pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
+    println!(
+        "== tests (each test binary; logs in {})",
+        logs.out.display()
+    );
+    let binaries = files::sorted(&here.join("tests"), "")?;
+    if binaries.is_empty() {
+        return Err(format!("{} has no test binaries", here.join("tests").display()).into());
+    }
+    for test in binaries {
+        let name = files::name(&test);
+        // tests/<name>-<tag>, the tag of the examples and twins it runs
+        let tag = name.split_once('-').map_or("", |(_, tag)| tag);
+        let mut command = Command::new(&test);
+        command.args(["--test-threads", "1", "--nocapture"]);
+        command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
+        command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
+        // The programs and their twins: the coverage of the workspace's own programs.
+        if name.starts_with("examples_parity-") {
+            super::record_calls(here, logs, &mut command, &name)?;
+        }
+        logs.run(&name, &mut command);
+    }
+    let mut summary = Vec::new();
+    for name in logs.all()? {
+        summary.extend(logs.matching(&name, SUMMARY)?);
+    }
+    for line in summary.iter().take(100) {
+        println!("  {line}");
+    }
+    gl_interop(here, logs)?;
+    profiler(here, checks, logs)
+}
+
+/// tests/gl_interop-* --ignored (linked and dynamic-loading) with the machine's EGL/OpenGL
+/// loaders, else the carried Debian packages (unpacked into /, as the device notes say; nothing
+/// else is unpacked there), and the NVIDIA EGL vendor file where the driver has one.
+fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
+    println!("== OpenGL interop through headless EGL (tests/gl_interop-* --ignored: linked, dynamic-loading)");
+    let known =
+        String::from_utf8_lossy(&Command::new("ldconfig").arg("-p").output()?.stdout).into_owned();
+    if let Some(line) = known.lines().find(|l| l.contains("libEGL.so.1")) {
+        let path = line.split_once("=> ").map_or(line, |(_, path)| path);
+        println!("  loaders: the machine's ({path})");
+    } else {
+        let debs = files::sorted(&here.join("gl-debs"), "")?;
+        for deb in &debs {
+            crate::base::process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
+        }
+        crate::base::process::run(&mut Command::new("ldconfig"))?;
+        let names: Vec<String> = debs.iter().map(|d| files::name(d) + " ").collect();
+        println!("  loaders: unpacked from gl-debs/ ({})", names.concat());
+    }
+    if let Some(file) = EGL_VENDOR_FILES.iter().find(|f| Path::new(f).is_file()) {
+        std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", file);
+    }
+    let vendor = std::env::var("__EGL_VENDOR_LIBRARY_FILENAMES");
+    println!(
+        "  EGL vendor file: {}",
+        vendor.as_deref().unwrap_or("the glvnd default search")
+    );
+    for test in files::sorted(&here.join("tests"), "gl_interop-")? {
+        let name = format!("{}-ignored", files::name(&test));
+        let mut command = Command::new(test);
+        command.args(["--ignored", "--test-threads", "1", "--nocapture"]);
+        // The graphics and OpenGL groups' calls: a suite without a twin in the coverage report.
+        super::record_calls(here, logs, &mut command, &name)?;
+        logs.run(&name, &mut command);
+        logs.print_matching(
+            &name,
+            &["EGL ", "OpenGL ", "GL buffer", "panicked", "failed"],
+            "  ",
+            usize::MAX,
+        )?;
+    }
+    Ok(())
+}
+
+/// ncu --profile-from-start off: the profiler example opens the range around its launch, so at
+/// least one kernel is profiled; vector_add, the same program without the two calls, must have
+/// none. nsys too where the machine has it.
+fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
+    println!("== profiler: ncu --profile-from-start off (kernels profiled only between cuProfilerStart and cuProfilerStop)");
+    let kernels = here.join("kernels");
+    if let Some(ncu) = on_path("ncu").or_else(nsight_compute) {
+        for tag in &checks.profiler {
+            for example in ["profiler", "vector_add"] {
+                let name = format!("ncu-{example}-{tag}");
+                let mut command = Command::new(&ncu);
+                command.args(["--profile-from-start", "off", "--section", "LaunchStats"]);
+                command
+                    .arg(here.join(format!("examples-{tag}/{example}")))
+                    .arg(&kernels);
+                logs.run(&name, &mut command);
+                let profiled = logs.matching(&name, &["==PROF== Profiling"])?;
+                let n = profiled
+                    .iter()
+                    .filter(|l| l.starts_with("==PROF== Profiling"))
+                    .count();
+                let results = logs.matching(&name, &["Result", "cuProfilerStart"])?;
+                let results: String = results.iter().map(|l| format!("{l} ")).collect();
+                println!("  {name}: {n} kernel(s) profiled; {results}");
+                if (example == "profiler" && n < 1) || (example == "vector_add" && n != 0) {
+                    println!("  {name}: FAILED (profiler: at least one kernel inside the range; vector_add: none)");
+                    logs.failures.push(format!("{name}-range"));
+                }
+            }
+        }
+        if checks.profiler.contains(&checks.default) {
+            let name = format!("ncu-profiler-{}", checks.default);
+            logs.print_matching(&name, &["VecAdd", "Block Size", "Grid Size"], "  ", 8)?;
+        }
+    } else {
+        println!("  no ncu on this machine: profiler ran only as an example (parity above)");
+    }
+    if let Some(nsys) = on_path("nsys") {
+        let mut command = Command::new(nsys);
+        command.args([
+            "profile",
+            "--capture-range=cudaProfilerApi",
+            "--capture-range-end=stop",
+        ]);
+        command
+            .args(["--stats=true", "-o"])
+            .arg(logs.out.join("profiler-nsys"));
+        command.args(["--force-overwrite", "true"]);
+        command
+            .arg(here.join(format!("examples-{}/profiler", checks.default)))
+            .arg(&kernels);
+        logs.run("nsys-profiler", &mut command);
+        let patterns = [
+            "VecAdd",
+            "capture",
+            "Capture",
+            "cuda_gpu_kern_sum",
+            "Result",
+        ];
+        logs.print_matching("nsys-profiler", &patterns, "  ", 20)?;
+    } else {
+        println!("  nsys: not on this machine's PATH");
+    }
+    Ok(())
+}
+
+/// The program `name` on PATH, as `command -v` finds it.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| files::executable(p))
+}
+
+/// ncu of the first Nsight Compute under /opt/nvidia/nsight-compute, where it is not on PATH.
+fn nsight_compute() -> Option<PathBuf> {
+    let versions = files::sorted(Path::new("/opt/nvidia/nsight-compute"), "").ok()?;
+    versions
+        .into_iter()
+        .map(|v| v.join("ncu"))
+        .find(|ncu| ncu.exists())
+}

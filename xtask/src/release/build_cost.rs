@@ -1,0 +1,212 @@
+//! `cargo xtask build-cost [PAIRS] [FEATURE]` (default: 7 pairs, the default version's feature):
+//! the build cost a dependent crate pays (docs/BUILD-COST.md). A cold `cargo build --release` of
+//! a scratch crate depending on cuda-driver-sys (by path, one version feature, the driver library
+//! only: no CUDA toolkit, no libclang) against the same crate depending on cudarc driver-only with
+//! `dynamic-linking` (its linked mode, the one comparable to ours), alternating, the order within
+//! each pair flipped from pair to pair. Prints each build's wall and CPU seconds, each pair's
+//! ratios (ours over cudarc) and their medians. A measurement, not a CI step.
+//!
+//! Sources are fetched once before the first pair; each build starts from an empty target folder.
+
+use crate::base::files::{create_dir, remove_dir, write};
+use crate::base::{deps, process, versions, Result};
+use std::path::Path;
+use std::time::Instant;
+
+/// The cudarc release compared with, pinned so that the measurement is repeatable.
+const CUDARC_VERSION: &str = "0.19.10";
+/// The CUDA version feature cudarc needs with `dynamic-linking`: one of cudarc's own feature
+/// names, pinned with its version, not a version of this workspace's list.
+const CUDARC_CUDA_FEATURE: &str = "cuda-12090";
+
+/// Runs the task.
+pub fn run(args: &[String]) -> Result {
+    let usage = "usage: cargo xtask build-cost [PAIRS] [FEATURE]";
+    let pairs: usize = match args.first() {
+        Some(p) => p.parse().ok().filter(|&n| n > 0).ok_or(usage)?,
+        None => 7,
+    };
+    let feature = match args.get(1..) {
+        Some([feature]) => feature.clone(),
+        Some([]) | None => format!("cuda-{}", versions::tagged("default")?[0]),
+        Some(_) => return Err(usage.into()),
+    };
+    deps::use_fetched(&[])?;
+    let root = process::root();
+    let dir = root.join("target/build-cost");
+    remove_dir(&dir)?;
+    let ours = format!(
+        "cuda-driver-sys = {{ path = \"{}\", default-features = false, features = [\"{feature}\"] }}",
+        root.join("cuda-driver-sys").display()
+    );
+    scratch(&dir, "ours", &ours, "cuda_driver_sys")?;
+    let cudarc = format!(
+        "cudarc = {{ version = \"={CUDARC_VERSION}\", default-features = false, \
+         features = [\"std\", \"driver\", \"{CUDARC_CUDA_FEATURE}\", \"dynamic-linking\"] }}"
+    );
+    scratch(&dir, "cudarc", &cudarc, "cudarc")?;
+    // Only the driver library, as a user without a toolkit has it.
+    let driver = std::env::var("CUDA_LIBRARY_PATH").unwrap_or_default();
+    std::env::set_var("LD_LIBRARY_PATH", driver);
+    for name in [
+        "CUDA_LIBRARY_PATH",
+        "LIBCLANG_PATH",
+        "CUDA_PATH",
+        "CUDA_HOME",
+        "CUDA_ROOT",
+    ] {
+        std::env::remove_var(name);
+    }
+    for name in ["ours", "cudarc"] {
+        let manifest = dir.join(name).join("Cargo.toml");
+        process::run(
+            process::command("cargo")
+                .args(["fetch", "--quiet", "--manifest-path"])
+                .arg(manifest),
+        )?;
+    }
+
+    println!(
+        "pair  ours wall/cpu  cudarc wall/cpu  ratio wall/cpu   (load average: {})",
+        load_average()?
+    );
+    let (mut wall_ratios, mut cpu_ratios) = (Vec::new(), Vec::new());
+    for pair in 1..=pairs {
+        let (o, c) = if pair % 2 == 1 {
+            let o = build(&dir, "ours")?;
+            (o, build(&dir, "cudarc")?)
+        } else {
+            let c = build(&dir, "cudarc")?;
+            (build(&dir, "ours")?, c)
+        };
+        let (rw, rc) = (ratio(o.0, c.0), ratio(o.1, c.1));
+        println!(
+            "{pair:4}  {:5.2} / {:5.2}    {:5.2} / {:5.2}     {rw} / {rc}",
+            o.0, o.1, c.0, c.1
+        );
+        wall_ratios.push(rw);
+        cpu_ratios.push(rc);
+    }
+    println!(
+        "build-cost: {pairs} pairs, {feature}: median ratio ours/cudarc wall {}, CPU {} (load average after: {})",
+        median(&wall_ratios),
+        median(&cpu_ratios),
+        load_average()?
+    );
+    Ok(())
+}
+
+/// The scratch crate `name` in `dir`, with the one dependency `dependency` whose crate `krate`
+/// its library names.
+fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
+    create_dir(&dir.join(name).join("src"))?;
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+         [dependencies]\n{dependency}\n[workspace]\n"
+    );
+    write(&dir.join(name).join("Cargo.toml"), &manifest)?;
+    write(
+        &dir.join(name).join("src/lib.rs"),
+        format!("extern crate {krate};\n"),
+    )
+}
+
+/// A cold release build of the scratch crate `name`: wall and CPU (user and system) seconds,
+/// each rounded to hundredths as printed.
+fn build(dir: &Path, name: &str) -> Result<(f64, f64)> {
+    let crate_dir = dir.join(name);
+    let target = crate_dir.join("target");
+    remove_dir(&target)?;
+    let mut cargo = process::command("cargo");
+    cargo.args([
+        "build",
+        "--release",
+        "--offline",
+        "--quiet",
+        "--manifest-path",
+    ]);
+    cargo
+        .arg(crate_dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target);
+    let cpu_before = children_cpu();
+    let start = Instant::now();
+    process::run(
+        cargo
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null()),
+    )?;
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = children_cpu() - cpu_before;
+    Ok((hundredths(wall), hundredths(cpu)))
+}
+
+/// The user and system seconds of every child process waited for so far (their children too).
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+fn hundredths(seconds: f64) -> f64 {
+    format!("{seconds:.2}").parse().unwrap_or(seconds)
+}
+
+/// `ours / cudarc`, to thousandths.
+fn ratio(ours: f64, cudarc: f64) -> String {
+    format!("{:.3}", ours / cudarc)
+}
+
+/// The median of `ratios`: the middle one, or the mean of the two middle ones (to 6 significant
+/// digits, trailing zeros dropped).
+fn median(ratios: &[String]) -> String {
+    let mut sorted: Vec<(f64, &String)> = ratios
+        .iter()
+        .map(|r| (r.parse().unwrap_or(f64::NAN), r))
+        .collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let n = sorted.len();
+    if n % 2 == 1 {
+        return sorted[n / 2].1.clone();
+    }
+    let mean = (sorted[n / 2 - 1].0 + sorted[n / 2].0) / 2.0;
+    let integer_digits = (mean.abs().max(1.0).log10().floor() as usize) + 1;
+    let text = format!("{mean:.*}", 6usize.saturating_sub(integer_digits));
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    text.to_string()
+}
+
+/// The 1, 5 and 15 minute load averages.
+fn load_average() -> Result<String> {
+    let text =
+        std::fs::read_to_string("/proc/loadavg").map_err(|e| format!("/proc/loadavg: {e}"))?;
+    Ok(text
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{median, ratio};
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(median(&r(&["1.500", "0.900", "1.200"])), "1.200");
+        assert_eq!(median(&r(&["1.000", "1.250"])), "1.125");
+        assert_eq!(median(&r(&["1.000", "2.000"])), "1.5");
+        assert_ne!(median(&r(&["1.000", "2.000"])), "1.500");
+        assert_eq!(ratio(1.0, 3.0), "0.333");
+    }
+}

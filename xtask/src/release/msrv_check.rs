@@ -1,0 +1,183 @@
+//! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
+//! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
+//! (docs/DESIGN.md, "Minimum Rust version"):
+//!   1. each declares `rust-version.workspace = true`;
+//!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
+//!      feature sets that between them compile every hand-written line (the newest version with
+//!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
+//!      forced on: cuda-driver-sys-items allows `clippy::all` for its generated code);
+//!   3. they compile with that Rust itself, warnings denied (a lint it does not know is one),
+//!      rustup's toolchain of that version (installed here when missing, minimal profile), in a
+//!      copy of the checkout without Cargo.lock: dependencies resolved for that Rust.
+//!
+//! About 1-2 minutes, most of it step 3's first build.
+
+use crate::base::files::read;
+use crate::base::process::{self, root};
+use crate::base::scratch::{copy_checkout, Scratch};
+use crate::base::{deps, rustup, versions, Result};
+
+const CRATES: [&str; 4] = [
+    "cuda-driver-sys",
+    "cuda-driver-sys-items",
+    "cuda-check",
+    "cuda-driver-sys-generator",
+];
+const MANIFESTS: [&str; 4] = [
+    "cuda-driver-sys/Cargo.toml",
+    "cuda-driver-sys-items/Cargo.toml",
+    "cuda-check/Cargo.toml",
+    "cuda-driver-sys-items/generator/Cargo.toml",
+];
+/// What clippy says of an item newer than the MSRV.
+const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
+
+/// `cargo xtask msrv-check`.
+pub fn run(args: &[String]) -> Result {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask msrv-check".into());
+    }
+    let manifest = read(&root().join("Cargo.toml"))?;
+    let msrv = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \"")?.strip_suffix('"'))
+        .ok_or("no rust-version in the root Cargo.toml's [workspace.package]")?;
+    println!("msrv-check: rust-version {msrv}");
+
+    for m in MANIFESTS {
+        if !read(&root().join(m))?
+            .lines()
+            .any(|l| l == "rust-version.workspace = true")
+        {
+            return Err(format!(
+                "{m} does not inherit rust-version (rust-version.workspace = true)"
+            )
+            .into());
+        }
+    }
+    println!("  1. {} crates inherit it", MANIFESTS.len());
+
+    deps::use_fetched(&[])?;
+    let sets = lint_sets()?;
+    for features in &sets {
+        no_newer_items(msrv, features)?;
+    }
+    println!(
+        "  2. clippy incompatible_msrv: 0 items newer than {msrv}, {} feature sets",
+        sets.len()
+    );
+
+    let toolchain = rustup::toolchain(msrv)?;
+    let mut version = old_rust(&toolchain, "rustc");
+    let got = process::output(version.arg("--version"))?
+        .trim()
+        .to_string();
+    if !got.starts_with(&format!("rustc {msrv}")) {
+        return Err(format!("rustup's toolchain {toolchain} says '{got}', not {msrv}").into());
+    }
+    let work = Scratch::new("msrv-check")?;
+    copy_checkout(work.path())?;
+    for features in &sets {
+        let mut check = old_rust(&toolchain, "cargo");
+        // Warnings denied: a lint this Rust does not know yet is a warning a user of it sees.
+        check.current_dir(work.path()).args(["check", "-q"]);
+        check.env("RUSTFLAGS", "-D warnings");
+        check.args(CRATES.map(|c| format!("--package={c}")));
+        check.args(["--features", features]);
+        process::run(&mut check).map_err(|_| {
+            format!(
+                "the publishable crates do not build with Rust {msrv} without warnings \
+                 (features {features}): see the errors above"
+            )
+        })?;
+    }
+    println!(
+        "  3. {got} builds the {} crates, {} feature sets",
+        CRATES.len(),
+        sets.len()
+    );
+    println!("msrv-check: the publishable crates build with Rust {msrv}");
+    Ok(())
+}
+
+/// The two feature sets that between them compile every hand-written line: the newest version
+/// with dynamic loading and the interop modules, the oldest with the table and per-thread streams.
+fn lint_sets() -> Result<[String; 2]> {
+    let all = versions::all()?;
+    let (oldest, newest) = match (all.first(), all.last()) {
+        (Some(o), Some(n)) => (o.number, n.number),
+        _ => return Err("versions.txt lists no version".into()),
+    };
+    let set = |features: &[&str]| {
+        features
+            .iter()
+            .map(|f| format!("cuda-driver-sys/{f}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    Ok([
+        set(&[
+            &format!("cuda-{newest}"),
+            "dynamic-loading",
+            "profiler",
+            "gl",
+            "egl",
+            "vdpau",
+        ]),
+        set(&[
+            &format!("cuda-{oldest}"),
+            "table-only",
+            "per-thread-default-stream",
+        ]),
+    ])
+}
+
+/// Step 2 for one feature set.
+fn no_newer_items(msrv: &str, features: &str) -> Result {
+    let mut clippy = process::command("cargo");
+    clippy.arg("clippy");
+    clippy.args(CRATES.map(|c| format!("--package={c}")));
+    clippy.args([
+        "--features",
+        features,
+        "--",
+        "--force-warn",
+        "clippy::incompatible_msrv",
+    ]);
+    let out = clippy.output().map_err(|e| process::error(&clippy, e))?;
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        println!("{text}");
+        return Err("clippy failed".into());
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let newer: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(NEWER))
+        .collect();
+    if newer.is_empty() {
+        return Ok(());
+    }
+    for &i in &newer {
+        println!("{}", lines[i..lines.len().min(i + 5)].join("\n"));
+    }
+    Err(format!(
+        "{} uses of items newer than rust-version {msrv} (features {features}): raise rust-version or avoid them",
+        newer.len()
+    )
+    .into())
+}
+
+/// `program` (cargo or rustc) of rustup's `toolchain`, with its own target folder; dependencies
+/// resolved for that Rust where the newest need a newer one.
+fn old_rust(toolchain: &str, program: &str) -> std::process::Command {
+    let mut command = process::command("rustup");
+    command
+        .args(["run", toolchain, program])
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC")
+        .env_remove("RUSTDOC")
+        .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
+        .env("CARGO_TARGET_DIR", root().join("target/msrv"));
+    command
+}

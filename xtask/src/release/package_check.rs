@@ -1,0 +1,162 @@
+//! `cargo xtask package-check`: the publishable crates (cuda-driver-sys-generator,
+//! cuda-driver-sys-items, cuda-driver-sys, cuda-check) as the registry would get them. `cargo
+//! package` packs the four together (the items' optional `bindgen` feature names the generator by
+//! version, cuda-driver-sys the items, cuda-check cuda-driver-sys) and builds each from its .crate
+//! alone. Then each .crate must carry what a user needs: the committed bindings of every module,
+//! the build scripts, a README and both license texts; and nothing of the tests, the examples or
+//! the CI.
+
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::{deps, Result};
+
+const CRATES: [&str; 4] = [
+    "cuda-driver-sys-generator",
+    "cuda-driver-sys-items",
+    "cuda-driver-sys",
+    "cuda-check",
+];
+/// The size a package may have, in KiB.
+const MAX_KIB: u64 = 1024;
+
+/// `cargo xtask package-check`.
+pub fn run(args: &[String]) -> Result {
+    if !args.is_empty() {
+        return Err("usage: cargo xtask package-check".into());
+    }
+    deps::use_fetched(&[])?;
+    let target = Scratch::new("package-check")?;
+    let mut package = process::command("cargo");
+    package
+        .arg("package")
+        .env("CARGO_TARGET_DIR", target.path());
+    for c in CRATES {
+        package.args(["-p", c]);
+    }
+    process::run(&mut package)?;
+
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml"))?;
+    let version = workspace_version(&manifest).ok_or("no version = \"...\" in Cargo.toml")?;
+    for name in CRATES {
+        let file = target
+            .path()
+            .join(format!("package/{name}-{version}.crate"));
+        let listing = process::output(process::command("tar").arg("tzf").arg(&file))?;
+        let prefix = format!("{name}-{version}/");
+        let files: Vec<String> = listing
+            .lines()
+            .map(|l| l.strip_prefix(&prefix).unwrap_or(l).to_string())
+            .collect();
+        let bytes = std::fs::metadata(&file)?.len();
+        let kib = bytes.div_ceil(1024);
+        println!("  {name}-{version}.crate: {} files, {kib} KiB", files.len());
+        check_package(name, &files, kib)?;
+        match name {
+            "cuda-driver-sys-items" => check_items(&files)?,
+            "cuda-driver-sys" => check_sys(&files)?,
+            _ => {}
+        }
+    }
+    println!("package-check: the four crates package and build from their .crate files");
+    Ok(())
+}
+
+/// The first `version = "..."` of a manifest (the workspace's).
+fn workspace_version(manifest: &str) -> Option<&str> {
+    manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \"")?.strip_suffix('"'))
+}
+
+/// What every package must hold and must not.
+fn check_package(name: &str, files: &[String], kib: u64) -> Result {
+    let has = |f: &str| files.iter().any(|x| x == f);
+    if kib >= MAX_KIB {
+        return Err(format!(
+            "{name}'s package is {kib} KiB, over the 1 MiB this workspace allows itself"
+        )
+        .into());
+    }
+    let mut wanted = vec!["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"];
+    if name != "cuda-driver-sys-generator" {
+        wanted.push("README.md");
+    }
+    if let Some(f) = wanted.into_iter().find(|f| !has(f)) {
+        return Err(format!("{name}'s package has no {f}").into());
+    }
+    let foreign = ["tests/support/", "examples/", "ci/"];
+    if files
+        .iter()
+        .any(|f| foreign.iter().any(|p| f.starts_with(p)))
+    {
+        return Err(format!("{name}'s package holds test, example or CI files").into());
+    }
+    Ok(())
+}
+
+/// cuda-driver-sys-items's package: every committed generated file (the modules' included) and
+/// the build script, not the generator (a crate of its own).
+fn check_items(files: &[String]) -> Result {
+    let dir = root().join("cuda-driver-sys-items/src/generated");
+    let mut wanted = vec!["build/main.rs".to_string(), "build/header.rs".to_string()];
+    for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".rs") {
+            wanted.push(format!("src/generated/{name}"));
+        }
+    }
+    wanted.sort();
+    if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
+        return Err(format!("cuda-driver-sys-items's package lacks {f}").into());
+    }
+    if files.iter().any(|f| f.starts_with("generator/")) {
+        return Err(
+            "cuda-driver-sys-items's package holds the generator (a crate of its own)".into(),
+        );
+    }
+    Ok(())
+}
+
+/// cuda-driver-sys's package: the build script that looks for the library.
+fn check_sys(files: &[String]) -> Result {
+    let wanted = ["build/main.rs", "build/search.rs", "src/lib.rs"];
+    if let Some(f) = wanted.iter().find(|f| !files.iter().any(|x| x == *f)) {
+        return Err(format!("cuda-driver-sys's package lacks {f}").into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn version_of_the_workspace() {
+        let manifest = "[workspace.package]\nversion = \"0.4.0\"\n[dependencies]\nversion = \"1\"";
+        assert_eq!(workspace_version(manifest), Some("0.4.0"));
+        assert_eq!(workspace_version("rust-version = \"1.84\""), None);
+    }
+
+    #[test]
+    fn packages_lacking_files_or_holding_tests_are_rejected() {
+        let good = files(&[
+            "Cargo.toml",
+            "LICENSE-MIT",
+            "LICENSE-APACHE",
+            "README.md",
+            "src/lib.rs",
+        ]);
+        assert!(check_package("cuda-check", &good, 10).is_ok());
+        assert!(check_package("cuda-check", &good, 1024).is_err());
+        assert!(check_package("cuda-check", &good[1..], 10).is_err());
+        assert!(check_package("cuda-driver-sys-generator", &good[..3], 10).is_ok());
+        assert!(check_package("cuda-check", &good[..3], 10).is_err());
+        let mut with_tests = good.clone();
+        with_tests.push("tests/support/build.rs".into());
+        assert!(check_package("cuda-check", &with_tests, 10).is_err());
+    }
+}

@@ -277,7 +277,8 @@ fn print_tasks() {
     for c in CONCERNS {
         eprintln!("{}/: {}", c.folder, c.about);
         for t in c.tasks {
-            eprintln!("  {} {}\n      {}", t.name, t.usage, t.about);
+            let line = format!("{} {}", t.name, t.usage);
+            eprintln!("  {}\n      {}", line.trim_end(), t.about);
         }
     }
 }

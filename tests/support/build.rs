@@ -136,10 +136,12 @@ fn build() -> Result<(), String> {
     // (libcudart.so.12).
     let windows = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "windows");
     let include = |l: &str| l.trim_start().starts_with("#include <cuda_runtime");
-    // The group programs this header builds (their oldest header at most the selected one).
+    // The group programs this header builds (their oldest header at most the selected one). They
+    // are Linux programs (file descriptors of exported memory, Unix sockets, posix_spawn,
+    // /proc/self/exe; POSIX threads and clocks in the twins): none for Windows.
     let groups: Vec<String> = programs::read(root)?
         .into_iter()
-        .filter(|p| p.oldest <= selected)
+        .filter(|p| p.oldest <= selected && !windows)
         .map(|p| p.name)
         .collect();
     let group_twins = groups.iter().map(|n| root.join(programs::FOLDER).join(n));

@@ -124,7 +124,10 @@ fn build() -> Result<(), String> {
 
     // The C twins of the examples: one executable each, for every header version (the twins
     // port the posts to CUDA 13 where its header changed a function, as the examples do).
+    // Emptied first: a twin an earlier run built and this one does not (a program no longer
+    // built for this target) must not stay behind.
     let twins = out.join("c-twins");
+    let _ = std::fs::remove_dir_all(&twins);
     std::fs::create_dir_all(&twins).unwrap();
     let mut cudart: Option<(PathBuf, PathBuf)> = None;
     // CUDA 12.0 programs (cuLibraryLoad*, cuGetProcAddress's status, the CUDA 12 runtime), as are

@@ -87,7 +87,9 @@ static int child(int socket) {
             expect_all("child: the parent's words through the imported pool", count_value(imported, 0xb0b), N);
             check(cuMemsetD32(imported, 0xd00d, N));
             check(cuCtxSynchronize());
-            check(cuMemFree(imported));
+            // Freed in stream order, as it was allocated, and finished before the parent frees it.
+            check(cuMemFreeAsync(imported, stream));
+            check(cuStreamSynchronize(stream));
         }
         check(cuMemPoolDestroy(pool));
     }

@@ -131,7 +131,9 @@ unsafe fn child(socket: c_int) -> ! {
             );
             check!(cuMemsetD32(imported, 0xd00d, N));
             check!(cuCtxSynchronize());
-            check!(cuMemFree(imported));
+            // Freed in stream order, as it was allocated, and finished before the parent frees it.
+            check!(cuMemFreeAsync(imported, stream));
+            check!(cuStreamSynchronize(stream));
         }
         check!(cuMemPoolDestroy(pool));
     }

@@ -24,6 +24,9 @@ pub struct Headers {
     pub functions: Vec<Function>,
     /// Result codes to their names (`cudaError_enum` of the newest `cuda.h`).
     pub results: BTreeMap<u32, String>,
+    /// The driver entries the newest `cuda.h` binds a function's C spelling to under another
+    /// name, to that function (`cuGraphInstantiateWithFlags` to `cuGraphInstantiate`).
+    renamed: BTreeMap<String, String>,
 }
 
 /// The fetched headers' folder of `version`.
@@ -85,18 +88,22 @@ impl Headers {
             newest,
             functions,
             results: result_names(&cuda_h),
+            renamed: renamed_entries(&cuda_h),
         })
     }
 
     /// The declared function a driver entry is (`cuMemAlloc_v2` is `cuMemAlloc`,
-    /// `cuMemcpyAsync_ptsz` is `cuMemcpyAsync`, `cuCtxSynchronize_v2` is itself): the entry's
-    /// name without its stream-mode suffix, then without its ABI suffixes until a declared name.
+    /// `cuMemcpyAsync_ptsz` is `cuMemcpyAsync`, `cuCtxSynchronize_v2` is itself,
+    /// `cuGraphInstantiateWithFlags` is `cuGraphInstantiate`): the entry's name without its
+    /// stream-mode suffix, the function `cuda.h` renames to it, then without its ABI suffixes
+    /// until a declared name.
     pub fn function_of(&self, entry: &str) -> Option<&Function> {
         let find = |name: &str| self.functions.iter().find(|f| f.name == name);
         let mut name = entry
             .strip_suffix("_ptsz")
             .or_else(|| entry.strip_suffix("_ptds"))
             .unwrap_or(entry);
+        name = self.renamed.get(name).map_or(name, String::as_str);
         loop {
             if let Some(f) = find(name) {
                 return Some(f);
@@ -134,8 +141,39 @@ fn result_names(cuda_h: &str) -> BTreeMap<u32, String> {
     names
 }
 
+/// The entries of `cuda.h`'s `#define NAME ENTRY` lines that are neither `NAME` with an ABI
+/// suffix nor a stream-mode form, to `NAME`.
+fn renamed_entries(cuda_h: &str) -> BTreeMap<String, String> {
+    let mut renamed = BTreeMap::new();
+    for line in cuda_h.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let ["#define", name, entry] = words[..] else {
+            continue;
+        };
+        let identifier = |w: &str| w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let versioned = entry
+            .strip_prefix(name)
+            .is_some_and(|s| s.starts_with("_v"));
+        let stream_mode = entry.ends_with("_ptsz") || entry.ends_with("_ptds");
+        if name.starts_with("cu") && identifier(entry) && !versioned && !stream_mode {
+            renamed.insert(entry.to_string(), name.to_string());
+        }
+    }
+    renamed
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn renamed_entries_are_read() {
+        let h = "#define cuMemAlloc cuMemAlloc_v2\n#define cuGraphInstantiate  \
+                 cuGraphInstantiateWithFlags\n#define cuGetProcAddress_v2 cuGetProcAddress_v2_ptsz\n\
+                 #define cuMemcpy __CUDA_API_PTDS(cuMemcpy)\n";
+        let renamed = super::renamed_entries(h);
+        assert_eq!(renamed.len(), 1);
+        assert_eq!(renamed["cuGraphInstantiateWithFlags"], "cuGraphInstantiate");
+    }
+
     #[test]
     fn result_names_are_read() {
         let h = "typedef enum cudaError_enum {\n    CUDA_SUCCESS = 0,\n    /** x */\n    \

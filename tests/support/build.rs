@@ -203,12 +203,19 @@ fn build() -> Result<(), String> {
 /// this header builds, and one parity test each.
 fn write_group_tests(out: &Path, names: &[String]) -> Result<(), String> {
     let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let without_tools = programs::WITHOUT_TOOLS
+        .iter()
+        .filter(|n| names.iter().any(|m| m == *n));
+    let without_tools: Vec<String> = without_tools.map(|n| format!("{n:?}")).collect();
     let text = format!(
         "// Written by the tests' build script (support/build.rs) from the root Cargo.toml.\n\
          /// The group programs built for this header (examples/groups/).\n\
          pub const GROUP_PROGRAMS: &[&str] = &[{}];\n\
+         /// Those the driver serves only without a tool attached (support/programs.rs).\n\
+         pub const WITHOUT_TOOLS: &[&str] = &[{}];\n\
          parity_tests!({});\n",
         quoted.join(", "),
+        without_tools.join(", "),
         names.join(", ")
     );
     let path = out.join("group_programs.rs");

@@ -18,6 +18,13 @@ use std::path::Path;
 /// The folder of the group programs and their twins, from the workspace root.
 pub const FOLDER: &str = "examples/groups";
 
+/// The group programs whose calls the driver serves only to a process no tool is attached to:
+/// with a CUPTI subscriber (the GPU run's coverage recorder) or compute-sanitizer attached, it
+/// answers CUDA_ERROR_NOT_SUPPORTED to every `cuCheckpointProcess*` call but
+/// `cuCheckpointProcessGetRestoreThreadId` (measured on an H100, driver 580.159.04). Under a tool
+/// their parity compares the two sides' refusals; the GPU run runs them once more without one.
+pub const WITHOUT_TOOLS: &[&str] = &["checkpoint"];
+
 /// One group program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {

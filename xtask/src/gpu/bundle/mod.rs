@@ -284,7 +284,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .into_iter()
             .chain(versions.examples.last().map(u32::to_string))
             .collect(),
-        api_errors: ["ptx_jit".to_string()]
+        api_errors: ["ptx_jit".to_string(), "profiler".to_string()]
             .into_iter()
             .chain(
                 crate::base::examples::group_programs()?

@@ -44,6 +44,9 @@ pub struct Machine {
     pub driver: String,
     /// The driver's CUDA version, as `CUDA_VERSION` spells one (major × 1000 + minor × 10).
     pub cuda: u32,
+    /// The parity verdicts of the runs without the recorder (`<run>-without-tools.log`) of the
+    /// programs the driver serves only without a tool, each `` `<run>`: <verdict> ``.
+    pub without_tools: Vec<String>,
 }
 
 impl Machine {
@@ -66,7 +69,17 @@ impl Machine {
                 Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
             })
             .ok_or("nvidia-smi.txt names no `CUDA Version:`")?;
+        let mut without_tools = Vec::new();
+        for log in crate::base::files::named(out, "", "-without-tools.log")? {
+            let name = crate::base::files::name(&log);
+            let run = name.trim_end_matches("-without-tools.log");
+            let text = crate::base::files::read(&log)?;
+            let verdict = text.lines().find(|l| l.contains(": parity "));
+            let verdict = verdict.unwrap_or("no parity verdict in its log");
+            without_tools.push(format!("`{run}`: {verdict}"));
+        }
         Ok(Machine {
+            without_tools,
             date: read("date")?.trim().to_string(),
             gpus: rows.iter().map(|r| r[1].clone()).collect(),
             driver: rows
@@ -85,6 +98,24 @@ struct Row {
     own: BTreeMap<String, BTreeSet<String>>,
     /// Suite to its results.
     dependents: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// The suites without twins the run recorded, in words: the OpenGL interop test and the
+/// dependents' tests and examples on this crate.
+fn suites(calls: &Calls) -> String {
+    let names: Vec<String> = (calls.dependents.keys())
+        .map(|suite| match suite.as_str() {
+            "gl_interop" => "the workspace's OpenGL interop test (`gl_interop`, through headless \
+                             EGL)"
+                .to_string(),
+            dependent => format!("the tests and examples of {dependent} on this crate"),
+        })
+        .collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join("; ")
+    }
 }
 
 /// The report's text.
@@ -166,14 +197,28 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
          (linked, `dynamic-loading`, the table); see docs/DESIGN.md, \"Coverage\". **Own \
          programs**: the workspace's examples and group programs, a call counted where the \
          program and its C twin, in the same build, made it with the same result (the result \
-         shown). **Tests and dependents** (no twins): the workspace's OpenGL interop test \
-         (`gl_interop`, through headless EGL), and the tests and examples of rustacuda, cust and \
-         cudarc on this crate. A function of a header newer than the driver (CUDA {cuda}) is not in \
-         it: a program reaches it only through `cuGetProcAddress`, which finds none.\n",
+         shown). **Tests and dependents** (no twins), those this run recorded: {suites}. A \
+         function of a header newer than the driver (CUDA {cuda}) is not in it: a program \
+         reaches it only through `cuGetProcAddress`, which finds none.\n",
         newest = dotted(headers.newest),
-        cuda = dotted(machine.cuda)
+        cuda = dotted(machine.cuda),
+        suites = suites(calls)
     );
 
+    if !machine.without_tools.is_empty() {
+        let _ = writeln!(
+            out,
+            "**Without the recorder.** The driver answers `CUDA_ERROR_NOT_SUPPORTED` to every \
+             `cuCheckpointProcess*` call but `cuCheckpointProcessGetRestoreThreadId` from a \
+             process a tool is attached to, the recorder included: for the checkpoint program the \
+             results below are that refusal, the same on both sides. The same run ran its parity \
+             again without the recorder:\n"
+        );
+        for verdict in &machine.without_tools {
+            let _ = writeln!(out, "- {verdict}");
+        }
+        let _ = writeln!(out);
+    }
     let _ = writeln!(out, "## Summary\n");
     let _ = writeln!(
         out,

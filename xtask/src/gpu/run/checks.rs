@@ -14,8 +14,8 @@ pub struct Checks {
     pub sanitizer: Vec<String>,
     /// The builds whose profiler and vector_add examples run under ncu.
     pub profiler: Vec<String>,
-    /// The examples whose driver API errors are part of what they print (a broken PTX, the
-    /// group programs' answers of the driver): memcheck does not report their API errors
+    /// The examples whose driver API errors are part of what they print (a broken PTX, a
+    /// deprecated function's answer, the group programs' answers of the driver): memcheck does not report their API errors
     /// (memory errors and leaks still count).
     pub api_errors: Vec<String>,
 }

@@ -10,57 +10,27 @@
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
 //! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
 
-use crate::base::process::{self, root};
-use crate::base::{deps, versions, Result};
-use crate::dependents::trees::{
-    apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree,
-};
+use crate::base::process;
+use crate::base::{versions, Result};
+use crate::dependents::trees::{patch_config, Check, LinkFolders};
 use std::path::Path;
 use std::process::Stdio;
-
-/// The program's folder in the workspace.
-const PROGRAM: &str = "ci/dependent-0-3";
 
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
 pub fn run(args: &[String]) -> Result {
-    let update_locks = match args {
-        [] => false,
-        [flag] if flag == "--update-locks" => true,
-        _ => return Err("usage: cargo xtask dependent-0-3-check [--update-locks]".into()),
+    let check = Check {
+        name: "dependent-0-3",
+        version: None,
+        trees: [("published", "Cargo"), ("migrated", "migrated")],
+        takes_bundle: false,
     };
-    deps::use_fetched(&[])?;
-    pinned_crate("cuda-driver-sys", "0.3.0")?;
-    let work = root().join("target/dependent-0-3-check");
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
-    let (published, migrated) = (work.join("published"), work.join("migrated"));
-    for tree in [&published, &migrated] {
-        copy_fresh(
-            &root().join(PROGRAM),
-            &["Cargo.toml", "Cargo.lock", "src"],
-            tree,
-        )?;
-    }
-    if !apply(&format!("{PROGRAM}/migration.patch"), &migrated)? {
-        return Err(format!("{PROGRAM}/migration.patch does not apply").into());
-    }
-    for (dir, lock, patched) in [(&published, "Cargo", false), (&migrated, "migrated", true)] {
-        let tree = LockedTree {
-            dir,
-            label: format!("{PROGRAM} ({})", crate::base::files::name(dir)),
-            lock: format!("{PROGRAM}/{lock}.lock"),
-            patched,
-            update: "cargo xtask dependent-0-3-check --update-locks".into(),
-        };
-        tree.prepare(update_locks, &root().join(PROGRAM).join("Cargo.lock"))?;
-    }
-    if update_locks {
+    let Some((work, [published, migrated], _)) = check.start(args)? else {
         return Ok(());
-    }
+    };
     let links = LinkFolders::new(&work)?;
 
-    let built = cargo_build(&published)
+    let built = cargo_build(&published.dir)
         .env("CUDA_LIBRARY_PATH", &links.published)
         .arg("--locked")
         .status()?;
@@ -72,7 +42,7 @@ pub fn run(args: &[String]) -> Result {
     let newest = dependents.last().copied();
     for &v in &dependents {
         let tag = format!("ours-{v}");
-        let mut cargo = cargo_build(&migrated);
+        let mut cargo = cargo_build(&migrated.dir);
         cargo
             .env("CUDA_LIBRARY_PATH", links.ours(v)?)
             .args(["--config", &patch_config()])

@@ -63,7 +63,10 @@ pub fn run(args: &[String]) -> Result {
     // ./examples/sin.ptx.
     let command = |program: &Path| {
         let mut command = Command::new(program);
-        command.current_dir(&dir).env("LD_LIBRARY_PATH", &ld_path);
+        command
+            .current_dir(&dir)
+            .env("LD_LIBRARY_PATH", &ld_path)
+            .stdin(Stdio::null());
         command
     };
 
@@ -146,7 +149,7 @@ pub fn run(args: &[String]) -> Result {
 
 /// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
 fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
-    use crate::dependents::outcomes;
+    use crate::base::outcomes;
     let (base, ours) = (
         crate::base::files::read(baseline)?,
         crate::base::files::read(outcomes_path)?,
@@ -260,28 +263,11 @@ fn verdict(ok: bool) -> &'static str {
     }
 }
 
-/// Runs `command` with its standard output and error into one pipe: its exit status (128 plus
-/// the signal if one ended it) and what it printed.
+/// Runs `command` with its standard output and error as one stream: its exit status as a shell
+/// gives it and what it printed.
 fn combined(command: &mut Command) -> Result<(i32, String)> {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
-    let (mut reader, writer) = std::io::pipe()?;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(writer.try_clone()?)
-        .stderr(writer)
-        .spawn()
-        .map_err(|e| format!("{}: {e}", crate::base::process::describe(command)))?;
-    // The command holds the pipe's writing ends too: dropped once spawned, so that the reader
-    // sees the end of the output.
-    *command = Command::new("");
-    let mut output = Vec::new();
-    reader.read_to_end(&mut output)?;
-    let status = child.wait()?;
-    let code = status
-        .code()
-        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-    Ok((code, String::from_utf8_lossy(&output).into_owned()))
+    let (status, output) = crate::base::capture::merged(command)?;
+    Ok((crate::base::capture::exit_code(status), output))
 }
 
 #[cfg(test)]

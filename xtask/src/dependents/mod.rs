@@ -7,7 +7,6 @@ pub mod cudarc_check;
 pub mod cust_check;
 pub mod dependent_0_3_check;
 pub mod dependent_run;
-pub mod outcomes;
 pub mod published;
 pub mod rustacuda_check;
 pub mod trees;

@@ -262,7 +262,7 @@ fn plan() -> Result<Vec<Step>> {
         .join(", ");
 
     let mut plan = vec![step("cargo fmt --check", |_| {
-        cargo(&["fmt", "--all", "--", "--check"], None)
+        cargo("fmt --all -- --check", None)
     })];
     plan.extend(per_version()?);
     plan.extend([
@@ -270,9 +270,9 @@ fn plan() -> Result<Vec<Step>> {
             format!("clippy and tests, cuda-{default} with per-thread-default-stream"),
             |_| {
                 let pt = "per-thread-default-stream";
-                cargo(&["clippy", "--workspace", "--all-targets", "--features", pt, "--", "-D", "warnings"], None)?;
-                cargo(&["test", "--features", pt, "--all-targets", "--", "--nocapture"], None)?;
-                cargo(&["test", "-p", "cuda-driver-sys", "-p", "cuda-driver-sys-items", "--features", pt, "--tests"], None)
+                cargo(&format!("clippy --workspace --all-targets --features {pt} -- -D warnings"), None)?;
+                cargo(&format!("test --features {pt} --all-targets -- --nocapture"), None)?;
+                cargo(&format!("test -p cuda-driver-sys -p cuda-driver-sys-items --features {pt} --tests"), None)
             },
         ),
         step(
@@ -295,7 +295,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the publishable crates package and build from their .crate files (cargo xtask package-check)", "package-check", &[]),
         task("the publishable crates need no newer Rust than their rust-version (cargo xtask msrv-check)", "msrv-check", &[]),
         step("doc tests and cargo doc (warnings denied)", |_| {
-            cargo(&["test", "--workspace", "--doc"], None)?;
+            cargo("test --workspace --doc", None)?;
             process::run(
                 process::command("cargo")
                     .args(["doc", "--workspace", "--no-deps"])
@@ -325,52 +325,23 @@ fn per_version() -> Result<Vec<Step>> {
         let number = v.number;
         let interop = format!("cuda-{number},interop");
         let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
+        // The bindings' crates, with the interop modules.
+        let items = format!(
+            "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features {modules}"
+        );
         if v.tags.iter().any(|t| t == "anchor") {
-            let features = interop.clone();
+            let args =
+                format!("--workspace --all-targets --no-default-features --features {interop}");
             steps.push(step(format!("clippy, cuda-{number}"), move |setup| {
-                let args = [
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--no-default-features",
-                    "--features",
-                    features.as_str(),
-                    "--",
-                    "-D",
-                    "warnings",
-                ];
-                cargo(&args, Some(setup.link_dir(number)))
+                clippy(&args, setup.link_dir(number))
             }));
             steps.push(step(format!("tests, cuda-{number}"), move |setup| {
                 let link = Some(setup.link_dir(number));
-                cargo(
-                    &[
-                        "test",
-                        "-p",
-                        "cuda-driver-sys",
-                        "-p",
-                        "cuda-driver-sys-items",
-                        "--no-default-features",
-                        "--features",
-                        modules.as_str(),
-                        "--tests",
-                    ],
-                    link,
-                )?;
+                cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
-                cargo(
-                    &[
-                        "test",
-                        "--no-default-features",
-                        "--features",
-                        interop.as_str(),
-                        "--all-targets",
-                        "--",
-                        "--nocapture",
-                    ],
-                    link,
-                )
+                let args = format!("--no-default-features --features {interop} --all-targets");
+                cargo(&format!("test {args} -- --nocapture"), link)
             }));
         } else {
             let parity = groups.contains(&number);
@@ -381,66 +352,26 @@ fn per_version() -> Result<Vec<Step>> {
             };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
             steps.push(step(heading, move |setup| {
-                let link = Some(setup.link_dir(number));
+                let link = setup.link_dir(number);
+                clippy(&items, link)?;
+                let tests = "--test layout --test constants --test prototypes --test driver \
+                             --test table --test interop";
+                let parity = if parity { " --test examples_parity" } else { "" };
                 cargo(
-                    &[
-                        "clippy",
-                        "-p",
-                        "cuda-driver-sys",
-                        "-p",
-                        "cuda-driver-sys-items",
-                        "--no-default-features",
-                        "--features",
-                        modules.as_str(),
-                        "--",
-                        "-D",
-                        "warnings",
-                    ],
-                    link,
-                )?;
-                let probes = [
-                    "--test",
-                    "layout",
-                    "--test",
-                    "constants",
-                    "--test",
-                    "prototypes",
-                    "--test",
-                    "driver",
-                    "--test",
-                    "table",
-                    "--test",
-                    "interop",
-                ];
-                let examples: &[&str] = if parity {
-                    &["--test", "examples_parity"]
-                } else {
-                    &[]
-                };
-                let args = [
-                    &[
-                        "test",
-                        "-p",
-                        "cuda-driver-tests",
-                        "--no-default-features",
-                        "--features",
-                        interop.as_str(),
-                    ][..],
-                    &probes,
-                    examples,
-                    &["--", "--nocapture"],
-                ];
-                cargo(&args.concat(), link)
+                    &format!("test -p cuda-driver-tests --no-default-features --features {interop} {tests}{parity} -- --nocapture"),
+                    Some(link),
+                )
             }));
         }
     }
     Ok(steps)
 }
 
-/// `cargo ARGS`, linking against `link` if given (else the driver library of the environment).
-fn cargo(args: &[&str], link: Option<&Path>) -> Result {
+/// `cargo ARGS` (`args` split at spaces), linking against `link` if given (else the driver library
+/// of the environment).
+fn cargo(args: &str, link: Option<&Path>) -> Result {
     let mut cargo = process::command("cargo");
-    cargo.args(args);
+    cargo.args(args.split_whitespace());
     if let Some(dir) = link {
         cargo.env("CUDA_LIBRARY_PATH", dir);
     }
@@ -448,41 +379,33 @@ fn cargo(args: &[&str], link: Option<&Path>) -> Result {
 }
 
 /// `cargo clippy ARGS -- -D warnings`, linking against `link`.
-fn clippy(args: &[&str], link: &Path) -> Result {
-    cargo(
-        &[&["clippy"], args, &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )
+fn clippy(args: &str, link: &Path) -> Result {
+    cargo(&format!("clippy {args} -- -D warnings"), Some(link))
 }
 
 /// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
 /// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
-fn table_test_imports(args: &[&str], link: &Path) -> Result<(String, Vec<String>)> {
-    let binary = build_table_test(args, link)?;
+fn table_test_imports(args: &str, link: &Path) -> Result<(String, Vec<String>)> {
+    let mut build = process::command("cargo");
+    build
+        .arg("test")
+        .args(args.split_whitespace())
+        .arg("--no-run");
+    build.env("CUDA_LIBRARY_PATH", link);
+    let (_, text) = crate::base::capture::merged(&mut build)?;
+    let binary = imports::table_test_binary(&text)
+        .filter(|b| crate::base::files::executable(&root().join(b)))
+        .ok_or(format!(
+            "no table test binary from {}",
+            process::describe(&build)
+        ))?
+        .to_string();
     let symbols = imports::driver_symbols(&root().join(&binary))?;
     println!(
         "driver symbols imported by {binary}: {}",
         imports::shown(&symbols)
     );
     Ok((binary, symbols))
-}
-
-/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log) and
-/// returns its path as cargo names it.
-fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
-    let mut build = process::command("cargo");
-    build.arg("test").args(args).arg("--no-run");
-    build.env("CUDA_LIBRARY_PATH", link);
-    let out = build.output().map_err(|e| process::error(&build, e))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let binary = imports::table_test_binary(&text)
-        .filter(|b| crate::base::files::executable(&root().join(b)))
-        .ok_or(format!(
-            "no table test binary from {}",
-            process::describe(&build)
-        ))?;
-    Ok(binary.to_string())
 }
 
 /// The table-only build of `version` imports no driver symbol but the table's: its
@@ -493,22 +416,14 @@ fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
 fn table_only(setup: &Setup, version: u32, old: bool) -> Result {
     let interop = if old { "" } else { ",interop" };
     let features = format!("cuda-{version},table-only{interop}");
-    let mut args = vec![
-        "--no-default-features",
-        "--features",
-        &features,
-        "--test",
-        "table",
-    ];
-    if !old {
-        args.extend(["--test", "interop"]);
-    }
+    let tests = if old { "" } else { " --test interop" };
+    let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
     let link = setup.link_dir(version);
     clippy(&args, link)?;
     if !old {
-        cargo(&[&["test"], &args[..]].concat(), Some(link))?;
+        cargo(&format!("test {args}"), Some(link))?;
     }
     let (binary, symbols) = table_test_imports(&args, link)?;
     let proc_address = if old {

@@ -26,56 +26,32 @@ mod build;
 use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
 use crate::base::process::{root, run_task};
-use crate::base::{deps, versions, Result};
-use crate::dependents::outcomes;
-use crate::dependents::trees::{apply, pinned_crate, LinkFolders, LockedTree};
+use crate::base::{outcomes, versions, Result};
+use crate::dependents::trees::{Check, LinkFolders};
 use build::{Build, Mode, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The data folder: the pinning package, the patch, the expected differences.
-const DATA: &str = "ci/cudarc";
 /// The cudarc release, as ci/cudarc/Cargo.lock pins it.
 const VERSION: &str = "0.19.10";
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
     let started = Instant::now();
-    let (bundle, update_locks) = match args {
-        [] => (None, false),
-        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
-        [flag] if flag == "--update-locks" => (None, true),
-        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR | --update-locks]".into()),
+    let check = Check {
+        name: "cudarc",
+        version: Some(VERSION),
+        trees: [("own", "own"), ("ours", "ours")],
+        takes_bundle: true,
     };
-    deps::use_fetched(&[])?;
-    let work = root().join("target/cudarc-check");
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let Some((work, _, bundle)) = check.start(args)? else {
+        return Ok(());
+    };
+    let data = root().join(check.data());
     // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
-
-    let crate_file = pinned_crate("cudarc", VERSION)?;
     let sources = |side: Side| work.join(side.name());
-    crate::dependents::trees::unpack(&crate_file, &sources(Side::Own))?;
-    crate::dependents::trees::unpack(&crate_file, &sources(Side::Ours))?;
-    if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
-        return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
-    }
-    for side in [Side::Own, Side::Ours] {
-        let dir = sources(side);
-        let tree = LockedTree {
-            dir: &dir,
-            label: format!("cudarc {VERSION} ({})", side.name()),
-            lock: format!("{DATA}/{}.lock", side.name()),
-            patched: side == Side::Ours,
-            update: "cargo xtask cudarc-check --update-locks".into(),
-        };
-        tree.prepare(update_locks, &root().join(DATA).join("Cargo.lock"))?;
-    }
-    if update_locks {
-        return Ok(());
-    }
     let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
     let links = LinkFolders::new(&work)?;
@@ -148,10 +124,7 @@ pub fn run(args: &[String]) -> Result {
                 &bundle.join("nvrtc").join(crate::base::files::name(&file)),
             )?;
         }
-        copy(
-            &root().join(DATA).join("timing-tests"),
-            &bundle.join("timing-tests"),
-        )?;
+        copy(&data.join("timing-tests"), &bundle.join("timing-tests"))?;
         return Ok(());
     }
 
@@ -170,7 +143,7 @@ pub fn run(args: &[String]) -> Result {
         "LD_LIBRARY_PATH",
         format!("{}:{ld_path}", nvrtc_dir.display()),
     );
-    let expected_file = root().join(DATA).join("expected-differences");
+    let expected_file = data.join("expected-differences");
     let expected = outcomes::expected(&read(&expected_file)?);
     let mut summary = Vec::new();
     for pair in builds.chunks(2) {

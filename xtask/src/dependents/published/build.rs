@@ -49,7 +49,7 @@ impl Builder {
             })
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
-            label: dep.label(),
+            label: format!("{} {}", dep.name, dep.version),
             required: dep.required,
             doctests: work.join("doctests"),
             rustdoc,

@@ -22,15 +22,15 @@
 //! is built with `dynamic-loading` (resolved on first use) and run too. In CI, the old bindings'
 //! build and ours run on Debian's 535 library (no GPU: what needs a device fails alike), and every
 //! outcome of ours must equal the old build's but those `ci/NAME/expected-differences` lists
-//! ([`crate::dependents::outcomes`]). One target folder serves every build of a crate.
+//! ([`crate::base::outcomes`]). One target folder serves every build of a crate.
 
 mod build;
 
 use crate::base::driver::binds_ctx_create_v4;
+use crate::base::outcomes as compare;
 use crate::base::process::{root, run_task};
-use crate::base::{deps, versions, Result};
-use crate::dependents::outcomes as compare;
-use crate::dependents::trees::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
+use crate::base::{versions, Result};
+use crate::dependents::trees::{patch_config, Check, LinkFolders};
 use build::Builder;
 use std::path::Path;
 use std::time::Instant;
@@ -59,66 +59,24 @@ pub struct Dependent {
     pub control: Option<&'static str>,
 }
 
-impl Dependent {
-    /// The task's name (`rustacuda-check`), which names its work folder too.
-    fn task(&self) -> String {
-        format!("{}-check", self.name)
-    }
-
-    /// The data folder: the pinning package, the patch, the expected differences.
-    fn data(&self) -> String {
-        format!("ci/{}", self.name)
-    }
-
-    /// `rustacuda 0.1.3`.
-    fn label(&self) -> String {
-        format!("{} {}", self.name, self.version)
-    }
-}
-
 /// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
 /// `--bundle`) the runs and their comparison.
 pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let started = Instant::now();
-    let task = dep.task();
-    let data = dep.data();
-    let (bundle, update_locks) = match args {
-        [] => (None, false),
-        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
-        [flag] if flag == "--update-locks" => (None, true),
-        _ => {
-            return Err(format!("usage: cargo xtask {task} [--bundle DIR | --update-locks]").into())
-        }
+    let check = Check {
+        name: dep.name,
+        version: Some(dep.version),
+        trees: [("published", "published"), ("migrated", "migrated")],
+        takes_bundle: true,
     };
-    deps::use_fetched(&[])?;
-    let work = root().join("target").join(&task);
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let Some((work, [published, migrated], bundle)) = check.start(args)? else {
+        return Ok(());
+    };
+    let (task, data) = (check.task(), check.data());
     // The crate's own warnings (the same on both bindings) are not this check's business.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
-
-    let crate_file = pinned_crate(dep.name, dep.version)?;
-    let (published, migrated) = (work.join("published"), work.join("migrated"));
-    crate::dependents::trees::unpack(&crate_file, &published)?;
-    crate::dependents::trees::unpack(&crate_file, &migrated)?;
-    if !apply(&format!("{data}/migration.patch"), &migrated)? {
-        return Err(format!("{data}/migration.patch does not apply to {}", dep.label()).into());
-    }
-    let trees = [(&published, false), (&migrated, true)].map(|(dir, patched)| LockedTree {
-        dir,
-        label: format!("{} ({})", dep.label(), crate::base::files::name(dir)),
-        lock: format!("{data}/{}.lock", crate::base::files::name(dir)),
-        patched,
-        update: format!("cargo xtask {task} --update-locks"),
-    });
-    for t in &trees {
-        t.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
-    }
-    if update_locks {
-        return Ok(());
-    }
     if let Some(optional) = dep.control {
-        trees[1].control_without(optional, &work.join("control"))?;
+        migrated.control_without(optional, &work.join("control"))?;
     }
     let links = LinkFolders::new(&work)?;
     let builder = Builder::new(dep, &work)?;
@@ -130,7 +88,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         let tag = format!("ours-{v}{}", if dynamic { "-dynamic" } else { "" });
         builder.build(
             &tag,
-            &migrated,
+            &migrated.dir,
             dest,
             links.ours(v)?,
             &["--config", &patch_config(), "--features", &features],
@@ -150,7 +108,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         if dep.gpu_baseline {
             builder.build(
                 dep.baseline,
-                &published,
+                &published.dir,
                 &bundle.join("baseline"),
                 &links.published,
                 &[],
@@ -182,7 +140,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     }
     builder.build(
         dep.baseline,
-        &published,
+        &published.dir,
         &work.join(format!("run-{}", dep.baseline)),
         &links.published,
         &[],

@@ -9,8 +9,7 @@
 
 use super::log::Logs;
 use crate::base::files::{self, read};
-use crate::base::{process, Result};
-use crate::dependents::outcomes;
+use crate::base::{outcomes, process, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;

@@ -222,10 +222,8 @@ mod runs_anywhere {
                 "dependents/dependent_run.rs",
                 include_str!("../../dependents/dependent_run.rs"),
             ),
-            (
-                "dependents/outcomes.rs",
-                include_str!("../../dependents/outcomes.rs"),
-            ),
+            ("base/outcomes.rs", include_str!("../../base/outcomes.rs")),
+            ("base/capture.rs", include_str!("../../base/capture.rs")),
             ("base/files.rs", include_str!("../../base/files.rs")),
         ];
         let banned = [concat!("root", "("), concat!("process::", "command(")];

@@ -1,6 +1,5 @@
 //! The comparison of a dependent's builds by their outcomes (dependent-run's
-//! `KIND NAME ok|FAILED|ignored` lines): rustacuda-check's, cust-check's and cudarc-check's, and
-//! gpu-run's.
+//! `KIND NAME ok|FAILED|ignored` lines): the dependents' checks' and gpu-run's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

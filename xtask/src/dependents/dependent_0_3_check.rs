@@ -10,9 +10,10 @@
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
 //! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
 
+use crate::base::driver::Links;
 use crate::base::process;
 use crate::base::{versions, Result};
-use crate::dependents::trees::{patch_config, Check, LinkFolders};
+use crate::dependents::trees::{link_folders, patch_config, Check};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -28,10 +29,10 @@ pub fn run(args: &[String]) -> Result {
     let Some((work, [published, migrated], _)) = check.start(args)? else {
         return Ok(());
     };
-    let links = LinkFolders::new(&work)?;
+    let (links, published_link) = link_folders(&work)?;
 
     let built = cargo_build(&published.dir)
-        .env("CUDA_LIBRARY_PATH", &links.published)
+        .env("CUDA_LIBRARY_PATH", &published_link)
         .arg("--locked")
         .status()?;
     if !built.success() {
@@ -44,7 +45,7 @@ pub fn run(args: &[String]) -> Result {
         let tag = format!("ours-{v}");
         let mut cargo = cargo_build(&migrated.dir);
         cargo
-            .env("CUDA_LIBRARY_PATH", links.ours(v)?)
+            .env("CUDA_LIBRARY_PATH", links.for_header(v)?)
             .args(["--config", &patch_config()])
             .args(["--features", &format!("cuda-driver-sys/cuda-{v}")]);
         if Some(v) == newest {
@@ -94,7 +95,7 @@ fn cargo_build(tree: &Path) -> std::process::Command {
 }
 
 /// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
-fn run_program(work: &Path, links: &LinkFolders, tag: &str) -> Result {
+fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
     let program = work.join("target/debug/dependent-0-3");
     let out = std::fs::File::create(work.join(format!("{tag}.out")))?;
     let status = process::command(program)

@@ -149,27 +149,20 @@ pub fn run(args: &[String]) -> Result {
 
 /// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
 fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
-    use crate::base::outcomes;
-    let (base, ours) = (
-        crate::base::files::read(baseline)?,
-        crate::base::files::read(outcomes_path)?,
-    );
-    let expected = outcomes::expected(&crate::base::files::read(file)?);
-    let differ = outcomes::differing(&base, &ours);
+    use crate::base::{files::read, outcomes};
+    let (base, ours) = (read(baseline)?, read(outcomes_path)?);
+    let expected = outcomes::expected(&read(file)?);
     let name = file_name(file);
-    if differ == expected {
+    let compared = [(baseline, base.as_str()), (outcomes_path, &ours)];
+    let Some(report) = outcomes::mismatch(&expected, compared) else {
         println!(
             "dependent-run: every outcome is the baseline's but the {} listed in {name}",
             expected.len()
         );
         return Ok(());
-    }
+    };
     println!("dependent-run: FAILED: the outcomes that differ from the baseline's are not those of {name}");
-    let files = [
-        (baseline.to_path_buf(), base.as_str()),
-        (outcomes_path.to_path_buf(), ours.as_str()),
-    ];
-    for line in outcomes::report(&expected, &differ, &files).iter().take(40) {
+    for line in report.iter().take(40) {
         println!("  {line}");
     }
     Err(format!("the outcomes that differ from the baseline's are not those of {name}").into())

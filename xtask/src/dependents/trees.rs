@@ -11,8 +11,9 @@
 //! fetches every crate it names with `--locked` before the offline builds, so that they need
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
-use crate::base::driver::{self, links_stub};
-use crate::base::process::{self, root, run_task};
+use crate::base::driver::{self, Links};
+use crate::base::files::link;
+use crate::base::process::{self, root};
 use crate::base::{deps, Result};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -116,45 +117,18 @@ impl Check<'_> {
     }
 }
 
-/// The folders the builds link, made under `work`.
-pub struct LinkFolders {
-    /// For cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper), which link
-    /// `<CUDA_LIBRARY_PATH>/lib64`: `lib64` is the 535 library's folder.
-    pub published: PathBuf,
-    /// The 535 library's folder.
-    pub driver: PathBuf,
-    /// The stub library, for the headers newer than the 535 driver.
-    pub stub: PathBuf,
-}
-
-impl LinkFolders {
-    /// Makes them under `work` (a fixed folder outside the target folder: a new path would
-    /// rebuild cuda-driver-sys each run).
-    pub fn new(work: &Path) -> Result<Self> {
-        let driver = driver::library()?;
-        let published = work.join("cuda-0.3");
-        std::fs::create_dir_all(&published)?;
-        let lib64 = published.join("lib64");
-        let _ = std::fs::remove_file(&lib64);
-        std::os::unix::fs::symlink(&driver, &lib64)
-            .map_err(|e| format!("{}: {e}", lib64.display()))?;
-        let stub = work.join("stub");
-        run_task("stub-libcuda", &[&stub.to_string_lossy()])?;
-        Ok(LinkFolders {
-            published,
-            driver,
-            stub,
-        })
-    }
-
-    /// The folder this workspace's crate links with the header `version`.
-    pub fn ours(&self, version: u32) -> Result<&Path> {
-        Ok(if links_stub(version)? {
-            &self.stub
-        } else {
-            &self.driver
-        })
-    }
+/// The folders the builds link, made under `work` (fixed folders outside the target folder: a new
+/// path would rebuild cuda-driver-sys each run): the 535 library's and the stub library's, and the
+/// one cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper) link as
+/// `<CUDA_LIBRARY_PATH>/lib64`, whose `lib64` is the 535 library's folder.
+pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
+    let published = work.join("cuda-0.3");
+    std::fs::create_dir_all(&published)?;
+    link(
+        &driver::library()?.to_string_lossy(),
+        &published.join("lib64"),
+    )?;
+    Ok((Links::in_folder(&work.join("stub"))?, published))
 }
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.

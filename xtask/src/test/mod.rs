@@ -16,7 +16,6 @@ mod imports;
 mod tee;
 
 use crate::base::process::{self, root, run_task};
-use crate::base::scratch::Scratch;
 use crate::base::steps::Steps;
 use crate::base::{deps, driver, versions, Result};
 use std::path::{Path, PathBuf};
@@ -148,16 +147,12 @@ impl Drop for Beside {
     }
 }
 
-/// What every step uses: the environment of the fetched dependencies, and the stub library.
+/// What every step uses: the environment of the fetched dependencies, and the folders a build
+/// links: builds for headers newer than Debian's 535 driver link against the stub libcuda.so.1
+/// (`cargo xtask stub-libcuda`), since that library lacks functions they bind (cuCtxCreate_v4).
+/// At run time the real 535 library is loaded.
 struct Setup {
-    /// The stub libcuda.so.1 (`cargo xtask stub-libcuda`): builds for headers newer than Debian's
-    /// 535 driver link against it, since that library lacks functions they bind
-    /// (cuCtxCreate_v4). At run time the real 535 library is loaded.
-    stub: Scratch,
-    /// The version of the driver library (tagged `driver`).
-    driver: u32,
-    /// The folder of the driver library.
-    library: PathBuf,
+    links: driver::Links,
 }
 
 impl Setup {
@@ -181,36 +176,17 @@ impl Setup {
             )
             .into());
         }
-        let driver = versions::the_one("driver")?;
         // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
-        std::env::set_var("CUDA_DRIVER_EXPECT_VERSION", driver.to_string());
-        std::env::set_var("CUDA_DRIVER_EXPECT_NO_DEVICE", "1");
+        driver::expect_535_driver()?;
         std::env::set_var("CARGO_TERM_COLOR", "never");
         std::env::set_var("RUST_BACKTRACE", "1");
         // Every build here starts from an empty target folder and runs once: incremental
         // compilation's caches would only cost time and several gigabytes of disk.
         std::env::set_var("CARGO_INCREMENTAL", "0");
-        let library = std::env::var_os("CUDA_LIBRARY_PATH")
-            .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
-            .into();
-        let stub = driver::stub_in_scratch("stub-libcuda")?;
+        let links = driver::Links::in_scratch("stub-libcuda")?;
         // The first run's and the platforms' builds link against it too.
-        std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
-        Ok(Setup {
-            stub,
-            driver,
-            library,
-        })
-    }
-
-    /// The folder to link a build for header `version` against: the driver's, or the stub for a
-    /// header newer than the driver.
-    fn link_dir(&self, version: u32) -> &Path {
-        if version > self.driver {
-            self.stub.path()
-        } else {
-            &self.library
-        }
+        std::env::set_var("CUDA_STUB_LIBRARY_PATH", &links.stub);
+        Ok(Setup { links })
     }
 }
 
@@ -333,10 +309,10 @@ fn per_version() -> Result<Vec<Step>> {
             let args =
                 format!("--workspace --all-targets --no-default-features --features {interop}");
             steps.push(step(format!("clippy, cuda-{number}"), move |setup| {
-                clippy(&args, setup.link_dir(number))
+                clippy(&args, setup.links.for_header(number)?)
             }));
             steps.push(step(format!("tests, cuda-{number}"), move |setup| {
-                let link = Some(setup.link_dir(number));
+                let link = Some(setup.links.for_header(number)?);
                 cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
@@ -352,7 +328,7 @@ fn per_version() -> Result<Vec<Step>> {
             };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
             steps.push(step(heading, move |setup| {
-                let link = setup.link_dir(number);
+                let link = setup.links.for_header(number)?;
                 clippy(&items, link)?;
                 let tests = "--test layout --test constants --test prototypes --test driver \
                              --test table --test interop";
@@ -420,7 +396,7 @@ fn table_only(setup: &Setup, version: u32, old: bool) -> Result {
     let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
-    let link = setup.link_dir(version);
+    let link = setup.links.for_header(version)?;
     clippy(&args, link)?;
     if !old {
         cargo(&format!("test {args}"), Some(link))?;

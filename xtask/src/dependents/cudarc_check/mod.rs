@@ -27,7 +27,7 @@ use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
 use crate::base::process::{root, run_task};
 use crate::base::{outcomes, versions, Result};
-use crate::dependents::trees::{Check, LinkFolders};
+use crate::dependents::trees::{link_folders, Check};
 use build::{Build, Mode, Side};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,7 +54,7 @@ pub fn run(args: &[String]) -> Result {
     let sources = |side: Side| work.join(side.name());
     let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
-    let links = LinkFolders::new(&work)?;
+    let (links, _) = link_folders(&work)?;
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
 
     let mut builds = Vec::new();
@@ -77,7 +77,7 @@ pub fn run(args: &[String]) -> Result {
             b.build(
                 &sources(b.side),
                 &dest.join(b.tag()),
-                links.ours(b.version)?,
+                links.for_header(b.version)?,
                 &nvrtc_link,
             )?;
         }
@@ -94,7 +94,7 @@ pub fn run(args: &[String]) -> Result {
                 mode: Mode::Dynamic,
             };
             let dest = bundle.join(format!("bench-{}", side.name()));
-            let links = [links.ours(default)?, nvrtc_link.as_path()];
+            let links = [links.for_header(default)?, nvrtc_link.as_path()];
             build::program(&work, "bench", &build, &sources(side), &dest, links)?;
         }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
@@ -115,7 +115,7 @@ pub fn run(args: &[String]) -> Result {
             .filter(|b| b.mode == Mode::Linked && b.version >= mem_location)
         {
             let dest = bundle.join(b.tag()).join("tour");
-            let links = [links.ours(b.version)?, nvrtc_link.as_path()];
+            let links = [links.for_header(b.version)?, nvrtc_link.as_path()];
             build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
         }
         for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {

@@ -27,12 +27,13 @@
 mod build;
 
 use crate::base::driver::binds_ctx_create_v4;
+use crate::base::files::read;
 use crate::base::outcomes as compare;
 use crate::base::process::{root, run_task};
 use crate::base::{versions, Result};
-use crate::dependents::trees::{patch_config, Check, LinkFolders};
+use crate::dependents::trees::{link_folders, patch_config, Check};
 use build::Builder;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// One published dependent and how it is checked.
@@ -78,7 +79,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     if let Some(optional) = dep.control {
         migrated.control_without(optional, &work.join("control"))?;
     }
-    let links = LinkFolders::new(&work)?;
+    let (links, published_link) = link_folders(&work)?;
     let builder = Builder::new(dep, &work)?;
     let ours = |v: u32, dynamic: bool, dest: &Path| -> Result {
         let mut features = format!("{}/cuda-{v}", dep.dependency);
@@ -90,7 +91,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
             &tag,
             &migrated.dir,
             dest,
-            links.ours(v)?,
+            links.for_header(v)?,
             &["--config", &patch_config(), "--features", &features],
         )
     };
@@ -110,7 +111,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
                 dep.baseline,
                 &published.dir,
                 &bundle.join("baseline"),
-                &links.published,
+                &published_link,
                 &[],
             )?;
         }
@@ -142,7 +143,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         dep.baseline,
         &published.dir,
         &work.join(format!("run-{}", dep.baseline)),
-        &links.published,
+        &published_link,
         &[],
     )?;
     let built = build::count_binaries(&work)?;
@@ -162,29 +163,21 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
             &[&dir.to_string_lossy(), &outcomes.to_string_lossy()],
         )?;
     }
-    let expected_text = std::fs::read_to_string(root().join(&data).join("expected-differences"))?;
-    let expected = compare::expected(&expected_text);
-    let outcomes = |tag: &str| -> Result<String> {
+    let expected = compare::expected(&read(&root().join(&data).join("expected-differences"))?);
+    let outcomes = |tag: &str| -> Result<(PathBuf, String)> {
         let path = work.join(format!("outcomes-{tag}"));
-        crate::base::files::read(&path)
+        Ok((path.clone(), read(&path)?))
     };
-    let baseline = outcomes(dep.baseline)?;
+    let (baseline_file, baseline) = outcomes(dep.baseline)?;
     for tag in &run_tags[1..] {
-        let ours = outcomes(tag)?;
-        let differ = compare::differing(&baseline, &ours);
-        if differ != expected {
+        let (file, ours) = outcomes(tag)?;
+        let compared = [(baseline_file.as_path(), baseline.as_str()), (&file, &ours)];
+        if let Some(report) = compare::mismatch(&expected, compared) {
             println!(
                 "{task}: {tag}: the outcomes that differ from {}'s are not those listed:",
                 dep.baseline
             );
-            let files = [
-                (
-                    work.join(format!("outcomes-{}", dep.baseline)),
-                    baseline.as_str(),
-                ),
-                (work.join(format!("outcomes-{tag}")), ours.as_str()),
-            ];
-            for line in compare::report(&expected, &differ, &files) {
+            for line in report {
                 println!("  {line}");
             }
             return Err(format!(
@@ -196,7 +189,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     }
     let mut passed = Vec::new();
     for tag in &run_tags {
-        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?)));
+        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?.1)));
     }
     let listed: Vec<&str> = expected.iter().map(String::as_str).collect();
     println!(

@@ -26,7 +26,6 @@ mod recorder;
 
 use crate::base::cargo_json::{self, Built, Executable};
 use crate::base::files::{copy, copy_files, create_dir, remove_dir, write};
-use crate::base::scratch::Scratch;
 use crate::base::versions::dotted;
 use crate::base::{deps, driver, process, Result};
 use crate::gpu::run::checks::Checks;
@@ -297,11 +296,11 @@ fn runner(out: &Path, versions: &Versions) -> Result {
 }
 
 /// A stub libcuda.so.1 in a scratch folder, removed when dropped.
-struct Stub(Scratch);
+struct Stub(driver::Links);
 
 impl Stub {
     fn new() -> Result<Self> {
-        Ok(Stub(driver::stub_in_scratch("gpu-bundle-stub")?))
+        Ok(Stub(driver::Links::in_scratch("gpu-bundle-stub")?))
     }
 
     /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.
@@ -312,7 +311,7 @@ impl Stub {
             .arg("--message-format=json")
             .args(&build.args);
         if build.stub {
-            cargo.env("CUDA_LIBRARY_PATH", self.0.path());
+            cargo.env("CUDA_LIBRARY_PATH", &self.0.stub);
         }
         cargo
     }

@@ -52,13 +52,7 @@ pub fn run(args: &[String]) -> Result {
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
     let mut log =
         fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    let lib = dir.join("lib").to_string_lossy().into_owned();
-    let ld_path = if ld_path.is_empty() {
-        lib
-    } else {
-        format!("{lib}:{ld_path}")
-    };
+    let ld_path = crate::base::process::loader_path_with(&dir.join("lib"));
     // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
     // ./examples/sin.ptx.
     let command = |program: &Path| {

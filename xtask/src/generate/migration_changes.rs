@@ -8,7 +8,7 @@
 
 use crate::base::files::recreate_dir;
 use crate::base::process::{self, root};
-use crate::base::{pinned_crate, Result};
+use crate::base::{generator, pinned_crate, Result};
 
 /// The crates compared: the generator's `--baseline` word, the crate's name and version.
 const BASELINES: [(&str, &str, &str); 2] = [
@@ -34,15 +34,8 @@ pub fn run(args: &[String]) -> Result {
                 .arg(&member),
         )?;
         process::run(
-            process::command("cargo")
-                .args([
-                    "run",
-                    "--quiet",
-                    "--release",
-                    "-p",
-                    "cuda-driver-sys-generator",
-                ])
-                .args(["--bin", "migration_changes", "--", "--baseline", baseline])
+            generator::program("migration_changes")
+                .args(["--baseline", baseline])
                 .arg(format!("{work_name}/{member}"))
                 .args(args),
         )?;

@@ -138,11 +138,8 @@ pub fn run(args: &[String]) -> Result {
 
     // Run on the 535 library and compare, test by test; not the linked builds that link the stub
     // (built here, run on the GPU).
-    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    std::env::set_var(
-        "LD_LIBRARY_PATH",
-        format!("{}:{ld_path}", nvrtc_dir.display()),
-    );
+    let ld_path = crate::base::process::loader_path_with(&nvrtc_dir);
+    std::env::set_var("LD_LIBRARY_PATH", ld_path);
     let expected_file = data.join("expected-differences");
     let expected = outcomes::expected(&read(&expected_file)?);
     let mut summary = Vec::new();

@@ -13,7 +13,7 @@
 
 use crate::base::driver::{self, Links};
 use crate::base::files::link;
-use crate::base::process::{self, root};
+use crate::base::process::{self, root, run_task};
 use crate::base::{deps, Result};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -129,6 +129,14 @@ pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
         &published.join("lib64"),
     )?;
     Ok((Links::in_folder(&work.join("stub"))?, published))
+}
+
+/// Runs the build in the folder `dir` (`cargo xtask dependent-run DIR OUTCOMES ARGS`), its
+/// outcomes into the file `outcomes`; their text.
+pub fn run_build(dir: &Path, outcomes: &Path, args: &[&str]) -> Result<String> {
+    let (dir, file) = (dir.to_string_lossy(), outcomes.to_string_lossy());
+    run_task("dependent-run", &[&[&*dir, &*file], args].concat())?;
+    crate::base::files::read(outcomes)
 }
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.

@@ -25,11 +25,11 @@ mod build;
 
 use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
-use crate::base::process::{root, run_task};
+use crate::base::process::root;
 use crate::base::{outcomes, versions, Result};
-use crate::dependents::trees::{link_folders, Check};
+use crate::dependents::trees::{link_folders, run_build, Check};
 use build::{Build, Mode, Side};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// The cudarc release, as ci/cudarc/Cargo.lock pins it.
@@ -149,15 +149,15 @@ pub fn run(args: &[String]) -> Result {
             summary.push(format!("{}: built, runs on the GPU", ours.pair_name()));
             continue;
         }
+        let outcomes_file = |b: &Build| work.join(format!("outcomes-{}", b.tag()));
+        let run = |b: &Build, args: &[&str]| {
+            run_build(&work.join("runs").join(b.tag()), &outcomes_file(b), args)
+        };
+        let own_text = run(own, &[])?;
         // Ours is held to own's outcomes, test by test, but those the file lists
         // (dependent-run --same-as).
-        let (own_path, own_text) = run_build(&work, own, &[])?;
-        let held_to = [
-            "--same-as".to_string(),
-            own_path.to_string_lossy().into_owned(),
-            expected_file.to_string_lossy().into_owned(),
-        ];
-        let (_, ours_text) = run_build(&work, ours, &held_to)?;
+        let (own_file, listed) = (outcomes_file(own), expected_file.to_string_lossy());
+        let ours_text = run(ours, &["--same-as", &own_file.to_string_lossy(), &listed])?;
         summary.push(format!(
             "{}: {} tests and examples, passed own {} ours {}",
             ours.pair_name(),
@@ -220,20 +220,4 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
             .into());
     }
     Ok(())
-}
-
-/// Runs one build (dependent-run, with the further arguments `held_to`) into
-/// `work/outcomes-<tag>`: the path and its text.
-fn run_build(work: &Path, build: &Build, held_to: &[String]) -> Result<(PathBuf, String)> {
-    let dir = work.join("runs").join(build.tag());
-    let path = work.join(format!("outcomes-{}", build.tag()));
-    let mut args = vec![
-        dir.to_string_lossy().into_owned(),
-        path.to_string_lossy().into_owned(),
-    ];
-    args.extend_from_slice(held_to);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    run_task("dependent-run", &args)?;
-    let text = read(&path)?;
-    Ok((path, text))
 }

@@ -29,9 +29,9 @@ mod build;
 use crate::base::driver::binds_ctx_create_v4;
 use crate::base::files::read;
 use crate::base::outcomes as compare;
-use crate::base::process::{root, run_task};
+use crate::base::process::root;
 use crate::base::{versions, Result};
-use crate::dependents::trees::{link_folders, patch_config, Check};
+use crate::dependents::trees::{link_folders, patch_config, run_build, Check};
 use build::Builder;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -157,11 +157,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     // Run on the 535 library and compare, test by test.
     for tag in &run_tags {
         let dir = work.join(format!("run-{tag}"));
-        let outcomes = work.join(format!("outcomes-{tag}"));
-        run_task(
-            "dependent-run",
-            &[&dir.to_string_lossy(), &outcomes.to_string_lossy()],
-        )?;
+        run_build(&dir, &work.join(format!("outcomes-{tag}")), &[])?;
     }
     let expected = compare::expected(&read(&root().join(&data).join("expected-differences"))?);
     let outcomes = |tag: &str| -> Result<(PathBuf, String)> {

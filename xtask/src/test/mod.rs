@@ -15,6 +15,7 @@ mod home;
 mod imports;
 mod tee;
 
+use crate::base::driver::Links;
 use crate::base::process::{self, root, run_task};
 use crate::base::steps::Steps;
 use crate::base::{deps, driver, versions, Result};
@@ -60,7 +61,7 @@ fn steps(only: Option<&str>) -> Result {
     steps.step(&next(
         "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
     ));
-    let setup = Setup::new(plan.iter().any(|step| step.beside.is_some()))?;
+    let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
     let mut beside = Vec::new();
     for step in &plan {
         if let Some(task) = step.beside {
@@ -69,7 +70,7 @@ fn steps(only: Option<&str>) -> Result {
     }
     for step in plan.iter().filter(|step| step.beside.is_none()) {
         steps.step(&next(&step.heading));
-        (step.run)(&setup)?;
+        (step.run)(&links)?;
     }
     for lane in beside {
         steps.step(&next(&lane.heading));
@@ -147,57 +148,50 @@ impl Drop for Beside {
     }
 }
 
-/// What every step uses: the environment of the fetched dependencies, and the folders a build
-/// links: builds for headers newer than Debian's 535 driver link against the stub libcuda.so.1
-/// (`cargo xtask stub-libcuda`), since that library lacks functions they bind (cuCtxCreate_v4).
-/// At run time the real 535 library is loaded.
-struct Setup {
-    links: driver::Links,
-}
-
-impl Setup {
-    /// `arm64`: also the arm64 driver library (the platforms task's), fetched here before that
-    /// task starts beside other steps that read the fetched files.
-    fn new(arm64: bool) -> Result<Self> {
-        deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
-        // The workspace's crates, as its committed lock pins them: the builds below resolve
-        // nothing anew.
-        let mut fetch = process::command("cargo");
-        fetch.args(["fetch", "--locked"]);
-        let (status, said) = crate::base::capture::merged(&mut fetch)?;
-        if !status.success() {
-            return Err(format!(
-                "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
-                 `cargo fetch` and commit Cargo.lock",
-                said.lines()
-                    .rfind(|l| l.starts_with("error"))
-                    .unwrap_or("")
-                    .trim()
-            )
-            .into());
-        }
-        // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
-        driver::expect_535_driver()?;
-        std::env::set_var("CARGO_TERM_COLOR", "never");
-        std::env::set_var("RUST_BACKTRACE", "1");
-        // Every build here starts from an empty target folder and runs once: incremental
-        // compilation's caches would only cost time and several gigabytes of disk.
-        std::env::set_var("CARGO_INCREMENTAL", "0");
-        let links = driver::Links::in_scratch("stub-libcuda")?;
-        // The first run's and the platforms' builds link against it too.
-        std::env::set_var("CUDA_STUB_LIBRARY_PATH", &links.stub);
-        Ok(Setup { links })
+/// What every step uses: the environment of the fetched dependencies (`arm64`: also the arm64
+/// driver library, the platforms task's, fetched here before that task starts beside other steps
+/// that read the fetched files), and the folders a build links: builds for headers newer than
+/// Debian's 535 driver link against the stub libcuda.so.1 (`cargo xtask stub-libcuda`), since that
+/// library lacks functions they bind (cuCtxCreate_v4). At run time the real 535 library is loaded.
+fn setup(arm64: bool) -> Result<Links> {
+    deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
+    // The workspace's crates, as its committed lock pins them: the builds below resolve
+    // nothing anew.
+    let mut fetch = process::command("cargo");
+    fetch.args(["fetch", "--locked"]);
+    let (status, said) = crate::base::capture::merged(&mut fetch)?;
+    if !status.success() {
+        return Err(format!(
+            "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
+             `cargo fetch` and commit Cargo.lock",
+            said.lines()
+                .rfind(|l| l.starts_with("error"))
+                .unwrap_or("")
+                .trim()
+        )
+        .into());
     }
+    // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
+    driver::expect_535_driver()?;
+    std::env::set_var("CARGO_TERM_COLOR", "never");
+    std::env::set_var("RUST_BACKTRACE", "1");
+    // Every build here starts from an empty target folder and runs once: incremental
+    // compilation's caches would only cost time and several gigabytes of disk.
+    std::env::set_var("CARGO_INCREMENTAL", "0");
+    let links = driver::Links::in_scratch("stub-libcuda")?;
+    // The first run's and the platforms' builds link against it too.
+    std::env::set_var("CUDA_STUB_LIBRARY_PATH", &links.stub);
+    Ok(links)
 }
 
 /// One step: its heading and what it runs, or the task it runs beside the others ([`Beside`]).
 struct Step {
     heading: String,
-    run: Box<dyn Fn(&Setup) -> Result>,
+    run: Box<dyn Fn(&Links) -> Result>,
     beside: Option<&'static str>,
 }
 
-fn step(heading: impl Into<String>, run: impl Fn(&Setup) -> Result + 'static) -> Step {
+fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) -> Step {
     Step {
         heading: heading.into(),
         run: Box::new(run),
@@ -253,11 +247,11 @@ fn plan() -> Result<Vec<Step>> {
         ),
         step(
             format!("table-only: a cuda-{table_only_version} binary imports no driver symbol but the table's, and runs on the 535 driver"),
-            move |setup| table_only(setup, table_only_version, false),
+            move |links| table_only(links, table_only_version, false),
         ),
         step(
             format!("an 11.x driver: a cuda-{old_driver} table-only binary imports cuGetProcAddress (v1), starts on Debian bullseye's 470 driver (CUDA 11.4) and resolves what it has"),
-            move |setup| table_only(setup, old_driver, true),
+            move |links| table_only(links, old_driver, true),
         ),
         task("dynamic-loading: binaries that link no driver library, with the 535 library and with none (cargo xtask dynamic-check)", "dynamic-check", &[]),
         task("bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (cargo xtask bad-input)", "bad-input", &[]),
@@ -308,11 +302,11 @@ fn per_version() -> Result<Vec<Step>> {
         if v.tags.iter().any(|t| t == "anchor") {
             let args =
                 format!("--workspace --all-targets --no-default-features --features {interop}");
-            steps.push(step(format!("clippy, cuda-{number}"), move |setup| {
-                clippy(&args, setup.links.for_header(number)?)
+            steps.push(step(format!("clippy, cuda-{number}"), move |links| {
+                clippy(&args, links.for_header(number)?)
             }));
-            steps.push(step(format!("tests, cuda-{number}"), move |setup| {
-                let link = Some(setup.links.for_header(number)?);
+            steps.push(step(format!("tests, cuda-{number}"), move |links| {
+                let link = Some(links.for_header(number)?);
                 cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
@@ -327,8 +321,8 @@ fn per_version() -> Result<Vec<Step>> {
                 ""
             };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
-            steps.push(step(heading, move |setup| {
-                let link = setup.links.for_header(number)?;
+            steps.push(step(heading, move |links| {
+                let link = links.for_header(number)?;
                 clippy(&items, link)?;
                 let tests = "--test layout --test constants --test prototypes --test driver \
                              --test table --test interop";
@@ -389,14 +383,14 @@ fn table_test_imports(args: &str, link: &Path) -> Result<(String, Vec<String>)> 
 /// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
 /// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
 /// 470 driver it starts and resolves what that driver has.
-fn table_only(setup: &Setup, version: u32, old: bool) -> Result {
+fn table_only(links: &Links, version: u32, old: bool) -> Result {
     let interop = if old { "" } else { ",interop" };
     let features = format!("cuda-{version},table-only{interop}");
     let tests = if old { "" } else { " --test interop" };
     let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
-    let link = setup.links.for_header(version)?;
+    let link = links.for_header(version)?;
     clippy(&args, link)?;
     if !old {
         cargo(&format!("test {args}"), Some(link))?;

@@ -6,7 +6,7 @@ use crate::base::deps::env_path;
 use crate::base::process::run_task;
 use crate::base::scratch::Scratch;
 use crate::base::{versions, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The `CUDA_VERSION` that the driver library the tests run on (Debian's 535) reports.
 pub fn driver() -> Result<u32> {
@@ -46,10 +46,41 @@ pub fn expect_535_driver() -> Result {
     Ok(())
 }
 
-/// The stub library of `cargo xtask stub-libcuda` in a scratch folder named for `what` (removed
-/// when dropped), for a task's builds to link against.
-pub fn stub_in_scratch(what: &str) -> Result<Scratch> {
-    let dir = Scratch::new(what)?;
-    run_task("stub-libcuda", &[&dir.path().to_string_lossy()])?;
-    Ok(dir)
+/// The folders a task's builds link: the 535 library's, and the stub library's (`cargo xtask
+/// stub-libcuda`) for the headers newer than that driver ([`links_stub`]).
+pub struct Links {
+    /// The 535 library's folder.
+    pub driver: PathBuf,
+    /// The stub library's folder.
+    pub stub: PathBuf,
+    /// The scratch folder the stub is in, if it is one: removed when dropped.
+    _scratch: Option<Scratch>,
+}
+
+impl Links {
+    /// The stub made in a scratch folder named for `what`, removed when dropped.
+    pub fn in_scratch(what: &str) -> Result<Self> {
+        let scratch = Scratch::new(what)?;
+        let mut links = Links::in_folder(scratch.path())?;
+        links._scratch = Some(scratch);
+        Ok(links)
+    }
+
+    /// The stub made in the folder `stub` (a fixed one: a new path would rebuild what links it).
+    pub fn in_folder(stub: &Path) -> Result<Self> {
+        run_task("stub-libcuda", &[&stub.to_string_lossy()])?;
+        Ok(Links {
+            driver: library()?,
+            stub: stub.to_path_buf(),
+            _scratch: None,
+        })
+    }
+
+    /// The folder a build for the header `version` links.
+    pub fn for_header(&self, version: u32) -> Result<&Path> {
+        Ok(match links_stub(version)? {
+            true => &self.stub,
+            false => &self.driver,
+        })
+    }
 }

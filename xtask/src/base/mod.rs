@@ -2,8 +2,9 @@
 //! commands ([`process`], [`capture`]), files and scratch folders ([`files`], [`scratch`]),
 //! cargo's JSON messages ([`cargo_json`]), the version list ([`versions`]), the fetched test
 //! dependencies and their environment ([`deps`]), the driver library a build links and runs on
-//! ([`driver`]), the example programs ([`examples`]), headings and times ([`steps`]), rustup
-//! ([`rustup`]), and a task's [`Result`].
+//! ([`driver`]), the example programs ([`examples`]), the bindings' generator ([`generator`]), the
+//! pinned crate files ([`pinned_crate`]), the dependents' outcomes ([`outcomes`]), headings and
+//! times ([`steps`]), rustup ([`rustup`]), and a task's [`Result`].
 
 pub mod capture;
 pub mod cargo_json;
@@ -11,6 +12,9 @@ pub mod deps;
 pub mod driver;
 pub mod examples;
 pub mod files;
+pub mod generator;
+pub mod outcomes;
+pub mod pinned_crate;
 pub mod process;
 pub mod rustup;
 pub mod scratch;

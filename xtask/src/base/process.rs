@@ -21,6 +21,17 @@ pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     command
 }
 
+/// The loader path (`LD_LIBRARY_PATH`) of this process with the folder `dir` first.
+pub fn loader_path_with(dir: &Path) -> String {
+    match std::env::var("LD_LIBRARY_PATH")
+        .unwrap_or_default()
+        .as_str()
+    {
+        "" => dir.display().to_string(),
+        rest => format!("{}:{rest}", dir.display()),
+    }
+}
+
 /// Runs `command` with the task's standard streams; an error if it cannot start or fails.
 pub fn run(command: &mut Command) -> Result {
     let status = command.status().map_err(|e| error(command, e))?;

@@ -10,58 +10,29 @@
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
 //! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
 
-use crate::base::process::{self, root};
-use crate::base::{deps, versions, Result};
-use crate::dependents::trees::{
-    apply, copy_fresh, patch_config, pinned_crate, LinkFolders, LockedTree,
-};
+use crate::base::driver::Links;
+use crate::base::process;
+use crate::base::{versions, Result};
+use crate::dependents::trees::{link_folders, patch_config, Check};
 use std::path::Path;
 use std::process::Stdio;
-
-/// The program's folder in the workspace.
-const PROGRAM: &str = "ci/dependent-0-3";
 
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
 pub fn run(args: &[String]) -> Result {
-    let update_locks = match args {
-        [] => false,
-        [flag] if flag == "--update-locks" => true,
-        _ => return Err("usage: cargo xtask dependent-0-3-check [--update-locks]".into()),
+    let check = Check {
+        name: "dependent-0-3",
+        version: None,
+        trees: [("published", "Cargo"), ("migrated", "migrated")],
+        takes_bundle: false,
     };
-    deps::use_fetched(&[])?;
-    pinned_crate("cuda-driver-sys", "0.3.0")?;
-    let work = root().join("target/dependent-0-3-check");
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
-    let (published, migrated) = (work.join("published"), work.join("migrated"));
-    for tree in [&published, &migrated] {
-        copy_fresh(
-            &root().join(PROGRAM),
-            &["Cargo.toml", "Cargo.lock", "src"],
-            tree,
-        )?;
-    }
-    if !apply(&format!("{PROGRAM}/migration.patch"), &migrated)? {
-        return Err(format!("{PROGRAM}/migration.patch does not apply").into());
-    }
-    for (dir, lock, patched) in [(&published, "Cargo", false), (&migrated, "migrated", true)] {
-        let tree = LockedTree {
-            dir,
-            label: format!("{PROGRAM} ({})", crate::base::files::name(dir)),
-            lock: format!("{PROGRAM}/{lock}.lock"),
-            patched,
-            update: "cargo xtask dependent-0-3-check --update-locks".into(),
-        };
-        tree.prepare(update_locks, &root().join(PROGRAM).join("Cargo.lock"))?;
-    }
-    if update_locks {
+    let Some((work, [published, migrated], _)) = check.start(args)? else {
         return Ok(());
-    }
-    let links = LinkFolders::new(&work)?;
+    };
+    let (links, published_link) = link_folders(&work)?;
 
-    let built = cargo_build(&published)
-        .env("CUDA_LIBRARY_PATH", &links.published)
+    let built = cargo_build(&published.dir)
+        .env("CUDA_LIBRARY_PATH", &published_link)
         .arg("--locked")
         .status()?;
     if !built.success() {
@@ -72,9 +43,9 @@ pub fn run(args: &[String]) -> Result {
     let newest = dependents.last().copied();
     for &v in &dependents {
         let tag = format!("ours-{v}");
-        let mut cargo = cargo_build(&migrated);
+        let mut cargo = cargo_build(&migrated.dir);
         cargo
-            .env("CUDA_LIBRARY_PATH", links.ours(v)?)
+            .env("CUDA_LIBRARY_PATH", links.for_header(v)?)
             .args(["--config", &patch_config()])
             .args(["--features", &format!("cuda-driver-sys/cuda-{v}")]);
         if Some(v) == newest {
@@ -124,7 +95,7 @@ fn cargo_build(tree: &Path) -> std::process::Command {
 }
 
 /// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
-fn run_program(work: &Path, links: &LinkFolders, tag: &str) -> Result {
+fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
     let program = work.join("target/debug/dependent-0-3");
     let out = std::fs::File::create(work.join(format!("{tag}.out")))?;
     let status = process::command(program)

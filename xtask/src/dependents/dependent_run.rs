@@ -52,18 +52,15 @@ pub fn run(args: &[String]) -> Result {
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
     let mut log =
         fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    let lib = dir.join("lib").to_string_lossy().into_owned();
-    let ld_path = if ld_path.is_empty() {
-        lib
-    } else {
-        format!("{lib}:{ld_path}")
-    };
+    let ld_path = crate::base::process::loader_path_with(&dir.join("lib"));
     // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
     // ./examples/sin.ptx.
     let command = |program: &Path| {
         let mut command = Command::new(program);
-        command.current_dir(&dir).env("LD_LIBRARY_PATH", &ld_path);
+        command
+            .current_dir(&dir)
+            .env("LD_LIBRARY_PATH", &ld_path)
+            .stdin(Stdio::null());
         command
     };
 
@@ -146,27 +143,20 @@ pub fn run(args: &[String]) -> Result {
 
 /// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
 fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
-    use crate::dependents::outcomes;
-    let (base, ours) = (
-        crate::base::files::read(baseline)?,
-        crate::base::files::read(outcomes_path)?,
-    );
-    let expected = outcomes::expected(&crate::base::files::read(file)?);
-    let differ = outcomes::differing(&base, &ours);
+    use crate::base::{files::read, outcomes};
+    let (base, ours) = (read(baseline)?, read(outcomes_path)?);
+    let expected = outcomes::expected(&read(file)?);
     let name = file_name(file);
-    if differ == expected {
+    let compared = [(baseline, base.as_str()), (outcomes_path, &ours)];
+    let Some(report) = outcomes::mismatch(&expected, compared) else {
         println!(
             "dependent-run: every outcome is the baseline's but the {} listed in {name}",
             expected.len()
         );
         return Ok(());
-    }
+    };
     println!("dependent-run: FAILED: the outcomes that differ from the baseline's are not those of {name}");
-    let files = [
-        (baseline.to_path_buf(), base.as_str()),
-        (outcomes_path.to_path_buf(), ours.as_str()),
-    ];
-    for line in outcomes::report(&expected, &differ, &files).iter().take(40) {
+    for line in report.iter().take(40) {
         println!("  {line}");
     }
     Err(format!("the outcomes that differ from the baseline's are not those of {name}").into())
@@ -260,28 +250,11 @@ fn verdict(ok: bool) -> &'static str {
     }
 }
 
-/// Runs `command` with its standard output and error into one pipe: its exit status (128 plus
-/// the signal if one ended it) and what it printed.
+/// Runs `command` with its standard output and error as one stream: its exit status as a shell
+/// gives it and what it printed.
 fn combined(command: &mut Command) -> Result<(i32, String)> {
-    use std::io::Read;
-    use std::os::unix::process::ExitStatusExt;
-    let (mut reader, writer) = std::io::pipe()?;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(writer.try_clone()?)
-        .stderr(writer)
-        .spawn()
-        .map_err(|e| format!("{}: {e}", crate::base::process::describe(command)))?;
-    // The command holds the pipe's writing ends too: dropped once spawned, so that the reader
-    // sees the end of the output.
-    *command = Command::new("");
-    let mut output = Vec::new();
-    reader.read_to_end(&mut output)?;
-    let status = child.wait()?;
-    let code = status
-        .code()
-        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-    Ok((code, String::from_utf8_lossy(&output).into_owned()))
+    let (status, output) = crate::base::capture::merged(command)?;
+    Ok((crate::base::capture::exit_code(status), output))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: the pinned
-//! crate, its unpacking, the migration patch, the committed lock of each tree they build offline,
-//! and the folders each build links.
+//! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: their start
+//! ([`Check::start`]: the arguments, the work folder, the pinned crate unpacked twice, the
+//! migration patch), the committed lock of each tree they build offline, and the folders each
+//! build links.
 //!
 //! Every tree a check builds (`published` and `migrated`, or cudarc's `own` and `ours`) is a root
 //! package of its own, whose resolution takes in all its optional dependencies (and theirs that
@@ -10,71 +11,132 @@
 //! fetches every crate it names with `--locked` before the offline builds, so that they need
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
-use crate::base::driver::{self, links_stub};
+use crate::base::driver::{self, Links};
+use crate::base::files::link;
 use crate::base::process::{self, root, run_task};
-use crate::base::Result;
+use crate::base::{deps, Result};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// The path of the pinned `name-version.crate` in cargo's cache, checked against its checksum
-/// (the task pinned-crate, run by this program for its output).
-pub fn pinned_crate(name: &str, version: &str) -> Result<PathBuf> {
-    let path = process::output(process::task("pinned-crate")?.args([name, version]))?;
-    Ok(PathBuf::from(path.trim_end()))
+/// A check of a dependent: `cargo xtask NAME-check [--bundle DIR | --update-locks]`, its data
+/// (the pinning lock, the migration patch, the trees' locks) in `ci/NAME/`.
+pub struct Check<'a> {
+    /// NAME (`cudarc`).
+    pub name: &'a str,
+    /// The pinned crate's version (`0.19.10`), or none for a program whose files (Cargo.toml,
+    /// Cargo.lock, src/) are in `ci/NAME/`.
+    pub version: Option<&'a str>,
+    /// Each tree's folder in the work folder and its lock's name in `ci/NAME/` (`own`, `own`): the
+    /// first as published, the second with the migration patch.
+    pub trees: [(&'a str, &'a str); 2],
+    /// Whether the task takes `--bundle DIR`.
+    pub takes_bundle: bool,
 }
 
-/// Applies `patch` (a file of the workspace) to the tree `dir`, exactly (no fuzz); false if it
-/// does not apply.
-pub fn apply(patch: &str, dir: &Path) -> Result<bool> {
-    let file = std::fs::File::open(root().join(patch)).map_err(|e| format!("{patch}: {e}"))?;
-    let status = process::command("patch")
-        .arg("-d")
-        .arg(dir)
-        .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
-        .stdin(Stdio::from(file))
-        .status()?;
-    Ok(status.success())
-}
+/// A started check: its work folder (`target/NAME-check`), its trees as published and migrated,
+/// and the folder `--bundle DIR` names.
+pub type Started = (PathBuf, [LockedTree; 2], Option<PathBuf>);
 
-/// The folders the builds link, made under `work`.
-pub struct LinkFolders {
-    /// For cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper), which link
-    /// `<CUDA_LIBRARY_PATH>/lib64`: `lib64` is the 535 library's folder.
-    pub published: PathBuf,
-    /// The 535 library's folder.
-    pub driver: PathBuf,
-    /// The stub library, for the headers newer than the 535 driver.
-    pub stub: PathBuf,
-}
-
-impl LinkFolders {
-    /// Makes them under `work` (a fixed folder outside the target folder: a new path would
-    /// rebuild cuda-driver-sys each run).
-    pub fn new(work: &Path) -> Result<Self> {
-        let driver = driver::library()?;
-        let published = work.join("cuda-0.3");
-        std::fs::create_dir_all(&published)?;
-        let lib64 = published.join("lib64");
-        let _ = std::fs::remove_file(&lib64);
-        std::os::unix::fs::symlink(&driver, &lib64)
-            .map_err(|e| format!("{}: {e}", lib64.display()))?;
-        let stub = work.join("stub");
-        run_task("stub-libcuda", &[&stub.to_string_lossy()])?;
-        Ok(LinkFolders {
-            published,
-            driver,
-            stub,
-        })
+impl Check<'_> {
+    /// The task, `NAME-check`, which names its work folder `target/NAME-check` too.
+    pub fn task(&self) -> String {
+        format!("{}-check", self.name)
     }
 
-    /// The folder this workspace's crate links with the header `version`.
-    pub fn ours(&self, version: u32) -> Result<&Path> {
-        Ok(if links_stub(version)? {
-            &self.stub
-        } else {
-            &self.driver
-        })
+    /// The data folder, `ci/NAME`.
+    pub fn data(&self) -> String {
+        format!("ci/{}", self.name)
     }
+
+    /// Reads the task's arguments, sets the fetched dependencies' environment and the builds'
+    /// target folder, and makes the two trees: the crate unpacked (or the program copied) twice,
+    /// the second with `ci/NAME/migration.patch` applied, exactly; then fetches each tree's
+    /// locked crates; with `--update-locks`, `None` once the locks are updated instead.
+    pub fn start(&self, args: &[String]) -> Result<Option<Started>> {
+        let (task, data) = (self.task(), self.data());
+        let usage = match self.takes_bundle {
+            true => "[--bundle DIR | --update-locks]",
+            false => "[--update-locks]",
+        };
+        let (bundle, update_locks) = match args {
+            [] => (None, false),
+            [flag, dir] if self.takes_bundle && flag == "--bundle" => {
+                (Some(root().join(dir)), false)
+            }
+            [flag] if flag == "--update-locks" => (None, true),
+            _ => return Err(format!("usage: cargo xtask {task} {usage}").into()),
+        };
+        deps::use_fetched(&[])?;
+        let work = root().join("target").join(&task);
+        std::fs::create_dir_all(&work)?;
+        std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+        let (label, crate_file) = match self.version {
+            Some(version) => (
+                format!("{} {version}", self.name),
+                Some(crate::base::pinned_crate::path(self.name, version)?),
+            ),
+            None => (data.clone(), None),
+        };
+        let trees = self.trees.map(|(dir, lock)| LockedTree {
+            dir: work.join(dir),
+            label: format!("{label} ({dir})"),
+            lock: format!("{data}/{lock}.lock"),
+            patched: dir == self.trees[1].0,
+            update: format!("cargo xtask {task} --update-locks"),
+        });
+        for tree in &trees {
+            let _ = std::fs::remove_dir_all(&tree.dir);
+            std::fs::create_dir_all(&tree.dir)?;
+            match &crate_file {
+                Some(file) => unpack(file, &tree.dir)?,
+                None => process::run(
+                    process::command("cp")
+                        .arg("-r")
+                        .args(
+                            ["Cargo.toml", "Cargo.lock", "src"].map(|f| root().join(&data).join(f)),
+                        )
+                        .arg(&tree.dir),
+                )?,
+            }
+        }
+        let patch = format!("{data}/migration.patch");
+        let file = std::fs::File::open(root().join(&patch)).map_err(|e| format!("{patch}: {e}"))?;
+        let applied = process::command("patch")
+            .arg("-d")
+            .arg(&trees[1].dir)
+            .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
+            .stdin(Stdio::from(file))
+            .status()?;
+        if !applied.success() {
+            return Err(format!("{patch} does not apply to {label}").into());
+        }
+        for tree in &trees {
+            tree.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
+        }
+        Ok((!update_locks).then_some((work, trees, bundle)))
+    }
+}
+
+/// The folders the builds link, made under `work` (fixed folders outside the target folder: a new
+/// path would rebuild cuda-driver-sys each run): the 535 library's and the stub library's, and the
+/// one cuda-driver-sys 0.3.0 and cust_raw 0.11.3 (find_cuda_helper) link as
+/// `<CUDA_LIBRARY_PATH>/lib64`, whose `lib64` is the 535 library's folder.
+pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
+    let published = work.join("cuda-0.3");
+    std::fs::create_dir_all(&published)?;
+    link(
+        &driver::library()?.to_string_lossy(),
+        &published.join("lib64"),
+    )?;
+    Ok((Links::in_folder(&work.join("stub"))?, published))
+}
+
+/// Runs the build in the folder `dir` (`cargo xtask dependent-run DIR OUTCOMES ARGS`), its
+/// outcomes into the file `outcomes`; their text.
+pub fn run_build(dir: &Path, outcomes: &Path, args: &[&str]) -> Result<String> {
+    let (dir, file) = (dir.to_string_lossy(), outcomes.to_string_lossy());
+    run_task("dependent-run", &[&[&*dir, &*file], args].concat())?;
+    crate::base::files::read(outcomes)
 }
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.
@@ -85,22 +147,8 @@ pub fn patch_config() -> String {
     )
 }
 
-/// Replaces the folder `dest` by a copy of `src`'s `entries`.
-pub fn copy_fresh(src: &Path, entries: &[&str], dest: &Path) -> Result {
-    let _ = std::fs::remove_dir_all(dest);
-    std::fs::create_dir_all(dest)?;
-    let mut cp = process::command("cp");
-    cp.arg("-r");
-    for e in entries {
-        cp.arg(src.join(e));
-    }
-    process::run(cp.arg(dest))
-}
-
-/// The crate file `crate_file` unpacked into `dir` (emptied first) as a workspace of its own.
-pub fn unpack(crate_file: &Path, dir: &Path) -> Result {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir)?;
+/// The crate file `crate_file` unpacked into the empty folder `dir` as a workspace of its own.
+fn unpack(crate_file: &Path, dir: &Path) -> Result {
     process::run(
         process::command("tar")
             .arg("xzf")
@@ -117,9 +165,9 @@ pub fn unpack(crate_file: &Path, dir: &Path) -> Result {
 }
 
 /// A tree that a check builds offline, and the committed lock it resolves from.
-pub struct LockedTree<'a> {
+pub struct LockedTree {
     /// The folder it is built in (`target/cust-check/migrated`).
-    pub dir: &'a Path,
+    pub dir: PathBuf,
     /// What it is, in messages (`cust 0.3.2 (migrated)`).
     pub label: String,
     /// Its committed lock, relative to the workspace root (`ci/cust/migrated.lock`).
@@ -130,7 +178,7 @@ pub struct LockedTree<'a> {
     pub update: String,
 }
 
-impl LockedTree<'_> {
+impl LockedTree {
     /// Puts the committed lock in the tree and fetches every crate it names (`cargo fetch
     /// --locked`, from the package registry), so that the offline builds find them; a lock that
     /// lacks what the package needs as built fails with the lock to regenerate and the command.
@@ -214,11 +262,11 @@ impl LockedTree<'_> {
             return Err(format!("control: {} locks no package `{name}`", self.lock).into());
         };
         let _ = std::fs::remove_dir_all(scratch);
-        process::run(process::command("cp").arg("-r").arg(self.dir).arg(scratch))?;
+        process::run(process::command("cp").arg("-r").arg(&self.dir).arg(scratch))?;
         let lock = scratch.join(format!("without-{name}.lock"));
         crate::base::files::write(&lock, cut)?;
         let control = LockedTree {
-            dir: scratch,
+            dir: scratch.to_path_buf(),
             label: self.label.clone(),
             lock: lock.to_string_lossy().into_owned(),
             patched: self.patched,

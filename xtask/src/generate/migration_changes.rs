@@ -1,6 +1,6 @@
 //! `cargo xtask migration-changes [--check]`: the change lists from the older binding crates, by
 //! the generator's `migration_changes` bin, from each one's bindings (`src/cuda.rs` of its .crate,
-//! pinned by checksum: [`crate::fetch::pinned_crate`]) and the committed ones:
+//! pinned by checksum: [`crate::base::pinned_crate`]) and the committed ones:
 //! `docs/MIGRATING-CHANGES.md` from cuda-driver-sys 0.3.0, with the generator's list of the
 //! enumerators whose value changed (`cuda-driver-sys-items/generator/src/renumbered_since_0_3.txt`),
 //! and `docs/MIGRATING-CHANGES-CUST-RAW.md` from cust_raw 0.11.3. `--check`: fail if a file differs
@@ -8,8 +8,7 @@
 
 use crate::base::files::recreate_dir;
 use crate::base::process::{self, root};
-use crate::base::Result;
-use crate::fetch::pinned_crate;
+use crate::base::{generator, pinned_crate, Result};
 
 /// The crates compared: the generator's `--baseline` word, the crate's name and version.
 const BASELINES: [(&str, &str, &str); 2] = [
@@ -35,15 +34,8 @@ pub fn run(args: &[String]) -> Result {
                 .arg(&member),
         )?;
         process::run(
-            process::command("cargo")
-                .args([
-                    "run",
-                    "--quiet",
-                    "--release",
-                    "-p",
-                    "cuda-driver-sys-generator",
-                ])
-                .args(["--bin", "migration_changes", "--", "--baseline", baseline])
+            generator::program("migration_changes")
+                .args(["--baseline", baseline])
                 .arg(format!("{work_name}/{member}"))
                 .args(args),
         )?;

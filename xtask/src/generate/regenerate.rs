@@ -21,7 +21,7 @@
 use crate::base::files::remove_dir;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
-use crate::base::{deps, versions, Result};
+use crate::base::{deps, generator, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
@@ -65,7 +65,7 @@ pub fn run(args: &[String]) -> Result {
     remove_dir(&new)?;
     let dirs = |pass: Pass| jobs.iter().filter(move |j| j.pass == pass).map(|j| &j.out);
     process::run(
-        process::command(generator_path())
+        process::command(generator::path())
             .arg("merge")
             .arg("--out")
             .arg(&new)
@@ -131,7 +131,7 @@ impl Job {
         let interop = std::env::var("CUDA_INTEROP_INCLUDE")
             .map_err(|_| "CUDA_INTEROP_INCLUDE is not set (cargo xtask fetch-deps)")?;
         let mut clang_args = std::env::var("BINDGEN_EXTRA_CLANG_ARGS").unwrap_or_default();
-        let mut command = process::command(generator_path());
+        let mut command = process::command(generator::path());
         command
             .arg("--include")
             .arg(headers)
@@ -161,7 +161,7 @@ impl Job {
 /// single-threaded); the first failure stops the task.
 fn generator(jobs: &[Job]) -> Result {
     deps::use_fetched(&[])?;
-    build_generator()?;
+    generator::build()?;
     let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut running: std::collections::VecDeque<(Child, &Job)> = Default::default();
     for job in jobs {
@@ -189,22 +189,6 @@ fn wait(mut child: Child, job: &Job) -> Result {
         );
         Err(format!("{what} failed ({status})").into())
     }
-}
-
-/// Builds the generator (release) and returns its path.
-pub fn build_generator() -> Result<PathBuf> {
-    process::run(process::command("cargo").args([
-        "build",
-        "--quiet",
-        "--release",
-        "-p",
-        "cuda-driver-sys-generator",
-    ]))?;
-    Ok(generator_path())
-}
-
-fn generator_path() -> PathBuf {
-    root().join("target/release/cuda-driver-sys-generator")
 }
 
 /// Fails with the first 40 lines of `diff -r` if the two folders differ.

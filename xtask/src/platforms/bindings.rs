@@ -19,7 +19,7 @@ const MSVC: &str = "x86_64-pc-windows-msvc";
 /// Builds the generator, runs it for each target and version and compares the outputs; the
 /// generator's path.
 pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
-    let generator = crate::generate::regenerate::build_generator()?;
+    let generator = crate::base::generator::build()?;
     let shim = root().join(super::DATA).join("msvc-shim");
     let windows_pass = scratch.join("windows-pass");
     for &v in versions {

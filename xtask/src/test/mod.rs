@@ -15,8 +15,8 @@ mod home;
 mod imports;
 mod tee;
 
+use crate::base::driver::Links;
 use crate::base::process::{self, root, run_task};
-use crate::base::scratch::Scratch;
 use crate::base::steps::Steps;
 use crate::base::{deps, driver, versions, Result};
 use std::path::{Path, PathBuf};
@@ -61,7 +61,7 @@ fn steps(only: Option<&str>) -> Result {
     steps.step(&next(
         "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
     ));
-    let setup = Setup::new(plan.iter().any(|step| step.beside.is_some()))?;
+    let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
     let mut beside = Vec::new();
     for step in &plan {
         if let Some(task) = step.beside {
@@ -70,7 +70,7 @@ fn steps(only: Option<&str>) -> Result {
     }
     for step in plan.iter().filter(|step| step.beside.is_none()) {
         steps.step(&next(&step.heading));
-        (step.run)(&setup)?;
+        (step.run)(&links)?;
     }
     for lane in beside {
         steps.step(&next(&lane.heading));
@@ -148,80 +148,50 @@ impl Drop for Beside {
     }
 }
 
-/// What every step uses: the environment of the fetched dependencies, and the stub library.
-struct Setup {
-    /// The stub libcuda.so.1 (`cargo xtask stub-libcuda`): builds for headers newer than Debian's
-    /// 535 driver link against it, since that library lacks functions they bind
-    /// (cuCtxCreate_v4). At run time the real 535 library is loaded.
-    stub: Scratch,
-    /// The version of the driver library (tagged `driver`).
-    driver: u32,
-    /// The folder of the driver library.
-    library: PathBuf,
-}
-
-impl Setup {
-    /// `arm64`: also the arm64 driver library (the platforms task's), fetched here before that
-    /// task starts beside other steps that read the fetched files.
-    fn new(arm64: bool) -> Result<Self> {
-        deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
-        // The workspace's crates, as its committed lock pins them: the builds below resolve
-        // nothing anew.
-        let mut fetch = process::command("cargo");
-        fetch.args(["fetch", "--locked"]);
-        let (status, said) = crate::base::capture::merged(&mut fetch)?;
-        if !status.success() {
-            return Err(format!(
-                "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
-                 `cargo fetch` and commit Cargo.lock",
-                said.lines()
-                    .rfind(|l| l.starts_with("error"))
-                    .unwrap_or("")
-                    .trim()
-            )
-            .into());
-        }
-        let driver = versions::the_one("driver")?;
-        // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
-        std::env::set_var("CUDA_DRIVER_EXPECT_VERSION", driver.to_string());
-        std::env::set_var("CUDA_DRIVER_EXPECT_NO_DEVICE", "1");
-        std::env::set_var("CARGO_TERM_COLOR", "never");
-        std::env::set_var("RUST_BACKTRACE", "1");
-        // Every build here starts from an empty target folder and runs once: incremental
-        // compilation's caches would only cost time and several gigabytes of disk.
-        std::env::set_var("CARGO_INCREMENTAL", "0");
-        let library = std::env::var_os("CUDA_LIBRARY_PATH")
-            .ok_or("fetch-deps set no CUDA_LIBRARY_PATH")?
-            .into();
-        let stub = driver::stub_in_scratch("stub-libcuda")?;
-        // The first run's and the platforms' builds link against it too.
-        std::env::set_var("CUDA_STUB_LIBRARY_PATH", stub.path());
-        Ok(Setup {
-            stub,
-            driver,
-            library,
-        })
+/// What every step uses: the environment of the fetched dependencies (`arm64`: also the arm64
+/// driver library, the platforms task's, fetched here before that task starts beside other steps
+/// that read the fetched files), and the folders a build links: builds for headers newer than
+/// Debian's 535 driver link against the stub libcuda.so.1 (`cargo xtask stub-libcuda`), since that
+/// library lacks functions they bind (cuCtxCreate_v4). At run time the real 535 library is loaded.
+fn setup(arm64: bool) -> Result<Links> {
+    deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
+    // The workspace's crates, as its committed lock pins them: the builds below resolve
+    // nothing anew.
+    let mut fetch = process::command("cargo");
+    fetch.args(["fetch", "--locked"]);
+    let (status, said) = crate::base::capture::merged(&mut fetch)?;
+    if !status.success() {
+        return Err(format!(
+            "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
+             `cargo fetch` and commit Cargo.lock",
+            said.lines()
+                .rfind(|l| l.starts_with("error"))
+                .unwrap_or("")
+                .trim()
+        )
+        .into());
     }
-
-    /// The folder to link a build for header `version` against: the driver's, or the stub for a
-    /// header newer than the driver.
-    fn link_dir(&self, version: u32) -> &Path {
-        if version > self.driver {
-            self.stub.path()
-        } else {
-            &self.library
-        }
-    }
+    // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
+    driver::expect_535_driver()?;
+    std::env::set_var("CARGO_TERM_COLOR", "never");
+    std::env::set_var("RUST_BACKTRACE", "1");
+    // Every build here starts from an empty target folder and runs once: incremental
+    // compilation's caches would only cost time and several gigabytes of disk.
+    std::env::set_var("CARGO_INCREMENTAL", "0");
+    let links = driver::Links::in_scratch("stub-libcuda")?;
+    // The first run's and the platforms' builds link against it too.
+    std::env::set_var("CUDA_STUB_LIBRARY_PATH", &links.stub);
+    Ok(links)
 }
 
 /// One step: its heading and what it runs, or the task it runs beside the others ([`Beside`]).
 struct Step {
     heading: String,
-    run: Box<dyn Fn(&Setup) -> Result>,
+    run: Box<dyn Fn(&Links) -> Result>,
     beside: Option<&'static str>,
 }
 
-fn step(heading: impl Into<String>, run: impl Fn(&Setup) -> Result + 'static) -> Step {
+fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) -> Step {
     Step {
         heading: heading.into(),
         run: Box::new(run),
@@ -262,7 +232,7 @@ fn plan() -> Result<Vec<Step>> {
         .join(", ");
 
     let mut plan = vec![step("cargo fmt --check", |_| {
-        cargo(&["fmt", "--all", "--", "--check"], None)
+        cargo("fmt --all -- --check", None)
     })];
     plan.extend(per_version()?);
     plan.extend([
@@ -270,18 +240,18 @@ fn plan() -> Result<Vec<Step>> {
             format!("clippy and tests, cuda-{default} with per-thread-default-stream"),
             |_| {
                 let pt = "per-thread-default-stream";
-                cargo(&["clippy", "--workspace", "--all-targets", "--features", pt, "--", "-D", "warnings"], None)?;
-                cargo(&["test", "--features", pt, "--all-targets", "--", "--nocapture"], None)?;
-                cargo(&["test", "-p", "cuda-driver-sys", "-p", "cuda-driver-sys-items", "--features", pt, "--tests"], None)
+                cargo(&format!("clippy --workspace --all-targets --features {pt} -- -D warnings"), None)?;
+                cargo(&format!("test --features {pt} --all-targets -- --nocapture"), None)?;
+                cargo(&format!("test -p cuda-driver-sys -p cuda-driver-sys-items --features {pt} --tests"), None)
             },
         ),
         step(
             format!("table-only: a cuda-{table_only_version} binary imports no driver symbol but the table's, and runs on the 535 driver"),
-            move |setup| table_only(setup, table_only_version, false),
+            move |links| table_only(links, table_only_version, false),
         ),
         step(
             format!("an 11.x driver: a cuda-{old_driver} table-only binary imports cuGetProcAddress (v1), starts on Debian bullseye's 470 driver (CUDA 11.4) and resolves what it has"),
-            move |setup| table_only(setup, old_driver, true),
+            move |links| table_only(links, old_driver, true),
         ),
         task("dynamic-loading: binaries that link no driver library, with the 535 library and with none (cargo xtask dynamic-check)", "dynamic-check", &[]),
         task("bad input: every result code against C on the 535 and 470 libraries, the first-call race, faulty libraries, bad build environments (cargo xtask bad-input)", "bad-input", &[]),
@@ -295,7 +265,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the publishable crates package and build from their .crate files (cargo xtask package-check)", "package-check", &[]),
         task("the publishable crates need no newer Rust than their rust-version (cargo xtask msrv-check)", "msrv-check", &[]),
         step("doc tests and cargo doc (warnings denied)", |_| {
-            cargo(&["test", "--workspace", "--doc"], None)?;
+            cargo("test --workspace --doc", None)?;
             process::run(
                 process::command("cargo")
                     .args(["doc", "--workspace", "--no-deps"])
@@ -325,52 +295,23 @@ fn per_version() -> Result<Vec<Step>> {
         let number = v.number;
         let interop = format!("cuda-{number},interop");
         let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
+        // The bindings' crates, with the interop modules.
+        let items = format!(
+            "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features {modules}"
+        );
         if v.tags.iter().any(|t| t == "anchor") {
-            let features = interop.clone();
-            steps.push(step(format!("clippy, cuda-{number}"), move |setup| {
-                let args = [
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--no-default-features",
-                    "--features",
-                    features.as_str(),
-                    "--",
-                    "-D",
-                    "warnings",
-                ];
-                cargo(&args, Some(setup.link_dir(number)))
+            let args =
+                format!("--workspace --all-targets --no-default-features --features {interop}");
+            steps.push(step(format!("clippy, cuda-{number}"), move |links| {
+                clippy(&args, links.for_header(number)?)
             }));
-            steps.push(step(format!("tests, cuda-{number}"), move |setup| {
-                let link = Some(setup.link_dir(number));
-                cargo(
-                    &[
-                        "test",
-                        "-p",
-                        "cuda-driver-sys",
-                        "-p",
-                        "cuda-driver-sys-items",
-                        "--no-default-features",
-                        "--features",
-                        modules.as_str(),
-                        "--tests",
-                    ],
-                    link,
-                )?;
+            steps.push(step(format!("tests, cuda-{number}"), move |links| {
+                let link = Some(links.for_header(number)?);
+                cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
-                cargo(
-                    &[
-                        "test",
-                        "--no-default-features",
-                        "--features",
-                        interop.as_str(),
-                        "--all-targets",
-                        "--",
-                        "--nocapture",
-                    ],
-                    link,
-                )
+                let args = format!("--no-default-features --features {interop} --all-targets");
+                cargo(&format!("test {args} -- --nocapture"), link)
             }));
         } else {
             let parity = groups.contains(&number);
@@ -380,67 +321,27 @@ fn per_version() -> Result<Vec<Step>> {
                 ""
             };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
-            steps.push(step(heading, move |setup| {
-                let link = Some(setup.link_dir(number));
+            steps.push(step(heading, move |links| {
+                let link = links.for_header(number)?;
+                clippy(&items, link)?;
+                let tests = "--test layout --test constants --test prototypes --test driver \
+                             --test table --test interop";
+                let parity = if parity { " --test examples_parity" } else { "" };
                 cargo(
-                    &[
-                        "clippy",
-                        "-p",
-                        "cuda-driver-sys",
-                        "-p",
-                        "cuda-driver-sys-items",
-                        "--no-default-features",
-                        "--features",
-                        modules.as_str(),
-                        "--",
-                        "-D",
-                        "warnings",
-                    ],
-                    link,
-                )?;
-                let probes = [
-                    "--test",
-                    "layout",
-                    "--test",
-                    "constants",
-                    "--test",
-                    "prototypes",
-                    "--test",
-                    "driver",
-                    "--test",
-                    "table",
-                    "--test",
-                    "interop",
-                ];
-                let examples: &[&str] = if parity {
-                    &["--test", "examples_parity"]
-                } else {
-                    &[]
-                };
-                let args = [
-                    &[
-                        "test",
-                        "-p",
-                        "cuda-driver-tests",
-                        "--no-default-features",
-                        "--features",
-                        interop.as_str(),
-                    ][..],
-                    &probes,
-                    examples,
-                    &["--", "--nocapture"],
-                ];
-                cargo(&args.concat(), link)
+                    &format!("test -p cuda-driver-tests --no-default-features --features {interop} {tests}{parity} -- --nocapture"),
+                    Some(link),
+                )
             }));
         }
     }
     Ok(steps)
 }
 
-/// `cargo ARGS`, linking against `link` if given (else the driver library of the environment).
-fn cargo(args: &[&str], link: Option<&Path>) -> Result {
+/// `cargo ARGS` (`args` split at spaces), linking against `link` if given (else the driver library
+/// of the environment).
+fn cargo(args: &str, link: Option<&Path>) -> Result {
     let mut cargo = process::command("cargo");
-    cargo.args(args);
+    cargo.args(args.split_whitespace());
     if let Some(dir) = link {
         cargo.env("CUDA_LIBRARY_PATH", dir);
     }
@@ -448,17 +349,27 @@ fn cargo(args: &[&str], link: Option<&Path>) -> Result {
 }
 
 /// `cargo clippy ARGS -- -D warnings`, linking against `link`.
-fn clippy(args: &[&str], link: &Path) -> Result {
-    cargo(
-        &[&["clippy"], args, &["--", "-D", "warnings"]].concat(),
-        Some(link),
-    )
+fn clippy(args: &str, link: &Path) -> Result {
+    cargo(&format!("clippy {args} -- -D warnings"), Some(link))
 }
 
 /// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
 /// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
-fn table_test_imports(args: &[&str], link: &Path) -> Result<(String, Vec<String>)> {
-    let binary = build_table_test(args, link)?;
+fn table_test_imports(args: &str, link: &Path) -> Result<(String, Vec<String>)> {
+    let mut build = process::command("cargo");
+    build
+        .arg("test")
+        .args(args.split_whitespace())
+        .arg("--no-run");
+    build.env("CUDA_LIBRARY_PATH", link);
+    let (_, text) = crate::base::capture::merged(&mut build)?;
+    let binary = imports::table_test_binary(&text)
+        .filter(|b| crate::base::files::executable(&root().join(b)))
+        .ok_or(format!(
+            "no table test binary from {}",
+            process::describe(&build)
+        ))?
+        .to_string();
     let symbols = imports::driver_symbols(&root().join(&binary))?;
     println!(
         "driver symbols imported by {binary}: {}",
@@ -467,48 +378,22 @@ fn table_test_imports(args: &[&str], link: &Path) -> Result<(String, Vec<String>
     Ok((binary, symbols))
 }
 
-/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log) and
-/// returns its path as cargo names it.
-fn build_table_test(args: &[&str], link: &Path) -> Result<String> {
-    let mut build = process::command("cargo");
-    build.arg("test").args(args).arg("--no-run");
-    build.env("CUDA_LIBRARY_PATH", link);
-    let out = build.output().map_err(|e| process::error(&build, e))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    let binary = imports::table_test_binary(&text)
-        .filter(|b| crate::base::files::executable(&root().join(b)))
-        .ok_or(format!(
-            "no table test binary from {}",
-            process::describe(&build)
-        ))?;
-    Ok(binary.to_string())
-}
-
 /// The table-only build of `version` imports no driver symbol but the table's: its
 /// cuGetProcAddress (v1 for an 11.x header, which the 470 driver has; else _v2), the version and
 /// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
 /// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
 /// 470 driver it starts and resolves what that driver has.
-fn table_only(setup: &Setup, version: u32, old: bool) -> Result {
+fn table_only(links: &Links, version: u32, old: bool) -> Result {
     let interop = if old { "" } else { ",interop" };
     let features = format!("cuda-{version},table-only{interop}");
-    let mut args = vec![
-        "--no-default-features",
-        "--features",
-        &features,
-        "--test",
-        "table",
-    ];
-    if !old {
-        args.extend(["--test", "interop"]);
-    }
+    let tests = if old { "" } else { " --test interop" };
+    let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
-    let link = setup.link_dir(version);
+    let link = links.for_header(version)?;
     clippy(&args, link)?;
     if !old {
-        cargo(&[&["test"], &args[..]].concat(), Some(link))?;
+        cargo(&format!("test {args}"), Some(link))?;
     }
     let (binary, symbols) = table_test_imports(&args, link)?;
     let proc_address = if old {

@@ -25,7 +25,7 @@ mod binary;
 use crate::base::capture::tee;
 use crate::base::cargo_json::{self, Executable};
 use crate::base::deps::{self, env_path};
-use crate::base::driver::{self, expect_535_driver, links_stub, DRIVER_470};
+use crate::base::driver::{self, expect_535_driver, DRIVER_470};
 use crate::base::examples::{group_programs_at, group_versions, stems};
 use crate::base::steps::Headings;
 use crate::base::versions::{dotted, the_one};
@@ -76,7 +76,7 @@ pub fn run(args: &[String]) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).
-    let stub = driver::stub_in_scratch("dynamic-check-stub")?;
+    let links = driver::Links::in_scratch("dynamic-check-stub")?;
 
     HEADINGS.step("no driver library in this machine's loader cache");
     let cache = process::output(process::command("ldconfig").arg("-p"))?;
@@ -94,23 +94,12 @@ driver library (a container without the GPU runtime hook); run this task there"
     }
     println!("  ldconfig -p: no libcuda");
 
-    let driver = driver::library()?;
     for config in configs()? {
-        let link = if links_stub(config.version)? {
-            stub.path()
-        } else {
-            driver.as_path()
-        };
-        check(&config, link)?;
+        check(&config, links.for_header(config.version)?)?;
     }
     let default = the_one("default")?;
     for version in group_versions()?.into_iter().filter(|v| *v != default) {
-        let link = if links_stub(version)? {
-            stub.path()
-        } else {
-            driver.as_path()
-        };
-        groups(version, link)?;
+        groups(version, links.for_header(version)?)?;
     }
     println!();
     println!("dynamic-check: all passed");

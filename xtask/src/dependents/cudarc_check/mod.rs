@@ -25,60 +25,36 @@ mod build;
 
 use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
-use crate::base::process::{root, run_task};
-use crate::base::{deps, versions, Result};
-use crate::dependents::outcomes;
-use crate::dependents::trees::{apply, pinned_crate, LinkFolders, LockedTree};
+use crate::base::process::root;
+use crate::base::{outcomes, versions, Result};
+use crate::dependents::trees::{link_folders, run_build, Check};
 use build::{Build, Mode, Side};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
-/// The data folder: the pinning package, the patch, the expected differences.
-const DATA: &str = "ci/cudarc";
 /// The cudarc release, as ci/cudarc/Cargo.lock pins it.
 const VERSION: &str = "0.19.10";
 
 /// Runs the task.
 pub fn run(args: &[String]) -> Result {
     let started = Instant::now();
-    let (bundle, update_locks) = match args {
-        [] => (None, false),
-        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
-        [flag] if flag == "--update-locks" => (None, true),
-        _ => return Err("usage: cargo xtask cudarc-check [--bundle DIR | --update-locks]".into()),
+    let check = Check {
+        name: "cudarc",
+        version: Some(VERSION),
+        trees: [("own", "own"), ("ours", "ours")],
+        takes_bundle: true,
     };
-    deps::use_fetched(&[])?;
-    let work = root().join("target/cudarc-check");
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let Some((work, _, bundle)) = check.start(args)? else {
+        return Ok(());
+    };
+    let data = root().join(check.data());
     // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
-
-    let crate_file = pinned_crate("cudarc", VERSION)?;
     let sources = |side: Side| work.join(side.name());
-    crate::dependents::trees::unpack(&crate_file, &sources(Side::Own))?;
-    crate::dependents::trees::unpack(&crate_file, &sources(Side::Ours))?;
-    if !apply(&format!("{DATA}/migration.patch"), &sources(Side::Ours))? {
-        return Err(format!("{DATA}/migration.patch does not apply to cudarc {VERSION}").into());
-    }
-    for side in [Side::Own, Side::Ours] {
-        let dir = sources(side);
-        let tree = LockedTree {
-            dir: &dir,
-            label: format!("cudarc {VERSION} ({})", side.name()),
-            lock: format!("{DATA}/{}.lock", side.name()),
-            patched: side == Side::Ours,
-            update: "cargo xtask cudarc-check --update-locks".into(),
-        };
-        tree.prepare(update_locks, &root().join(DATA).join("Cargo.lock"))?;
-    }
-    if update_locks {
-        return Ok(());
-    }
     let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
-    let links = LinkFolders::new(&work)?;
+    let (links, _) = link_folders(&work)?;
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
 
     let mut builds = Vec::new();
@@ -101,7 +77,7 @@ pub fn run(args: &[String]) -> Result {
             b.build(
                 &sources(b.side),
                 &dest.join(b.tag()),
-                links.ours(b.version)?,
+                links.for_header(b.version)?,
                 &nvrtc_link,
             )?;
         }
@@ -118,7 +94,7 @@ pub fn run(args: &[String]) -> Result {
                 mode: Mode::Dynamic,
             };
             let dest = bundle.join(format!("bench-{}", side.name()));
-            let links = [links.ours(default)?, nvrtc_link.as_path()];
+            let links = [links.for_header(default)?, nvrtc_link.as_path()];
             build::program(&work, "bench", &build, &sources(side), &dest, links)?;
         }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
@@ -139,7 +115,7 @@ pub fn run(args: &[String]) -> Result {
             .filter(|b| b.mode == Mode::Linked && b.version >= mem_location)
         {
             let dest = bundle.join(b.tag()).join("tour");
-            let links = [links.ours(b.version)?, nvrtc_link.as_path()];
+            let links = [links.for_header(b.version)?, nvrtc_link.as_path()];
             build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
         }
         for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {
@@ -148,10 +124,7 @@ pub fn run(args: &[String]) -> Result {
                 &bundle.join("nvrtc").join(crate::base::files::name(&file)),
             )?;
         }
-        copy(
-            &root().join(DATA).join("timing-tests"),
-            &bundle.join("timing-tests"),
-        )?;
+        copy(&data.join("timing-tests"), &bundle.join("timing-tests"))?;
         return Ok(());
     }
 
@@ -165,12 +138,9 @@ pub fn run(args: &[String]) -> Result {
 
     // Run on the 535 library and compare, test by test; not the linked builds that link the stub
     // (built here, run on the GPU).
-    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    std::env::set_var(
-        "LD_LIBRARY_PATH",
-        format!("{}:{ld_path}", nvrtc_dir.display()),
-    );
-    let expected_file = root().join(DATA).join("expected-differences");
+    let ld_path = crate::base::process::loader_path_with(&nvrtc_dir);
+    std::env::set_var("LD_LIBRARY_PATH", ld_path);
+    let expected_file = data.join("expected-differences");
     let expected = outcomes::expected(&read(&expected_file)?);
     let mut summary = Vec::new();
     for pair in builds.chunks(2) {
@@ -179,15 +149,15 @@ pub fn run(args: &[String]) -> Result {
             summary.push(format!("{}: built, runs on the GPU", ours.pair_name()));
             continue;
         }
+        let outcomes_file = |b: &Build| work.join(format!("outcomes-{}", b.tag()));
+        let run = |b: &Build, args: &[&str]| {
+            run_build(&work.join("runs").join(b.tag()), &outcomes_file(b), args)
+        };
+        let own_text = run(own, &[])?;
         // Ours is held to own's outcomes, test by test, but those the file lists
         // (dependent-run --same-as).
-        let (own_path, own_text) = run_build(&work, own, &[])?;
-        let held_to = [
-            "--same-as".to_string(),
-            own_path.to_string_lossy().into_owned(),
-            expected_file.to_string_lossy().into_owned(),
-        ];
-        let (_, ours_text) = run_build(&work, ours, &held_to)?;
+        let (own_file, listed) = (outcomes_file(own), expected_file.to_string_lossy());
+        let ours_text = run(ours, &["--same-as", &own_file.to_string_lossy(), &listed])?;
         summary.push(format!(
             "{}: {} tests and examples, passed own {} ours {}",
             ours.pair_name(),
@@ -250,20 +220,4 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
             .into());
     }
     Ok(())
-}
-
-/// Runs one build (dependent-run, with the further arguments `held_to`) into
-/// `work/outcomes-<tag>`: the path and its text.
-fn run_build(work: &Path, build: &Build, held_to: &[String]) -> Result<(PathBuf, String)> {
-    let dir = work.join("runs").join(build.tag());
-    let path = work.join(format!("outcomes-{}", build.tag()));
-    let mut args = vec![
-        dir.to_string_lossy().into_owned(),
-        path.to_string_lossy().into_owned(),
-    ];
-    args.extend_from_slice(held_to);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    run_task("dependent-run", &args)?;
-    let text = read(&path)?;
-    Ok((path, text))
 }

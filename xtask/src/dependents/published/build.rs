@@ -5,6 +5,7 @@
 //! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
 
 use super::Dependent;
+use crate::base::files::{name, sorted};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::strip;
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ impl Builder {
             })
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
-            label: dep.label(),
+            label: format!("{} {}", dep.name, dep.version),
             required: dep.required,
             doctests: work.join("doctests"),
             rustdoc,
@@ -190,28 +191,23 @@ fn cargo(src: &Path, link: &Path) -> std::process::Command {
     cargo
 }
 
-/// The number of entries of `dir`.
-fn count(dir: &Path) -> Result<usize> {
-    Ok(std::fs::read_dir(dir)?.count())
-}
-
 /// The number of binaries under `work`'s builds (`run-*/`): tests, examples, doctests.
 pub fn count_binaries(work: &Path) -> Result<usize> {
     let mut n = 0;
-    for entry in std::fs::read_dir(work)? {
-        let entry = entry?;
-        if !entry.file_name().to_string_lossy().starts_with("run-") || !entry.path().is_dir() {
-            continue;
-        }
-        n += count(&entry.path().join("tests"))? + count(&entry.path().join("examples"))?;
-        n += std::fs::read_dir(entry.path().join("doctests"))?
-            .filter(|e| {
-                e.as_ref()
-                    .is_ok_and(|e| e.file_name() != "index" && e.file_name() != "unbuilt")
-            })
+    for run in sorted(work, "run-")?.iter().filter(|p| p.is_dir()) {
+        n += count(&run.join("tests"))? + count(&run.join("examples"))?;
+        let doctests = sorted(&run.join("doctests"), "")?;
+        n += doctests
+            .iter()
+            .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
             .count();
     }
     Ok(n)
+}
+
+/// The number of entries of `dir`.
+fn count(dir: &Path) -> Result<usize> {
+    Ok(sorted(dir, "")?.len())
 }
 
 /// rustdoc's doctest folders (`<file>_<line>_<n>`) named `<file>-<rank>`, the rank by line

@@ -22,17 +22,18 @@
 //! is built with `dynamic-loading` (resolved on first use) and run too. In CI, the old bindings'
 //! build and ours run on Debian's 535 library (no GPU: what needs a device fails alike), and every
 //! outcome of ours must equal the old build's but those `ci/NAME/expected-differences` lists
-//! ([`crate::dependents::outcomes`]). One target folder serves every build of a crate.
+//! ([`crate::base::outcomes`]). One target folder serves every build of a crate.
 
 mod build;
 
 use crate::base::driver::binds_ctx_create_v4;
-use crate::base::process::{root, run_task};
-use crate::base::{deps, versions, Result};
-use crate::dependents::outcomes as compare;
-use crate::dependents::trees::{apply, patch_config, pinned_crate, LinkFolders, LockedTree};
+use crate::base::files::read;
+use crate::base::outcomes as compare;
+use crate::base::process::root;
+use crate::base::{versions, Result};
+use crate::dependents::trees::{link_folders, patch_config, run_build, Check};
 use build::Builder;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// One published dependent and how it is checked.
@@ -59,68 +60,26 @@ pub struct Dependent {
     pub control: Option<&'static str>,
 }
 
-impl Dependent {
-    /// The task's name (`rustacuda-check`), which names its work folder too.
-    fn task(&self) -> String {
-        format!("{}-check", self.name)
-    }
-
-    /// The data folder: the pinning package, the patch, the expected differences.
-    fn data(&self) -> String {
-        format!("ci/{}", self.name)
-    }
-
-    /// `rustacuda 0.1.3`.
-    fn label(&self) -> String {
-        format!("{} {}", self.name, self.version)
-    }
-}
-
 /// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
 /// `--bundle`) the runs and their comparison.
 pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let started = Instant::now();
-    let task = dep.task();
-    let data = dep.data();
-    let (bundle, update_locks) = match args {
-        [] => (None, false),
-        [flag, dir] if flag == "--bundle" => (Some(root().join(dir)), false),
-        [flag] if flag == "--update-locks" => (None, true),
-        _ => {
-            return Err(format!("usage: cargo xtask {task} [--bundle DIR | --update-locks]").into())
-        }
+    let check = Check {
+        name: dep.name,
+        version: Some(dep.version),
+        trees: [("published", "published"), ("migrated", "migrated")],
+        takes_bundle: true,
     };
-    deps::use_fetched(&[])?;
-    let work = root().join("target").join(&task);
-    std::fs::create_dir_all(&work)?;
-    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let Some((work, [published, migrated], bundle)) = check.start(args)? else {
+        return Ok(());
+    };
+    let (task, data) = (check.task(), check.data());
     // The crate's own warnings (the same on both bindings) are not this check's business.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
-
-    let crate_file = pinned_crate(dep.name, dep.version)?;
-    let (published, migrated) = (work.join("published"), work.join("migrated"));
-    crate::dependents::trees::unpack(&crate_file, &published)?;
-    crate::dependents::trees::unpack(&crate_file, &migrated)?;
-    if !apply(&format!("{data}/migration.patch"), &migrated)? {
-        return Err(format!("{data}/migration.patch does not apply to {}", dep.label()).into());
-    }
-    let trees = [(&published, false), (&migrated, true)].map(|(dir, patched)| LockedTree {
-        dir,
-        label: format!("{} ({})", dep.label(), crate::base::files::name(dir)),
-        lock: format!("{data}/{}.lock", crate::base::files::name(dir)),
-        patched,
-        update: format!("cargo xtask {task} --update-locks"),
-    });
-    for t in &trees {
-        t.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
-    }
-    if update_locks {
-        return Ok(());
-    }
     if let Some(optional) = dep.control {
-        trees[1].control_without(optional, &work.join("control"))?;
+        migrated.control_without(optional, &work.join("control"))?;
     }
-    let links = LinkFolders::new(&work)?;
+    let (links, published_link) = link_folders(&work)?;
     let builder = Builder::new(dep, &work)?;
     let ours = |v: u32, dynamic: bool, dest: &Path| -> Result {
         let mut features = format!("{}/cuda-{v}", dep.dependency);
@@ -130,9 +89,9 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         let tag = format!("ours-{v}{}", if dynamic { "-dynamic" } else { "" });
         builder.build(
             &tag,
-            &migrated,
+            &migrated.dir,
             dest,
-            links.ours(v)?,
+            links.for_header(v)?,
             &["--config", &patch_config(), "--features", &features],
         )
     };
@@ -150,9 +109,9 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
         if dep.gpu_baseline {
             builder.build(
                 dep.baseline,
-                &published,
+                &published.dir,
                 &bundle.join("baseline"),
-                &links.published,
+                &published_link,
                 &[],
             )?;
         }
@@ -182,9 +141,9 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     }
     builder.build(
         dep.baseline,
-        &published,
+        &published.dir,
         &work.join(format!("run-{}", dep.baseline)),
-        &links.published,
+        &published_link,
         &[],
     )?;
     let built = build::count_binaries(&work)?;
@@ -198,35 +157,23 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     // Run on the 535 library and compare, test by test.
     for tag in &run_tags {
         let dir = work.join(format!("run-{tag}"));
-        let outcomes = work.join(format!("outcomes-{tag}"));
-        run_task(
-            "dependent-run",
-            &[&dir.to_string_lossy(), &outcomes.to_string_lossy()],
-        )?;
+        run_build(&dir, &work.join(format!("outcomes-{tag}")), &[])?;
     }
-    let expected_text = std::fs::read_to_string(root().join(&data).join("expected-differences"))?;
-    let expected = compare::expected(&expected_text);
-    let outcomes = |tag: &str| -> Result<String> {
+    let expected = compare::expected(&read(&root().join(&data).join("expected-differences"))?);
+    let outcomes = |tag: &str| -> Result<(PathBuf, String)> {
         let path = work.join(format!("outcomes-{tag}"));
-        crate::base::files::read(&path)
+        Ok((path.clone(), read(&path)?))
     };
-    let baseline = outcomes(dep.baseline)?;
+    let (baseline_file, baseline) = outcomes(dep.baseline)?;
     for tag in &run_tags[1..] {
-        let ours = outcomes(tag)?;
-        let differ = compare::differing(&baseline, &ours);
-        if differ != expected {
+        let (file, ours) = outcomes(tag)?;
+        let compared = [(baseline_file.as_path(), baseline.as_str()), (&file, &ours)];
+        if let Some(report) = compare::mismatch(&expected, compared) {
             println!(
                 "{task}: {tag}: the outcomes that differ from {}'s are not those listed:",
                 dep.baseline
             );
-            let files = [
-                (
-                    work.join(format!("outcomes-{}", dep.baseline)),
-                    baseline.as_str(),
-                ),
-                (work.join(format!("outcomes-{tag}")), ours.as_str()),
-            ];
-            for line in compare::report(&expected, &differ, &files) {
+            for line in report {
                 println!("  {line}");
             }
             return Err(format!(
@@ -238,7 +185,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     }
     let mut passed = Vec::new();
     for tag in &run_tags {
-        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?)));
+        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?.1)));
     }
     let listed: Vec<&str> = expected.iter().map(String::as_str).collect();
     println!(

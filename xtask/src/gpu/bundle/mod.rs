@@ -25,10 +25,10 @@ mod builds;
 mod recorder;
 
 use crate::base::cargo_json::{self, Built, Executable};
+use crate::base::driver::Links;
 use crate::base::files::{copy, copy_files, create_dir, remove_dir, write};
-use crate::base::scratch::Scratch;
 use crate::base::versions::dotted;
-use crate::base::{deps, driver, process, Result};
+use crate::base::{deps, process, Result};
 use crate::gpu::run::checks::Checks;
 use builds::{Build, Versions};
 use std::fs;
@@ -125,7 +125,7 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     // Linking every function of a header newer than Debian's 535 library needs a library with
     // those symbols: a stub libcuda.so.1 made from the committed bindings, as the toolkit's stubs
     // are. The GPU machine loads its real driver instead (nothing points the loader at the stub).
-    let stub = Stub::new()?;
+    let stub = Links::in_scratch("gpu-bundle-stub")?;
     let default = dotted(versions.default);
     println!(
         "building the examples and C twins of every version feature (and {default} per-thread)"
@@ -164,20 +164,21 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
 
 /// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)
 /// into `c-twins-<tag>/`, with its parity test binary.
-fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
+fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
     let (examples, twins) = (
         out.join(format!("examples-{}", build.tag)),
         out.join(format!("c-twins-{}", build.tag)),
     );
     create_dir(&examples)?;
     create_dir(&twins)?;
-    let mut cargo = stub.cargo(build, &["build", "--release", "--examples"]);
+    let mut cargo = cargo_for(stub, build, &["build", "--release", "--examples"]);
     for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
         if kind == "example" {
             copy(&path, &examples.join(name))?;
         }
     }
-    let mut cargo = stub.cargo(
+    let mut cargo = cargo_for(
+        stub,
         build,
         &["test", "--release", "--no-run", "--test", "examples_parity"],
     );
@@ -200,8 +201,8 @@ fn examples(out: &Path, build: &Build, stub: &Stub) -> Result {
 }
 
 /// The test binaries of `build`, into `tests/<name>-<tag>`.
-fn tests(out: &Path, build: &Build, stub: &Stub) -> Result {
-    let mut cargo = stub.cargo(build, &["test", "--release", "--no-run"]);
+fn tests(out: &Path, build: &Build, stub: &Links) -> Result {
+    let mut cargo = cargo_for(stub, build, &["test", "--release", "--no-run"]);
     for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
         if kind == "test" {
             let name = format!("{name}-{}", build.tag);
@@ -296,26 +297,18 @@ fn runner(out: &Path, versions: &Versions) -> Result {
     write(&out.join("checks"), checks.render())
 }
 
-/// A stub libcuda.so.1 in a scratch folder, removed when dropped.
-struct Stub(Scratch);
-
-impl Stub {
-    fn new() -> Result<Self> {
-        Ok(Stub(driver::stub_in_scratch("gpu-bundle-stub")?))
+/// `cargo <args>` of `build`, with JSON messages, linked against the stub of `links` where `build`
+/// says.
+fn cargo_for(links: &Links, build: &Build, args: &[&str]) -> std::process::Command {
+    let mut cargo = process::command("cargo");
+    cargo
+        .args(args)
+        .arg("--message-format=json")
+        .args(&build.args);
+    if build.stub {
+        cargo.env("CUDA_LIBRARY_PATH", &links.stub);
     }
-
-    /// `cargo <args>` of `build`, with JSON messages, linked against this stub where `build` says.
-    fn cargo(&self, build: &Build, args: &[&str]) -> std::process::Command {
-        let mut cargo = process::command("cargo");
-        cargo
-            .args(args)
-            .arg("--message-format=json")
-            .args(&build.args);
-        if build.stub {
-            cargo.env("CUDA_LIBRARY_PATH", self.0.path());
-        }
-        cargo
-    }
+    cargo
 }
 
 /// What the cargo build `command` made; its compiler messages unshown (the failure says how to

@@ -50,15 +50,7 @@ impl Headers {
                 .into());
             }
         }
-        let mut command = process::command("cargo");
-        command.args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "cuda-driver-sys-generator",
-        ]);
-        command.args(["--bin", "header_functions", "--"]);
+        let mut command = crate::base::generator::program("header_functions");
         command.args(dirs.iter().map(|v| folder(*v)));
         let listing = process::output(&mut command)?;
         let mut since: BTreeMap<String, u32> = BTreeMap::new();

@@ -9,8 +9,7 @@
 
 use super::log::Logs;
 use crate::base::files::{self, read};
-use crate::base::{process, Result};
-use crate::dependents::outcomes;
+use crate::base::{outcomes, process, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -35,11 +34,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
                 .arg(here),
         )?;
     }
-    let ld_path = format!(
-        "{}:{}",
-        dir.join("nvrtc").display(),
-        std::env::var("LD_LIBRARY_PATH").unwrap_or_default()
-    );
+    let ld_path = process::loader_path_with(&dir.join("nvrtc"));
     let bindings = logs.out.join("cudarc-bindings");
     std::fs::create_dir_all(&bindings)?;
     let pairs: Vec<String> = files::sorted(&dir, "ours-")?

@@ -47,16 +47,8 @@ pub fn run(args: &[String]) -> Result {
         })?;
     std::env::set_var("CUDA_KERNELS_DIR", here.join("kernels"));
     // The CUDA runtime that runtime_interop (dlopen) and its C twin (linked) use: the bundle's own.
-    let ld_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
-    let lib = here.join("lib").to_string_lossy().into_owned();
-    std::env::set_var(
-        "LD_LIBRARY_PATH",
-        if ld_path.is_empty() {
-            lib
-        } else {
-            format!("{lib}:{ld_path}")
-        },
-    );
+    let ld_path = crate::base::process::loader_path_with(&here.join("lib"));
+    std::env::set_var("LD_LIBRARY_PATH", ld_path);
     std::env::set_var("CUDA_EXPECT_GPU", "1");
     std::env::set_var("CUDA_CACHE_DISABLE", "1");
     let mut logs = Logs::new(out);
@@ -222,10 +214,8 @@ mod runs_anywhere {
                 "dependents/dependent_run.rs",
                 include_str!("../../dependents/dependent_run.rs"),
             ),
-            (
-                "dependents/outcomes.rs",
-                include_str!("../../dependents/outcomes.rs"),
-            ),
+            ("base/outcomes.rs", include_str!("../../base/outcomes.rs")),
+            ("base/capture.rs", include_str!("../../base/capture.rs")),
             ("base/files.rs", include_str!("../../base/files.rs")),
         ];
         let banned = [concat!("root", "("), concat!("process::", "command(")];

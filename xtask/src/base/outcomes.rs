@@ -1,9 +1,8 @@
 //! The comparison of a dependent's builds by their outcomes (dependent-run's
-//! `KIND NAME ok|FAILED|ignored` lines): rustacuda-check's, cust-check's and cudarc-check's, and
-//! gpu-run's.
+//! `KIND NAME ok|FAILED|ignored` lines): the dependents' checks' and gpu-run's.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::Path;
 
 /// The tests listed in the expected-differences file (`KIND NAME` lines after `#` comments).
 pub fn expected(text: &str) -> BTreeSet<String> {
@@ -49,28 +48,30 @@ pub fn passed(outcomes: &str) -> usize {
     outcomes.lines().filter(|l| l.ends_with(" ok")).count()
 }
 
-/// What a mismatch shows: each test listed whose outcome is the same, each that differs unlisted,
-/// and the outcome lines of every differing test in each outcomes file (`<file>:<line>`).
-pub fn report(
-    expected: &BTreeSet<String>,
-    differ: &BTreeSet<String>,
-    files: &[(PathBuf, &str)],
-) -> Vec<String> {
+/// The outcomes `baseline` and `ours` (each with its file) compared: `None` if the tests whose
+/// outcome differs are exactly `expected`; else what the mismatch shows: each test listed whose
+/// outcome is the same, each that differs unlisted, and the outcome lines of every differing test
+/// in each file (`<file>:<line>`).
+pub fn mismatch(expected: &BTreeSet<String>, outcomes: [(&Path, &str); 2]) -> Option<Vec<String>> {
+    let differ = differing(outcomes[0].1, outcomes[1].1);
+    if differ == *expected {
+        return None;
+    }
     let mut lines = Vec::new();
-    for t in expected.difference(differ) {
+    for t in expected.difference(&differ) {
         lines.push(format!("listed, same outcome: {t}"));
     }
     for t in differ.difference(expected) {
         lines.push(format!("differs: {t}"));
     }
-    for (file, outcomes) in files {
-        for line in outcomes.lines() {
+    for (file, text) in outcomes {
+        for line in text.lines() {
             if differ.iter().any(|t| line.contains(t.as_str())) {
                 lines.push(format!("{}:{line}", file.display()));
             }
         }
     }
-    lines
+    Some(lines)
 }
 
 #[cfg(test)]
@@ -98,18 +99,21 @@ mod tests {
     #[test]
     fn a_listed_test_with_the_same_outcome_is_reported() {
         let expected = expected("# why\nunit b\n");
-        assert_ne!(differing(BASE, BASE), expected);
-        let lines = report(&expected, &differing(BASE, BASE), &[("o".into(), BASE)]);
+        let (a, o) = (Path::new("a"), Path::new("o"));
+        let lines = mismatch(&expected, [(a, BASE), (o, BASE)]).expect("a mismatch");
         assert_eq!(lines, ["listed, same outcome: unit b"]);
         let ours = "unit a ok\nunit b FAILED\nunit c FAILED\n";
-        let lines = report(&expected, &differing(BASE, ours), &[("o".into(), ours)]);
+        let lines = mismatch(&expected, [(a, BASE), (o, ours)]).expect("a mismatch");
         assert_eq!(
             lines,
             [
                 "listed, same outcome: unit b",
                 "differs: unit c",
+                "a:unit c ok",
                 "o:unit c FAILED"
             ]
         );
+        let ours = "unit a ok\nunit b ok\nunit c ok\n";
+        assert_eq!(mismatch(&expected, [(a, BASE), (o, ours)]), None);
     }
 }

@@ -271,25 +271,15 @@ mod no_literal_versions {
 
     /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
     fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
-        let mut found = Vec::new();
-        for line in text.lines() {
-            let bytes = line.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                if i - start == 5 {
-                    let n: u32 = line[start..i].parse().unwrap();
-                    if versions.contains(&n) {
-                        found.push((n, line));
-                    }
-                }
-                i = i.max(start + 1);
-            }
-        }
-        found
+        let runs = |line: &'t str| {
+            line.split(|c: char| !c.is_ascii_digit())
+                .map(move |r| (r, line))
+        };
+        (text.lines().flat_map(runs))
+            .filter(|(run, _)| run.len() == 5)
+            .filter_map(|(run, line)| Some((run.parse().ok()?, line)))
+            .filter(|(n, _)| versions.contains(n))
+            .collect()
     }
 
     #[test]

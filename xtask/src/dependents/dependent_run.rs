@@ -94,9 +94,7 @@ pub fn run(args: &[String]) -> Result {
     }
     // The doctests that did not compile: the same on both builds, or a difference.
     if let Ok(unbuilt) = fs::read_to_string(dir.join("doctests/unbuilt")) {
-        for test in unbuilt.lines() {
-            outcomes.push(format!("doctest-build {test} FAILED"));
-        }
+        outcomes.extend(unbuilt.lines().map(|t| format!("doctest-build {t} FAILED")));
     }
     for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
         for program in sorted(&dir.join(folder), "")? {
@@ -108,17 +106,12 @@ pub fn run(args: &[String]) -> Result {
             writeln!(log, "== {kind} {name}")?;
             let (status, output) = combined(&mut command(&program))?;
             log.write_all(output.as_bytes())?;
-            outcomes.push(format!("{kind} {name} {}", verdict(status == 0)));
+            let verdict = if status == 0 { "ok" } else { "FAILED" };
+            outcomes.push(format!("{kind} {name} {verdict}"));
         }
     }
-    fs::write(
-        &outcomes_path,
-        outcomes
-            .iter()
-            .map(|l| format!("{l}\n"))
-            .collect::<String>(),
-    )
-    .map_err(|e| format!("{}: {e}", outcomes_path.display()))?;
+    let lines: String = outcomes.iter().map(|l| format!("{l}\n")).collect();
+    crate::base::files::write(&outcomes_path, lines)?;
 
     let base = file_name(&dir);
     let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
@@ -240,14 +233,6 @@ fn counts(outcomes: &[String]) -> String {
     )
     .collect::<Vec<_>>()
     .join(", ")
-}
-
-fn verdict(ok: bool) -> &'static str {
-    if ok {
-        "ok"
-    } else {
-        "FAILED"
-    }
 }
 
 /// Runs `command` with its standard output and error as one stream: its exit status as a shell

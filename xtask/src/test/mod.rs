@@ -217,19 +217,12 @@ fn plan() -> Result<Vec<Step>> {
     let default = versions::the_one("default")?;
     let table_only_version = versions::the_one("table-only")?;
     let old_driver = versions::the_one("old-driver")?;
-    let dependents = versions::tagged("dependents")?;
-    let dependents = dependents
+    let dependents: Vec<String> = versions::tagged("dependents")?
         .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            if i == 0 {
-                format!("cuda-{v}")
-            } else {
-                format!("-{v}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+        .map(u32::to_string)
+        .collect();
+    // The first in full, the others as a suffix: `cuda-A, -B`.
+    let dependents = format!("cuda-{}", dependents.join(", -"));
 
     let mut plan = vec![step("cargo fmt --check", |_| {
         cargo("fmt --all -- --check", None)

@@ -32,7 +32,7 @@ use crate::base::versions::{dotted, the_one};
 use crate::base::{process, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 const HEADINGS: Headings = Headings("dynamic-loading");
 
@@ -118,15 +118,7 @@ fn check(config: &Config, link: &Path) -> Result {
     if config.examples {
         tests.extend(["--test", "examples_parity"]);
     }
-    let cargo = |what: &str| {
-        let mut cargo = process::command("cargo");
-        cargo.arg(what).env("CUDA_LIBRARY_PATH", link).args([
-            "--no-default-features",
-            "--features",
-            &config.features,
-        ]);
-        cargo
-    };
+    let cargo = |what: &str| cargo(what, link, &config.features);
 
     HEADINGS.step(&format!(
         "{name}: clippy, and the crate's docs (warnings denied)"
@@ -224,6 +216,14 @@ fn check(config: &Config, link: &Path) -> Result {
     Ok(())
 }
 
+/// `cargo WHAT` with only the cargo `features`, its C twins linking the library in `link`.
+fn cargo(what: &str, link: &Path, features: &str) -> Command {
+    let mut cargo = process::command("cargo");
+    cargo.arg(what).env("CUDA_LIBRARY_PATH", link);
+    cargo.args(["--no-default-features", "--features", features]);
+    cargo
+}
+
 /// The group programs of the header `version` with `dynamic-loading`, their C twins linking the
 /// library in `link`: no driver library loaded, their parity on the 535 library (`group::`, the
 /// posts' examples left to the configurations above), and a start with no library.
@@ -236,12 +236,7 @@ fn groups(version: u32, link: &Path) -> Result {
         names.join(", ")
     ));
     let features = format!("cuda-{version},interop,dynamic-loading");
-    let cargo = |what: &str| {
-        let mut cargo = process::command("cargo");
-        cargo.arg(what).env("CUDA_LIBRARY_PATH", link);
-        cargo.args(["--no-default-features", "--features", &features]);
-        cargo
-    };
+    let cargo = |what: &str| cargo(what, link, &features);
     let built = cargo_json::built(
         cargo("test")
             .args([

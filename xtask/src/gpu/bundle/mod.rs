@@ -26,7 +26,7 @@ mod recorder;
 
 use crate::base::cargo_json::{self, Built, Executable};
 use crate::base::driver::Links;
-use crate::base::files::{copy, copy_files, create_dir, remove_dir, write};
+use crate::base::files::{copy, copy_files, create_dir, remove_dir, sorted, write};
 use crate::base::versions::dotted;
 use crate::base::{deps, process, Result};
 use crate::gpu::run::checks::Checks;
@@ -193,8 +193,8 @@ fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
     }
     println!(
         "  examples-{tag}: {}, c-twins-{tag}: {}",
-        count(&examples)?,
-        count(&twins)?,
+        sorted(&examples, "")?.len(),
+        sorted(&twins, "")?.len(),
         tag = build.tag
     );
     Ok(())
@@ -316,11 +316,4 @@ fn cargo_for(links: &Links, build: &Build, args: &[&str]) -> std::process::Comma
 fn build_quietly(command: &mut std::process::Command) -> Result<Built> {
     cargo_json::built(command.stderr(std::process::Stdio::null()))
         .map_err(|e| format!("{e}: run it for the compiler's messages").into())
-}
-
-/// How many entries the folder `dir` has.
-fn count(dir: &Path) -> Result<usize> {
-    Ok(fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .count())
 }

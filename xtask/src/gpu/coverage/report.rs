@@ -9,6 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// Why the groups of an NVLink fabric are not called.
+const FABRIC: &str = "needs an NVLink fabric (multi-node NVLink, IMEX) that the GPU machines lack";
+
 /// The groups no program calls, and why (each function still proven by the C compiler).
 const EXCLUDED: &[(&str, &str)] = &[
     (
@@ -16,18 +19,9 @@ const EXCLUDED: &[(&str, &str)] = &[
         "never called on the GPU machines: cuMulticastCreate can put a shared host's GPUs out \
          of service for a day or more",
     ),
-    (
-        "CUDA_CLIQUE",
-        "needs an NVLink fabric (multi-node NVLink, IMEX) that the GPU machines lack",
-    ),
-    (
-        "CUDA_LOGICAL_ENDPOINT",
-        "needs an NVLink fabric (multi-node NVLink, IMEX) that the GPU machines lack",
-    ),
-    (
-        "CUDA_FABRIC_COPY",
-        "needs an NVLink fabric (multi-node NVLink, IMEX) that the GPU machines lack",
-    ),
+    ("CUDA_CLIQUE", FABRIC),
+    ("CUDA_LOGICAL_ENDPOINT", FABRIC),
+    ("CUDA_FABRIC_COPY", FABRIC),
     (
         "CUDA_VDPAU",
         "needs a VDPAU device, which needs an X display the GPU machines lack",
@@ -276,16 +270,16 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
         );
         for f in headers.functions.iter().filter(|f| f.group == *group) {
             let row = rows.get(f.name.as_str());
-            let show = |m: Option<&BTreeMap<String, BTreeSet<String>>>| -> String {
-                let Some(m) = m else { return String::new() };
-                let parts: Vec<String> = m
-                    .iter()
+            let show = |m: Option<&BTreeMap<String, BTreeSet<String>>>| {
+                (m.into_iter().flatten())
                     .map(|(who, results)| {
-                        let r: Vec<&str> = results.iter().map(String::as_str).collect();
-                        format!("{who}: {}", r.join(", "))
+                        format!(
+                            "{who}: {}",
+                            Vec::from_iter(results.iter().map(String::as_str)).join(", ")
+                        )
                     })
-                    .collect();
-                parts.join("; ")
+                    .collect::<Vec<_>>()
+                    .join("; ")
             };
             let own = show(row.map(|r| &r.own));
             let dependents = show(row.map(|r| &r.dependents));

@@ -94,24 +94,6 @@ struct Row {
     dependents: BTreeMap<String, BTreeSet<String>>,
 }
 
-/// The suites without twins the run recorded, in words: the OpenGL interop test and the
-/// dependents' tests and examples on this crate.
-fn suites(calls: &Calls) -> String {
-    let names: Vec<String> = (calls.dependents.keys())
-        .map(|suite| match suite.as_str() {
-            "gl_interop" => "the workspace's OpenGL interop test (`gl_interop`, through headless \
-                             EGL)"
-                .to_string(),
-            dependent => format!("the tests and examples of {dependent} on this crate"),
-        })
-        .collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join("; ")
-    }
-}
-
 /// The report's text.
 pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
@@ -169,6 +151,7 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
             .count()
     };
 
+    let suites: Vec<String> = calls.dependents.keys().map(|s| format!("`{s}`")).collect();
     let mut out = String::new();
     let gpus = machine.gpus.join(", ");
     let _ = writeln!(out, "# Driver API coverage on a GPU\n");
@@ -191,12 +174,14 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
          (linked, `dynamic-loading`, the table); see docs/DESIGN.md, \"Coverage\". **Own \
          programs**: the workspace's examples and group programs, a call counted where the \
          program and its C twin, in the same build, made it with the same result (the result \
-         shown). **Tests and dependents** (no twins), those this run recorded: {suites}. A \
+         shown). **Tests and dependents** (no twins), the suites this run recorded: {suites} \
+         (`gl_interop`: the workspace's OpenGL interop test, through headless EGL; the others: \
+         a dependent's tests and examples on this crate). A \
          function of a header newer than the driver (CUDA {cuda}) is not in it: a program \
          reaches it only through `cuGetProcAddress`, which finds none.\n",
         newest = dotted(headers.newest),
         cuda = dotted(machine.cuda),
-        suites = suites(calls)
+        suites = suites.join(", ")
     );
 
     if !machine.without_tools.is_empty() {

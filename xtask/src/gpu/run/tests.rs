@@ -43,10 +43,14 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         let name = files::name(&test);
         // tests/<name>-<tag>, the tag of the examples and twins it runs
         let tag = name.split_once('-').map_or("", |(_, tag)| tag);
-        let mut command = Command::new(&test);
+        let test_command = || {
+            let mut command = Command::new(&test);
+            command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
+            command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
+            command
+        };
+        let mut command = test_command();
         command.args(["--test-threads", "1", "--nocapture"]);
-        command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
-        command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
         // The programs and their twins: the coverage of the workspace's own programs.
         let parity = name.starts_with("examples_parity-");
         if parity {
@@ -56,10 +60,8 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         // Those the driver serves only without a tool: once more, unrecorded, to succeed.
         for program in WITHOUT_TOOLS.iter().filter(|_| parity) {
             if here.join(format!("c-twins-{tag}/{program}")).is_file() {
-                let mut again = Command::new(&test);
+                let mut again = test_command();
                 again.args(["--exact", &format!("group::{program}"), "--nocapture"]);
-                again.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
-                again.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
                 logs.run(&format!("{name}-{program}-without-tools"), &mut again);
             }
         }

@@ -224,9 +224,13 @@ fn plan() -> Result<Vec<Step>> {
     // The first in full, the others as a suffix: `cuda-A, -B`.
     let dependents = format!("cuda-{}", dependents.join(", -"));
 
-    let mut plan = vec![step("cargo fmt --check", |_| {
-        cargo("fmt --all -- --check", None)
-    })];
+    let mut plan = vec![
+        step("cargo fmt --check", |_| cargo("fmt --all -- --check", None)),
+        step(
+            "xtask's own tests: its parsers, the GPU runner's rules, the plan of its folders (cargo test -p xtask)",
+            |_| cargo("test -p xtask", None),
+        ),
+    ];
     plan.extend(per_version()?);
     plan.extend([
         step(

@@ -49,16 +49,62 @@ static inline bool show(const char* what, CUresult code) {
 
 static inline const char* yes(bool b) { return b ? "yes" : "no"; }
 
+// The driver's version (cuDriverGetVersion), asked once, as the Rust crate's typed entry points
+// ask it; 0 where the driver does not answer.
+static inline int driver_version() {
+    static int version = -1;
+    if (version < 0 && cuDriverGetVersion(&version) != CUDA_SUCCESS) version = 0;
+    return version;
+}
+
 #if CUDA_VERSION >= 12000
+// Why the last entry() found no function, as the driver answered: what show_missing prints.
+static char entry_missing[96];
+
 // The driver's function `symbol` with the ABI of CUDA `version` (cuGetProcAddress), or NULL where
-// it has none: what the Rust programs' typed entry points (`entry::<name>_v<version>`) find.
+// it has none: what the Rust programs' typed entry points (`entry::<name>_v<version>`) find. As
+// they do, a version above the driver's own is not asked for (drivers answer it differently).
 static inline void* entry(const char* symbol, int version) {
+    int driver = driver_version();
+    if (version > driver) {
+        snprintf(entry_missing, sizeof entry_missing, "the driver's version %d is below %d", driver, version);
+        return NULL;
+    }
     void* pfn = NULL;
     CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult code = cuGetProcAddress(symbol, &pfn, version, CU_GET_PROC_ADDRESS_DEFAULT, &status);
-    return code == CUDA_SUCCESS && status == CU_GET_PROC_ADDRESS_SUCCESS ? pfn : NULL;
+    if (code != CUDA_SUCCESS)
+        snprintf(entry_missing, sizeof entry_missing, "cuGetProcAddress: %s", result_name(code));
+    else if (status == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND)
+        snprintf(entry_missing, sizeof entry_missing, "symbol not found");
+    else if (status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT)
+        snprintf(entry_missing, sizeof entry_missing, "not at version %d", version);
+    else if (status != CU_GET_PROC_ADDRESS_SUCCESS)
+        snprintf(entry_missing, sizeof entry_missing, "status %d", (int)status);
+    else if (pfn == NULL)
+        snprintf(entry_missing, sizeof entry_missing, "success with a null pointer");
+    else
+        return pfn;
+    return NULL;
+}
+
+// Prints "what: not in this driver (<why>)": the driver's answer to the last entry() that found
+// no function, where a program prints a call's result.
+static inline void show_missing(const char* what) {
+    printf("%s: not in this driver (%s)\n", what, entry_missing);
 }
 #endif
+
+// Whether this run is the deliberately wrong variant `name` of the program (CUDA_GROUP_CONTROL
+// names it), which must fail one of its checks: the controls that show each check can fail
+// (tests/support/programs.rs, CONTROLS).
+static inline bool control(const char* name) {
+    const char* asked = getenv("CUDA_GROUP_CONTROL");
+    return asked != NULL && strcmp(asked, name) == 0;
+}
+
+// The exit code of a program that cannot test what it is for on this machine.
+#define WAIVED_EXIT_CODE 100
 
 // A check of the program's own: counted, and named where it does not hold.
 static inline void expect(bool ok, const char* what) {
@@ -78,6 +124,15 @@ static inline void expect_all(const char* what, size_t same, size_t n) {
 static inline int finish() {
     printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
     return failures == 0 ? 0 : 1;
+}
+
+// The last line of a program that cannot test what it is for here (`why`: one GPU for a peer
+// program), and its exit code, WAIVED_EXIT_CODE: waived is not passed. A check that failed before
+// still fails the program (finish()).
+static inline int waive(const char* why) {
+    if (failures != 0) return finish();
+    printf("Result = WAIVED: %s\n", why);
+    return WAIVED_EXIT_CODE;
 }
 
 // Device 0 and its primary context, retained and made current (after cuInit); false where a call

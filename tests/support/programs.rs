@@ -25,6 +25,29 @@ pub const FOLDER: &str = "examples/groups";
 /// their parity compares the two sides' refusals; the GPU run runs them once more without one.
 pub const WITHOUT_TOOLS: &[&str] = &["checkpoint"];
 
+/// A deliberately wrong variant of a group program, to show that one of its checks can fail: both
+/// sides run it when `CUDA_GROUP_CONTROL` names it (`control("<name>")` in the program, C and
+/// Rust alike), and on a GPU both must print `FAILED: <fails_with>` and `Result = FAIL`, exit
+/// with 1, and agree line for line, as in any parity run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Control {
+    /// The group program.
+    pub program: &'static str,
+    /// The variant, as `CUDA_GROUP_CONTROL` names it (letters, digits and `_`).
+    pub name: &'static str,
+    /// The check it breaks: the text of the `FAILED:` line both sides must print.
+    pub fails_with: &'static str,
+}
+
+/// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
+/// cheap enough to run every time.
+pub const CONTROLS: &[Control] = &[];
+
+/// The exit code of a program that cannot test what it is for on this machine (one GPU for a
+/// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as
+/// cuda-python's samples do).
+pub const WAIVED_EXIT_CODE: i32 = 100;
+
 /// One group program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {

@@ -93,6 +93,47 @@ pub fn finish() -> ! {
     std::process::exit(if failures == 0 { 0 } else { 1 })
 }
 
+/// The exit code of a program that cannot test what it is for on this machine.
+pub const WAIVED_EXIT_CODE: i32 = 100;
+
+/// The last line of a program that cannot test what it is for here (`why`: one GPU for a peer
+/// program), and exits with [`WAIVED_EXIT_CODE`]: waived is not passed. A check that failed
+/// before still fails the program ([`finish`]).
+pub fn waive(why: &str) -> ! {
+    if failed() {
+        finish();
+    }
+    println!("Result = WAIVED: {why}");
+    std::process::exit(WAIVED_EXIT_CODE)
+}
+
+/// Whether this run is the deliberately wrong variant `name` of the program (`CUDA_GROUP_CONTROL`
+/// names it), which must fail one of its checks: the controls that show each check can fail
+/// (`tests/support/programs.rs`, `CONTROLS`).
+pub fn control(name: &str) -> bool {
+    std::env::var_os("CUDA_GROUP_CONTROL").is_some_and(|asked| asked == name)
+}
+
+/// Prints `what: not in this driver (<why>)`, the driver's answer to the lookup of a function
+/// newer than some drivers (C's `show_missing` after `entry`), where a program prints a call's
+/// result.
+#[cfg(feature = "cuda-12000")]
+pub fn show_missing(what: &str, error: cuda_driver_sys::ProcAddressError) {
+    use cuda_driver_sys::ProcAddressErrorKind as Kind;
+    let version = error.entry.version;
+    let why = match error.kind {
+        Kind::DriverTooOld { driver } => {
+            format!("the driver's version {driver} is below {version}")
+        }
+        Kind::SymbolNotFound => "symbol not found".to_string(),
+        Kind::VersionNotSufficient => format!("not at version {version}"),
+        Kind::Driver(code) => format!("cuGetProcAddress: {}", result_name(code)),
+        Kind::UnknownStatus(status) => format!("status {}", status.0),
+        Kind::Null => "success with a null pointer".to_string(),
+    };
+    println!("{what}: not in this driver ({why})");
+}
+
 /// C's `{ .type = type_, .id = id }` of a `CUmemLocation`: from CUDA 13.2 on its `id` is a member
 /// of an anonymous union (C writes `location.id` either way; bindgen names the union).
 pub fn location(type_: CUmemLocationType, id: c_int) -> CUmemLocation {

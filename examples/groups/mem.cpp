@@ -2,7 +2,7 @@
 // unaligned, unified-address and asynchronous ones; CUDA 12.8's batches), every memset (8, 16
 // and 32 bits, 2D, asynchronous), 1D, 2D and 3D arrays with their descriptors, mipmapped arrays
 // (a level, sparse properties, a deferred-mapping one's memory requirements), a multi-planar
-// array's plane, registered host memory and its flags, address ranges, a DMA-BUF handle for a
+// (NV12) array's two planes, registered host memory and its flags, address ranges, a DMA-BUF handle for a
 // range, the memory's info, and where the driver answers them, async notifications and batched
 // decompression. Each copy and set is read back. Rust program: mem.rs.
 #include "common.h"
@@ -387,23 +387,58 @@ int main() {
         check(cuMipmappedArrayDestroy(deferred));
     }
 
-    // A multi-planar (NV12) array and its chroma plane.
+    // A multi-planar (NV12) array: the driver takes the format with three channels and
+    // CUDA_ARRAY3D_VIDEO_ENCODE_DECODE (without either it answers CUDA_ERROR_INVALID_VALUE). Its
+    // planes, the luma (64 x 64 bytes) and the interleaved chroma (32 x 32 pairs), are arrays of
+    // their own: known bytes go into each and come back out; a two-plane format has no plane 2.
     CUDA_ARRAY3D_DESCRIPTOR nv12;
     memset(&nv12, 0, sizeof nv12);
     nv12.Width = 64;
     nv12.Height = 64;
     nv12.Format = CU_AD_FORMAT_NV12;
+    nv12.NumChannels = 3;
+    nv12.Flags = CUDA_ARRAY3D_VIDEO_ENCODE_DECODE;
     CUarray planar = NULL;
-    CUresult code = CUDA_ERROR_INVALID_VALUE;
-    for (unsigned int channels = 1; channels <= 3 && code != CUDA_SUCCESS; channels += 2) {
-        nv12.NumChannels = channels;
-        code = cuArray3DCreate(&planar, &nv12);
-        printf("NV12 array of %u channel(s): %s\n", channels, result_name(code));
-    }
-    if (code == CUDA_SUCCESS) {
-        CUarray plane = NULL;
-        check(cuArrayGetPlane(&plane, planar, 1));
-        print_array("its plane 1", plane);
+    if (check(cuArray3DCreate(&planar, &nv12))) {
+        print_array("NV12 array", planar);
+        for (unsigned int index = 0; index < 2; index++) {
+            CUarray plane = NULL;
+            if (!check(cuArrayGetPlane(&plane, planar, index))) continue;
+            char what[32];
+            snprintf(what, sizeof what, "its plane %u", index);
+            print_array(what, plane);
+            // Both planes are 64 bytes wide: 64 luma bytes, or 32 chroma pairs, per row.
+            size_t rows = index == 0 ? 64 : 32;
+            unsigned char in[64 * 64], out[64 * 64];
+            for (size_t i = 0; i < 64 * rows; i++) in[i] = (unsigned char)(i * 7 + index);
+            memset(out, 0, sizeof out);
+            CUDA_MEMCPY2D copy;
+            memset(&copy, 0, sizeof copy);
+            copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+            copy.srcHost = in;
+            copy.srcPitch = 64;
+            copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.dstArray = plane;
+            copy.WidthInBytes = 64;
+            copy.Height = rows;
+            check(cuMemcpy2D(&copy));
+            memset(&copy, 0, sizeof copy);
+            copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.srcArray = plane;
+            copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+            copy.dstHost = out;
+            copy.dstPitch = 64;
+            copy.WidthInBytes = 64;
+            copy.Height = rows;
+            check(cuMemcpy2D(&copy));
+            size_t same = 0;
+            for (size_t i = 0; i < 64 * rows; i++) same += in[i] == out[i];
+            snprintf(what, sizeof what, "NV12 plane %u bytes back", index);
+            expect_all(what, same, 64 * rows);
+        }
+        CUarray none = NULL;
+        expect(!show("cuArrayGetPlane of plane 2", cuArrayGetPlane(&none, planar, 2)),
+               "a two-plane array has no plane 2");
         check(cuArrayDestroy(planar));
     }
 
@@ -431,7 +466,7 @@ int main() {
     CUdeviceptr big = 0;
     check(cuMemAlloc(&big, 2 << 20));
     int fd = -1;
-    code = cuMemGetHandleForAddressRange(&fd, big, 2 << 20, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+    CUresult code = cuMemGetHandleForAddressRange(&fd, big, 2 << 20, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
     printf("DMA-BUF supported %d; cuMemGetHandleForAddressRange: %s\n", dma_buf, result_name(code));
     if (code == CUDA_SUCCESS) close(fd);
     check(cuMemFree(big));

@@ -2,8 +2,7 @@
 //! pitched, unaligned, unified-address and asynchronous ones; CUDA 12.8's batches), every memset
 //! (8, 16 and 32 bits, 2D, asynchronous), 1D, 2D and 3D arrays with their descriptors, mipmapped
 //! arrays (a level, sparse properties, a deferred-mapping one's memory requirements), a
-//! multi-planar array's plane,
-//! registered host memory and its flags, address ranges, a DMA-BUF handle for a range, the
+//! multi-planar (NV12) array's two planes, registered host memory and its flags, address ranges, a DMA-BUF handle for a range, the
 //! memory's info, and where the driver answers them, async notifications and batched
 //! decompression. Each copy and set is read back. C twin: `mem.cpp`.
 
@@ -14,7 +13,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, result_name};
+use common::{check, expect, expect_all, finish, result_name, show};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
@@ -540,24 +539,61 @@ fn main() {
             check!(cuMipmappedArrayDestroy(deferred));
         }
 
-        // A multi-planar (NV12) array and its chroma plane.
+        // A multi-planar (NV12) array: the driver takes the format with three channels and
+        // CUDA_ARRAY3D_VIDEO_ENCODE_DECODE (without either it answers CUDA_ERROR_INVALID_VALUE).
+        // Its planes, the luma (64 x 64 bytes) and the interleaved chroma (32 x 32 pairs), are
+        // arrays of their own: known bytes go into each and come back out; a two-plane format
+        // has no plane 2.
         let mut nv12: CUDA_ARRAY3D_DESCRIPTOR = zeroed();
         nv12.Width = 64;
         nv12.Height = 64;
         nv12.Format = CU_AD_FORMAT_NV12;
+        nv12.NumChannels = 3;
+        nv12.Flags = CUDA_ARRAY3D_VIDEO_ENCODE_DECODE;
         let mut planar: CUarray = ptr::null_mut();
-        let mut code = CUresult::CUDA_ERROR_INVALID_VALUE;
-        let mut channels: c_uint = 1;
-        while channels <= 3 && code != CUresult::CUDA_SUCCESS {
-            nv12.NumChannels = channels;
-            code = cuArray3DCreate(&mut planar, &nv12);
-            println!("NV12 array of {channels} channel(s): {}", result_name(code));
-            channels += 2;
-        }
-        if code == CUresult::CUDA_SUCCESS {
-            let mut plane: CUarray = ptr::null_mut();
-            check!(cuArrayGetPlane(&mut plane, planar, 1));
-            print_array("its plane 1", plane);
+        if check!(cuArray3DCreate(&mut planar, &nv12)) {
+            print_array("NV12 array", planar);
+            for index in 0..2u32 {
+                let mut plane: CUarray = ptr::null_mut();
+                if !check!(cuArrayGetPlane(&mut plane, planar, index)) {
+                    continue;
+                }
+                print_array(&format!("its plane {index}"), plane);
+                // Both planes are 64 bytes wide: 64 luma bytes, or 32 chroma pairs, per row.
+                let rows: usize = if index == 0 { 64 } else { 32 };
+                let input: Vec<u8> = (0..64 * rows)
+                    .map(|i| (i * 7 + index as usize) as u8)
+                    .collect();
+                let mut output = vec![0u8; 64 * rows];
+                let mut copy: CUDA_MEMCPY2D = zeroed();
+                copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+                copy.srcHost = input.as_ptr().cast();
+                copy.srcPitch = 64;
+                copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+                copy.dstArray = plane;
+                copy.WidthInBytes = 64;
+                copy.Height = rows;
+                check!(cuMemcpy2D(&copy));
+                let mut copy: CUDA_MEMCPY2D = zeroed();
+                copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+                copy.srcArray = plane;
+                copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+                copy.dstHost = output.as_mut_ptr().cast();
+                copy.dstPitch = 64;
+                copy.WidthInBytes = 64;
+                copy.Height = rows;
+                check!(cuMemcpy2D(&copy));
+                let same = input.iter().zip(&output).filter(|(a, b)| a == b).count();
+                expect_all(&format!("NV12 plane {index} bytes back"), same, 64 * rows);
+            }
+            let mut none: CUarray = ptr::null_mut();
+            expect(
+                !show(
+                    "cuArrayGetPlane of plane 2",
+                    cuArrayGetPlane(&mut none, planar, 2),
+                ),
+                "a two-plane array has no plane 2",
+            );
             check!(cuArrayDestroy(planar));
         }
 

@@ -401,9 +401,12 @@ int main() {
     CUarray planar = NULL;
     if (check(cuArray3DCreate(&planar, &nv12))) {
         print_array("NV12 array", planar);
+        // The control `nv12_planes_mixed` reads plane 1's bytes back from plane 0.
+        CUarray luma = NULL;
         for (unsigned int index = 0; index < 2; index++) {
             CUarray plane = NULL;
             if (!check(cuArrayGetPlane(&plane, planar, index))) continue;
+            if (index == 0) luma = plane;
             char what[32];
             snprintf(what, sizeof what, "its plane %u", index);
             print_array(what, plane);
@@ -424,7 +427,7 @@ int main() {
             check(cuMemcpy2D(&copy));
             memset(&copy, 0, sizeof copy);
             copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-            copy.srcArray = plane;
+            copy.srcArray = control("nv12_planes_mixed") && luma != NULL ? luma : plane;
             copy.dstMemoryType = CU_MEMORYTYPE_HOST;
             copy.dstHost = out;
             copy.dstPitch = 64;

@@ -13,7 +13,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, result_name, show};
+use common::{check, control, expect, expect_all, finish, result_name, show};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
@@ -553,10 +553,15 @@ fn main() {
         let mut planar: CUarray = ptr::null_mut();
         if check!(cuArray3DCreate(&mut planar, &nv12)) {
             print_array("NV12 array", planar);
+            // The control `nv12_planes_mixed` reads plane 1's bytes back from plane 0.
+            let mut luma: CUarray = ptr::null_mut();
             for index in 0..2u32 {
                 let mut plane: CUarray = ptr::null_mut();
                 if !check!(cuArrayGetPlane(&mut plane, planar, index)) {
                     continue;
+                }
+                if index == 0 {
+                    luma = plane;
                 }
                 print_array(&format!("its plane {index}"), plane);
                 // Both planes are 64 bytes wide: 64 luma bytes, or 32 chroma pairs, per row.
@@ -576,7 +581,11 @@ fn main() {
                 check!(cuMemcpy2D(&copy));
                 let mut copy: CUDA_MEMCPY2D = zeroed();
                 copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-                copy.srcArray = plane;
+                copy.srcArray = if control("nv12_planes_mixed") && !luma.is_null() {
+                    luma
+                } else {
+                    plane
+                };
                 copy.dstMemoryType = CU_MEMORYTYPE_HOST;
                 copy.dstHost = output.as_mut_ptr().cast();
                 copy.dstPitch = 64;

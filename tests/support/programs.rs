@@ -41,7 +41,11 @@ pub struct Control {
 
 /// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
 /// cheap enough to run every time.
-pub const CONTROLS: &[Control] = &[];
+pub const CONTROLS: &[Control] = &[Control {
+    program: "mem",
+    name: "nv12_planes_mixed",
+    fails_with: "NV12 plane 1 bytes back",
+}];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as

@@ -46,7 +46,20 @@ pub struct Control {
 
 /// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
 /// cheap enough to run every time.
-pub const CONTROLS: &[Control] = &[];
+pub const CONTROLS: &[Control] = &[
+    Control {
+        program: "external",
+        name: "no_wait",
+        fails_with:
+            "words the reader read after waiting on the semaphore, as the writer wrote them",
+    },
+    Control {
+        program: "external",
+        name: "other_memory",
+        fails_with:
+            "words written through the memory's own mapping, read through the external buffer",
+    },
+];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as

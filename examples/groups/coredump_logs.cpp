@@ -1,8 +1,8 @@
 // C twin of examples/groups/coredump_logs.rs. The coredump and logs groups of the Driver API:
 // every coredump attribute read process-wide and for the current context, the file name and the
 // generation flags set both ways and read back (coredumps stay off: nothing here faults); the
-// coredump callbacks of CUDA 13.2 headers looked up with cuGetProcAddress
-// (CUDA_ERROR_NOT_FOUND where the driver has none); a log callback registered, an error the
+// coredump callbacks of CUDA 13.2 headers looked up with cuGetProcAddress (where the driver has
+// none, what its lookup answered); a log callback registered, an error the
 // driver logs provoked (a copy to device address 0), the log dumped to memory and to a file from
 // the iterator taken before it, the callback removed. The values set must read back, and the
 // log must have seen the error (Result line).
@@ -94,21 +94,31 @@ int main()
     printf("  generation flags: 0x%x\n", flags);
     expect(flags == (CU_COREDUMP_SKIP_GLOBAL_MEMORY | CU_COREDUMP_SKIP_SHARED_MEMORY), "the generation flags read back");
 #if CUDA_VERSION >= 13020
+    CUcoredumpCallbackHandle start = nullptr, complete = nullptr;
     PFN_cuCoredumpRegisterStartCallback_v13020 registerStart =
         (PFN_cuCoredumpRegisterStartCallback_v13020)entry("cuCoredumpRegisterStartCallback", 13020);
+    if (registerStart)
+        show("cuCoredumpRegisterStartCallback", registerStart(nullptr, nullptr, &start));
+    else
+        show_missing("cuCoredumpRegisterStartCallback");
     PFN_cuCoredumpRegisterCompleteCallback_v13020 registerComplete =
         (PFN_cuCoredumpRegisterCompleteCallback_v13020)entry("cuCoredumpRegisterCompleteCallback", 13020);
+    if (registerComplete)
+        show("cuCoredumpRegisterCompleteCallback", registerComplete(nullptr, nullptr, &complete));
+    else
+        show_missing("cuCoredumpRegisterCompleteCallback");
     PFN_cuCoredumpDeregisterStartCallback_v13020 deregisterStart =
         (PFN_cuCoredumpDeregisterStartCallback_v13020)entry("cuCoredumpDeregisterStartCallback", 13020);
+    if (deregisterStart)
+        show("cuCoredumpDeregisterStartCallback", deregisterStart(start));
+    else
+        show_missing("cuCoredumpDeregisterStartCallback");
     PFN_cuCoredumpDeregisterCompleteCallback_v13020 deregisterComplete =
         (PFN_cuCoredumpDeregisterCompleteCallback_v13020)entry("cuCoredumpDeregisterCompleteCallback", 13020);
-    CUcoredumpCallbackHandle start = nullptr, complete = nullptr;
-    show("cuCoredumpRegisterStartCallback",
-         registerStart ? registerStart(nullptr, nullptr, &start) : CUDA_ERROR_NOT_FOUND);
-    show("cuCoredumpRegisterCompleteCallback",
-         registerComplete ? registerComplete(nullptr, nullptr, &complete) : CUDA_ERROR_NOT_FOUND);
-    show("cuCoredumpDeregisterStartCallback", deregisterStart ? deregisterStart(start) : CUDA_ERROR_NOT_FOUND);
-    show("cuCoredumpDeregisterCompleteCallback", deregisterComplete ? deregisterComplete(complete) : CUDA_ERROR_NOT_FOUND);
+    if (deregisterComplete)
+        show("cuCoredumpDeregisterCompleteCallback", deregisterComplete(complete));
+    else
+        show_missing("cuCoredumpDeregisterCompleteCallback");
 #endif
 
     // Logs.

@@ -1,9 +1,9 @@
 //! The coredump and logs groups of the Driver API: every coredump attribute read process-wide and
 //! for the current context, the file name and the generation flags set both ways and read back
 //! (coredumps stay off: nothing here faults); the coredump callbacks of CUDA 13.2 headers looked up
-//! with the typed cuGetProcAddress (`entry`; CUDA_ERROR_NOT_FOUND where the driver has none); a
-//! log callback registered, an error the driver logs provoked (a copy to device address 0), the log
-//! dumped to memory and to a file from the iterator taken before it, the callback removed. The
+//! with the typed cuGetProcAddress (`entry`; where the driver has none, what its lookup answered);
+//! a log callback registered, an error the driver logs provoked (a copy to device address 0), the
+//! log dumped to memory and to a file from the iterator taken before it, the callback removed. The
 //! values set must read back, and the log must have seen the error (Result line).
 //! C twin: coredump_logs.cpp.
 
@@ -15,6 +15,8 @@ use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
 
+#[cfg(feature = "cuda-13020")]
+use common::show_missing;
 use common::{check, expect, finish, result_name, s, show};
 use cuda_driver_sys::*;
 
@@ -183,38 +185,38 @@ fn main() {
     {
         let mut start: CUcoredumpCallbackHandle = ptr::null_mut();
         let mut complete: CUcoredumpCallbackHandle = ptr::null_mut();
-        show(
-            "cuCoredumpRegisterStartCallback",
-            entry::cuCoredumpRegisterStartCallback_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |register_start| unsafe {
+        match entry::cuCoredumpRegisterStartCallback_v13020.get() {
+            Ok(register_start) => {
+                show("cuCoredumpRegisterStartCallback", unsafe {
                     register_start(None, ptr::null_mut(), &mut start)
-                }),
-        );
-        show(
-            "cuCoredumpRegisterCompleteCallback",
-            entry::cuCoredumpRegisterCompleteCallback_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |register_complete| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuCoredumpRegisterStartCallback", e),
+        }
+        match entry::cuCoredumpRegisterCompleteCallback_v13020.get() {
+            Ok(register_complete) => {
+                show("cuCoredumpRegisterCompleteCallback", unsafe {
                     register_complete(None, ptr::null_mut(), &mut complete)
-                }),
-        );
-        show(
-            "cuCoredumpDeregisterStartCallback",
-            entry::cuCoredumpDeregisterStartCallback_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |deregister_start| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuCoredumpRegisterCompleteCallback", e),
+        }
+        match entry::cuCoredumpDeregisterStartCallback_v13020.get() {
+            Ok(deregister_start) => {
+                show("cuCoredumpDeregisterStartCallback", unsafe {
                     deregister_start(start)
-                }),
-        );
-        show(
-            "cuCoredumpDeregisterCompleteCallback",
-            entry::cuCoredumpDeregisterCompleteCallback_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |deregister_complete| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuCoredumpDeregisterStartCallback", e),
+        }
+        match entry::cuCoredumpDeregisterCompleteCallback_v13020.get() {
+            Ok(deregister_complete) => {
+                show("cuCoredumpDeregisterCompleteCallback", unsafe {
                     deregister_complete(complete)
-                }),
-        );
+                });
+            }
+            Err(e) => show_missing("cuCoredumpDeregisterCompleteCallback", e),
+        }
     }
 
     // Logs.

@@ -11,8 +11,8 @@
 // launch checked; a graph built with cuGraphAddNode and cuGraphNodeSetParams and instantiated with
 // parameters; kernel node attributes; user objects; the graph memory attributes; the DOT output.
 // Functions of headers newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams,
-// 13.4's cuGraphAddNode and cuGraphNodeSetParams) are looked up with cuGetProcAddress:
-// CUDA_ERROR_NOT_FOUND where the driver has none.
+// 13.4's cuGraphAddNode and cuGraphNodeSetParams) are looked up with cuGetProcAddress: where the
+// driver has none, the program prints what its lookup answered.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
@@ -307,24 +307,39 @@ int main(int argc, char** argv)
 
     // Ids and parameters of newer headers.
 #if CUDA_VERSION >= 13010
-    PFN_cuGraphNodeGetContainingGraph_v13010 containing =
-        (PFN_cuGraphNodeGetContainingGraph_v13010)entry("cuGraphNodeGetContainingGraph", 13010);
-    PFN_cuGraphNodeGetLocalId_v13010 localId = (PFN_cuGraphNodeGetLocalId_v13010)entry("cuGraphNodeGetLocalId", 13010);
-    PFN_cuGraphNodeGetToolsId_v13010 toolsId = (PFN_cuGraphNodeGetToolsId_v13010)entry("cuGraphNodeGetToolsId", 13010);
-    PFN_cuGraphGetId_v13010 graphId = (PFN_cuGraphGetId_v13010)entry("cuGraphGetId", 13010);
     CUgraph owner = nullptr;
     unsigned int local = 0, id = 0;
     unsigned long long tools = 0;
-    show("cuGraphNodeGetContainingGraph", containing ? containing(kernel_node, &owner) : CUDA_ERROR_NOT_FOUND);
-    show("cuGraphNodeGetLocalId", localId ? localId(kernel_node, &local) : CUDA_ERROR_NOT_FOUND);
-    show("cuGraphNodeGetToolsId", toolsId ? toolsId(kernel_node, &tools) : CUDA_ERROR_NOT_FOUND);
-    show("cuGraphGetId", graphId ? graphId(graph, &id) : CUDA_ERROR_NOT_FOUND);
+    PFN_cuGraphNodeGetContainingGraph_v13010 containing =
+        (PFN_cuGraphNodeGetContainingGraph_v13010)entry("cuGraphNodeGetContainingGraph", 13010);
+    if (containing)
+        show("cuGraphNodeGetContainingGraph", containing(kernel_node, &owner));
+    else
+        show_missing("cuGraphNodeGetContainingGraph");
+    PFN_cuGraphNodeGetLocalId_v13010 localId = (PFN_cuGraphNodeGetLocalId_v13010)entry("cuGraphNodeGetLocalId", 13010);
+    if (localId)
+        show("cuGraphNodeGetLocalId", localId(kernel_node, &local));
+    else
+        show_missing("cuGraphNodeGetLocalId");
+    PFN_cuGraphNodeGetToolsId_v13010 toolsId = (PFN_cuGraphNodeGetToolsId_v13010)entry("cuGraphNodeGetToolsId", 13010);
+    if (toolsId)
+        show("cuGraphNodeGetToolsId", toolsId(kernel_node, &tools));
+    else
+        show_missing("cuGraphNodeGetToolsId");
+    PFN_cuGraphGetId_v13010 graphId = (PFN_cuGraphGetId_v13010)entry("cuGraphGetId", 13010);
+    if (graphId)
+        show("cuGraphGetId", graphId(graph, &id));
+    else
+        show_missing("cuGraphGetId");
 #endif
 #if CUDA_VERSION >= 13020
     PFN_cuGraphNodeGetParams_v13020 getParams = (PFN_cuGraphNodeGetParams_v13020)entry("cuGraphNodeGetParams", 13020);
     CUgraphNodeParams read_params;
     memset(&read_params, 0, sizeof(read_params));
-    show("cuGraphNodeGetParams", getParams ? getParams(kernel_node, &read_params) : CUDA_ERROR_NOT_FOUND);
+    if (getParams)
+        show("cuGraphNodeGetParams", getParams(kernel_node, &read_params));
+    else
+        show_missing("cuGraphNodeGetParams");
 #endif
 
     // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
@@ -336,7 +351,10 @@ int main(int argc, char** argv)
     printf("executable graph flags: 0x%llx\n", (unsigned long long)exec_flags);
 #if CUDA_VERSION >= 13010
     PFN_cuGraphExecGetId_v13010 execId = (PFN_cuGraphExecGetId_v13010)entry("cuGraphExecGetId", 13010);
-    show("cuGraphExecGetId", execId ? execId(exec, &id) : CUDA_ERROR_NOT_FOUND);
+    if (execId)
+        show("cuGraphExecGetId", execId(exec, &id));
+    else
+        show_missing("cuGraphExecGetId");
 #endif
     check(cuGraphUpload(exec, stream));
     launch_and_check("launched (0 + 1 + 10)", exec, stream, copy, 11, &calls, 1, flag, 32);
@@ -414,14 +432,20 @@ int main(int argc, char** argv)
     generic.kernel.kernelParams = built_args2;
     check(cuGraphNodeSetParams(generic_kernel, &generic));
 #if CUDA_VERSION >= 13040
-    PFN_cuGraphAddNode_v13040 addNode3 = (PFN_cuGraphAddNode_v13040)entry("cuGraphAddNode", 13040);
-    PFN_cuGraphNodeSetParams_v13040 setParams2 = (PFN_cuGraphNodeSetParams_v13040)entry("cuGraphNodeSetParams", 13040);
     CUgraphNode extra_node = nullptr;
     CUgraphNodeParams empty_generic;
     memset(&empty_generic, 0, sizeof(empty_generic));
     empty_generic.type = CU_GRAPH_NODE_TYPE_EMPTY;
-    show("cuGraphAddNode_v3", addNode3 ? addNode3(&extra_node, built, nullptr, nullptr, 0, &empty_generic) : CUDA_ERROR_NOT_FOUND);
-    show("cuGraphNodeSetParams_v2", setParams2 ? setParams2(generic_kernel, &generic) : CUDA_ERROR_NOT_FOUND);
+    PFN_cuGraphAddNode_v13040 addNode3 = (PFN_cuGraphAddNode_v13040)entry("cuGraphAddNode", 13040);
+    if (addNode3)
+        show("cuGraphAddNode_v3", addNode3(&extra_node, built, nullptr, nullptr, 0, &empty_generic));
+    else
+        show_missing("cuGraphAddNode_v3");
+    PFN_cuGraphNodeSetParams_v13040 setParams2 = (PFN_cuGraphNodeSetParams_v13040)entry("cuGraphNodeSetParams", 13040);
+    if (setParams2)
+        show("cuGraphNodeSetParams_v2", setParams2(generic_kernel, &generic));
+    else
+        show_missing("cuGraphNodeSetParams_v2");
 #endif
     CUDA_GRAPH_INSTANTIATE_PARAMS instantiate;
     memset(&instantiate, 0, sizeof(instantiate));

@@ -11,8 +11,8 @@
 //! with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
 //! attributes; user objects; the graph memory attributes; the DOT output. Functions of headers
 //! newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
-//! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`):
-//! CUDA_ERROR_NOT_FOUND where the driver has none. C twin: graph_nodes.cpp.
+//! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`): where the
+//! driver has none, the program prints what its lookup answered. C twin: graph_nodes.cpp.
 //! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
 #[path = "common/mod.rs"]
@@ -23,6 +23,8 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
+#[cfg(feature = "cuda-13010")]
+use common::show_missing;
 use common::{check, expect, finish, get_function, load_module, primary_context, show};
 use cuda_driver_sys::*;
 
@@ -530,48 +532,48 @@ fn main() {
         let mut owner: CUgraph = ptr::null_mut();
         let mut local: c_uint = 0;
         let mut tools: u64 = 0;
-        show(
-            "cuGraphNodeGetContainingGraph",
-            entry::cuGraphNodeGetContainingGraph_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+        match entry::cuGraphNodeGetContainingGraph_v13010.get() {
+            Ok(f) => {
+                show("cuGraphNodeGetContainingGraph", unsafe {
                     f(kernel_node, &mut owner)
-                }),
-        );
-        show(
-            "cuGraphNodeGetLocalId",
-            entry::cuGraphNodeGetLocalId_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuGraphNodeGetContainingGraph", e),
+        }
+        match entry::cuGraphNodeGetLocalId_v13010.get() {
+            Ok(f) => {
+                show("cuGraphNodeGetLocalId", unsafe {
                     f(kernel_node, &mut local)
-                }),
-        );
-        show(
-            "cuGraphNodeGetToolsId",
-            entry::cuGraphNodeGetToolsId_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuGraphNodeGetLocalId", e),
+        }
+        match entry::cuGraphNodeGetToolsId_v13010.get() {
+            Ok(f) => {
+                show("cuGraphNodeGetToolsId", unsafe {
                     f(kernel_node, &mut tools)
-                }),
-        );
-        show(
-            "cuGraphGetId",
-            entry::cuGraphGetId_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe { f(graph, &mut id) }),
-        );
+                });
+            }
+            Err(e) => show_missing("cuGraphNodeGetToolsId", e),
+        }
+        match entry::cuGraphGetId_v13010.get() {
+            Ok(f) => {
+                show("cuGraphGetId", unsafe { f(graph, &mut id) });
+            }
+            Err(e) => show_missing("cuGraphGetId", e),
+        }
     }
     #[cfg(feature = "cuda-13020")]
     {
         let mut read_params: CUgraphNodeParams = unsafe { zeroed() };
-        show(
-            "cuGraphNodeGetParams",
-            entry::cuGraphNodeGetParams_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+        match entry::cuGraphNodeGetParams_v13020.get() {
+            Ok(f) => {
+                show("cuGraphNodeGetParams", unsafe {
                     f(kernel_node, &mut read_params)
-                }),
-        );
+                });
+            }
+            Err(e) => show_missing("cuGraphNodeGetParams", e),
+        }
     }
 
     // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
@@ -583,12 +585,12 @@ fn main() {
     check!(unsafe { cuGraphExecGetFlags(exec, &mut exec_flags) });
     println!("executable graph flags: {:#x}", exec_flags);
     #[cfg(feature = "cuda-13010")]
-    show(
-        "cuGraphExecGetId",
-        entry::cuGraphExecGetId_v13010
-            .get()
-            .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe { f(exec, &mut id) }),
-    );
+    match entry::cuGraphExecGetId_v13010.get() {
+        Ok(f) => {
+            show("cuGraphExecGetId", unsafe { f(exec, &mut id) });
+        }
+        Err(e) => show_missing("cuGraphExecGetId", e),
+    }
     check!(unsafe { cuGraphUpload(exec, stream) });
     launch_and_check(
         "launched (0 + 1 + 10)",
@@ -787,11 +789,9 @@ fn main() {
         let mut extra_node: CUgraphNode = ptr::null_mut();
         let mut empty_generic: CUgraphNodeParams = unsafe { zeroed() };
         empty_generic.type_ = CU_GRAPH_NODE_TYPE_EMPTY;
-        show(
-            "cuGraphAddNode_v3",
-            entry::cuGraphAddNode_v13040
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+        match entry::cuGraphAddNode_v13040.get() {
+            Ok(f) => {
+                show("cuGraphAddNode_v3", unsafe {
                     f(
                         &mut extra_node,
                         built,
@@ -800,16 +800,18 @@ fn main() {
                         0,
                         &mut empty_generic,
                     )
-                }),
-        );
-        show(
-            "cuGraphNodeSetParams_v2",
-            entry::cuGraphNodeSetParams_v13040
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |f| unsafe {
+                });
+            }
+            Err(e) => show_missing("cuGraphAddNode_v3", e),
+        }
+        match entry::cuGraphNodeSetParams_v13040.get() {
+            Ok(f) => {
+                show("cuGraphNodeSetParams_v2", unsafe {
                     f(generic_kernel, &mut generic)
-                }),
-        );
+                });
+            }
+            Err(e) => show_missing("cuGraphNodeSetParams_v2", e),
+        }
     }
     let mut instantiate: CUDA_GRAPH_INSTANTIATE_PARAMS = unsafe { zeroed() };
     instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;

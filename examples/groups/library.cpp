@@ -6,7 +6,7 @@
 // counted and enumerated, its global, the loading mode, two PTX inputs linked into a cubin
 // (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete) which is loaded as a module and as
 // a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is looked up with cuGetProcAddress:
-// CUDA_ERROR_NOT_FOUND where the driver has none.
+// where the driver has none, the program prints what its lookup answered.
 // Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
 // argv[1] is the kernels folder.
 #include "common.h"
@@ -89,7 +89,9 @@ int main(int argc, char** argv)
         PFN_cuKernelGetParamCount_v13020 getParamCount =
             (PFN_cuKernelGetParamCount_v13020)entry("cuKernelGetParamCount", 13020);
         size_t params = 0;
-        if (show("cuKernelGetParamCount", getParamCount ? getParamCount(kernels[k], &params) : CUDA_ERROR_NOT_FOUND))
+        if (!getParamCount)
+            show_missing("cuKernelGetParamCount");
+        else if (show("cuKernelGetParamCount", getParamCount(kernels[k], &params)))
             printf("  count = %zu\n", params);
 #endif
         CUlibrary owner = nullptr;

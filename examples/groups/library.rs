@@ -5,8 +5,8 @@
 //! memory and with JIT options, its functions counted and enumerated, its global, the loading mode,
 //! two PTX inputs linked into a cubin (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete)
 //! which is loaded as a module and as a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is
-//! looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has
-//! none. C twin: library.cpp.
+//! looked up with the typed cuGetProcAddress (`entry`): where the driver has none, the program
+//! prints what its lookup answered. C twin: library.cpp.
 //! Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
 //! argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
@@ -19,6 +19,8 @@ use std::mem::size_of;
 use std::process::exit;
 use std::ptr;
 
+#[cfg(feature = "cuda-13020")]
+use common::show_missing;
 use common::{c_path, check, expect, finish, kernel_file, primary_context, s, show};
 use cuda_driver_sys::*;
 
@@ -132,13 +134,14 @@ fn main() {
         #[cfg(feature = "cuda-13020")]
         {
             let mut params: usize = 0;
-            let code = entry::cuKernelGetParamCount_v13020
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |get_param_count| unsafe {
-                    get_param_count(kernels[k], &mut params)
-                });
-            if show("cuKernelGetParamCount", code) {
-                println!("  count = {}", params);
+            match entry::cuKernelGetParamCount_v13020.get() {
+                Ok(get_param_count) => {
+                    let code = unsafe { get_param_count(kernels[k], &mut params) };
+                    if show("cuKernelGetParamCount", code) {
+                        println!("  count = {}", params);
+                    }
+                }
+                Err(e) => show_missing("cuKernelGetParamCount", e),
             }
         }
         let mut owner: CUlibrary = ptr::null_mut();

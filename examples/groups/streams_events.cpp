@@ -5,7 +5,8 @@
 // updated, a capture into an existing graph), the captured graphs run and their results checked;
 // events with each creation flag, recorded with flags, queried, synchronized and timed. Functions
 // of headers newer than the GPU driver (CUDA 13.2's capture to a CIG, 13.3's recapture) are looked
-// up with cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
+// up with cuGetProcAddress: where the driver has none, the program prints what its lookup
+// answered.
 // Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
@@ -233,19 +234,27 @@ int main(int argc, char** argv)
     expect(same == existing, "the capture ends in the existing graph");
     run_and_check("the graph captured into", existing, plain, data, 3);
 #if CUDA_VERSION >= 13020
-    PFN_cuStreamBeginCaptureToCig_v13010 beginToCig =
-        (PFN_cuStreamBeginCaptureToCig_v13010)entry("cuStreamBeginCaptureToCig", 13010);
-    PFN_cuStreamEndCaptureToCig_v13010 endToCig = (PFN_cuStreamEndCaptureToCig_v13010)entry("cuStreamEndCaptureToCig", 13010);
     CUstreamCigCaptureParams cig;
     memset(&cig, 0, sizeof(cig));
-    show("cuStreamBeginCaptureToCig", beginToCig ? beginToCig(plain, &cig) : CUDA_ERROR_NOT_FOUND);
-    show("cuStreamEndCaptureToCig", endToCig ? endToCig(plain) : CUDA_ERROR_NOT_FOUND);
+    PFN_cuStreamBeginCaptureToCig_v13010 beginToCig =
+        (PFN_cuStreamBeginCaptureToCig_v13010)entry("cuStreamBeginCaptureToCig", 13010);
+    if (beginToCig)
+        show("cuStreamBeginCaptureToCig", beginToCig(plain, &cig));
+    else
+        show_missing("cuStreamBeginCaptureToCig");
+    PFN_cuStreamEndCaptureToCig_v13010 endToCig = (PFN_cuStreamEndCaptureToCig_v13010)entry("cuStreamEndCaptureToCig", 13010);
+    if (endToCig)
+        show("cuStreamEndCaptureToCig", endToCig(plain));
+    else
+        show_missing("cuStreamEndCaptureToCig");
 #endif
 #if CUDA_VERSION >= 13030
     PFN_cuStreamBeginRecaptureToGraph_v13030 recapture =
         (PFN_cuStreamBeginRecaptureToGraph_v13030)entry("cuStreamBeginRecaptureToGraph", 13030);
-    show("cuStreamBeginRecaptureToGraph",
-         recapture ? recapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL, existing, nullptr, nullptr) : CUDA_ERROR_NOT_FOUND);
+    if (recapture)
+        show("cuStreamBeginRecaptureToGraph", recapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL, existing, nullptr, nullptr));
+    else
+        show_missing("cuStreamBeginRecaptureToGraph");
 #endif
 
     check(cuGraphDestroy(existing));

@@ -4,8 +4,9 @@
 //! exchanged, capture info and dependencies read and updated, a capture into an existing graph),
 //! the captured graphs run and their results checked; events with each creation flag, recorded
 //! with flags, queried, synchronized and timed. Functions of headers newer than the GPU driver
-//! (CUDA 13.1's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
-//! (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none. C twin: streams_events.cpp.
+//! (CUDA 13.2's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
+//! (`entry`): where the driver has none, the program prints what its lookup answered. C twin:
+//! streams_events.cpp.
 //! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
 
 #[path = "common/mod.rs"]
@@ -16,6 +17,8 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
+#[cfg(feature = "cuda-13020")]
+use common::show_missing;
 use common::{check, expect, finish, get_function, load_module, primary_context, show};
 use cuda_driver_sys::*;
 
@@ -388,29 +391,25 @@ fn main() {
     #[cfg(feature = "cuda-13020")]
     {
         let mut cig: CUstreamCigCaptureParams = unsafe { zeroed() };
-        show(
-            "cuStreamBeginCaptureToCig",
-            entry::cuStreamBeginCaptureToCig_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |begin_to_cig| unsafe {
+        match entry::cuStreamBeginCaptureToCig_v13010.get() {
+            Ok(begin_to_cig) => {
+                show("cuStreamBeginCaptureToCig", unsafe {
                     begin_to_cig(plain, &mut cig)
-                }),
-        );
-        show(
-            "cuStreamEndCaptureToCig",
-            entry::cuStreamEndCaptureToCig_v13010
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |end_to_cig| unsafe {
-                    end_to_cig(plain)
-                }),
-        );
+                });
+            }
+            Err(e) => show_missing("cuStreamBeginCaptureToCig", e),
+        }
+        match entry::cuStreamEndCaptureToCig_v13010.get() {
+            Ok(end_to_cig) => {
+                show("cuStreamEndCaptureToCig", unsafe { end_to_cig(plain) });
+            }
+            Err(e) => show_missing("cuStreamEndCaptureToCig", e),
+        }
     }
     #[cfg(feature = "cuda-13030")]
-    show(
-        "cuStreamBeginRecaptureToGraph",
-        entry::cuStreamBeginRecaptureToGraph_v13030.get().map_or(
-            CUDA_ERROR_NOT_FOUND,
-            |recapture| unsafe {
+    match entry::cuStreamBeginRecaptureToGraph_v13030.get() {
+        Ok(recapture) => {
+            show("cuStreamBeginRecaptureToGraph", unsafe {
                 recapture(
                     plain,
                     CU_STREAM_CAPTURE_MODE_GLOBAL,
@@ -418,9 +417,10 @@ fn main() {
                     None,
                     ptr::null_mut(),
                 )
-            },
-        ),
-    );
+            });
+        }
+        Err(e) => show_missing("cuStreamBeginRecaptureToGraph", e),
+    }
 
     check!(unsafe { cuGraphDestroy(existing) });
     check!(unsafe { cuGraphDestroy(captured) });

@@ -25,6 +25,11 @@ pub const FOLDER: &str = "examples/groups";
 /// their parity compares the two sides' refusals; the GPU run runs them once more without one.
 pub const WITHOUT_TOOLS: &[&str] = &["checkpoint"];
 
+/// The group programs that need two GPUs (peer access between them): on a machine with one, or
+/// with two that cannot access each other's memory, they print `Result = WAIVED: <why>` and exit
+/// with [`WAIVED_EXIT_CODE`].
+pub const TWO_GPUS: &[&str] = &["peer"];
+
 /// A deliberately wrong variant of a group program, to show that one of its checks can fail: both
 /// sides run it when `CUDA_GROUP_CONTROL` names it (`control("<name>")` in the program, C and
 /// Rust alike), and on a GPU both must print `FAILED: <fails_with>` and `Result = FAIL`, exit
@@ -41,11 +46,25 @@ pub struct Control {
 
 /// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
 /// cheap enough to run every time.
-pub const CONTROLS: &[Control] = &[Control {
-    program: "mem",
-    name: "nv12_planes_mixed",
-    fails_with: "NV12 plane 1 bytes back",
-}];
+pub const CONTROLS: &[Control] = &[
+    Control {
+        program: "mem",
+        name: "nv12_planes_mixed",
+        fails_with: "NV12 plane 1 bytes back",
+    },
+    Control {
+        program: "external",
+        name: "no_wait",
+        fails_with:
+            "words the reader read after waiting on the semaphore, as the writer wrote them",
+    },
+    Control {
+        program: "external",
+        name: "other_memory",
+        fails_with:
+            "words written through the memory's own mapping, read through the external buffer",
+    },
+];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as

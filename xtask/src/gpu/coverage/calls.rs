@@ -1,14 +1,39 @@
-//! The recorder's logs of a GPU run (`OUT/calls/<run>/<pid>.calls`, `ci/coverage/recorder.c`):
-//! which driver functions each process called and what each returned, sorted by who called.
+//! The recorder's logs of a GPU run (`ci/coverage/recorder.c`): which driver functions each
+//! process called and what each returned, sorted by who called.
+//!
+//! `OUT/calls/<run>/` holds a log per process, `<pid>.calls`. The parity runs
+//! (`examples_parity-<build>`) put each side of each program in a folder of its own:
+//! `<program>-rust/` and `<program>-c/`, and for a control of the program (a deliberately wrong
+//! variant, `CUDA_GROUP_CONTROL`) `<program>-<control>-rust/` and `<program>-<control>-c/`. A log:
+//!
+//! ```text
+//! # exe <path of the program>
+//! # pid <pid> parent <parent pid>
+//! # injected
+//! <thread> <entry> <result> <count>
+//! ```
+//!
+//! with a line per run of calls: the thread's ordinal in the process, the driver entry's name
+//! (`cuMemAlloc_v2`), the `CUresult` it returned and how many calls in a row returned it; and
+//! `# cupti-error <status> <text>` where the recorder's CUPTI subscription failed.
 
 use crate::base::{files, Result};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One call: the driver entry's name as the recorder saw it (`cuMemAlloc_v2`) and its result.
 pub type Call = (String, u32);
 
-/// The calls of one run of the parity test: per program, the Rust side's and the C twin's.
+/// A program of one parity run: the program, the build it ran in (the run folder's name after
+/// `examples_parity-`), and the control it ran as, if any.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub struct Program {
+    pub name: String,
+    pub build: String,
+    pub control: Option<String>,
+}
+
+/// The calls of one program of a parity run: the Rust side's and the C twin's.
 #[derive(Default)]
 pub struct Sides {
     pub rust: BTreeSet<Call>,
@@ -18,8 +43,8 @@ pub struct Sides {
 /// Everything the logs hold.
 #[derive(Default)]
 pub struct Calls {
-    /// The workspace's own programs: (program, build tag) to its two sides.
-    pub own: BTreeMap<(String, String), Sides>,
+    /// The workspace's own programs, each to its two sides.
+    pub own: BTreeMap<Program, Sides>,
     /// The suites without twins: the workspace's OpenGL interop test (`gl_interop`) and the
     /// dependents' suites on this crate (`rustacuda`, `cust`, `cudarc`), each to its calls.
     pub dependents: BTreeMap<String, BTreeSet<Call>>,
@@ -27,6 +52,20 @@ pub struct Calls {
     pub errors: Vec<String>,
     /// How many process logs were read.
     pub processes: usize,
+    /// How many calls they recorded.
+    pub calls: u64,
+}
+
+/// What one process's log says.
+struct Process {
+    /// The path of its program.
+    exe: String,
+    /// Each (entry, result) it recorded.
+    calls: BTreeSet<Call>,
+    /// How many calls it recorded.
+    count: u64,
+    /// The `# cupti-error` lines' text.
+    errors: Vec<String>,
 }
 
 /// Reads `logs/calls/`.
@@ -43,47 +82,236 @@ pub fn read(logs: &Path) -> Result<Calls> {
     let mut calls = Calls::default();
     for run in runs {
         let run_name = files::name(&run);
-        for log in files::sorted(&run, "")? {
-            let text = files::read(&log)?;
+        for log in logs_under(&run)? {
+            let process =
+                parse(&files::read(&log)?).map_err(|e| format!("{}: {e}", log.display()))?;
             calls.processes += 1;
-            let mut exe = "";
-            let mut seen = BTreeSet::new();
-            for line in text.lines() {
-                if let Some(path) = line.strip_prefix("# exe ") {
-                    exe = path;
-                } else if let Some(error) = line.strip_prefix("# cupti-error ") {
-                    calls.errors.push(format!("{exe}: {error}"));
-                } else if let Some((name, result)) = line.split_once(' ') {
-                    if let (false, Ok(result)) = (name.starts_with('#'), result.parse()) {
-                        seen.insert((name.to_string(), result));
-                    }
-                }
+            calls.calls += process.count;
+            for error in &process.errors {
+                calls.errors.push(format!("{}: {error}", process.exe));
             }
-            file(&mut calls, &run_name, exe, seen);
+            // The side's folder, where the log is not in the run's own.
+            let side_folder = (log.parent().filter(|p| *p != run)).map(files::name);
+            file(&mut calls, &run_name, side_folder.as_deref(), process)
+                .map_err(|e| format!("{}: {e}", log.display()))?;
         }
     }
     Ok(calls)
 }
 
-/// Files the calls `seen` of the process `exe` of the run `run` under who made them.
-fn file(calls: &mut Calls, run: &str, exe: &str, seen: BTreeSet<Call>) {
-    if let Some(tag) = run.strip_prefix("examples_parity-") {
-        // examples-<tag>/<program> or c-twins-<tag>/<program>; the test binary itself is neither.
-        let path = Path::new(exe);
-        let folder = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let program = files::name(path);
-        let sides = calls.own.entry((program, tag.to_string())).or_default();
-        if folder.starts_with("examples-") {
-            sides.rust.extend(seen);
-        } else if folder.starts_with("c-twins-") {
-            sides.c.extend(seen);
+/// The process logs (`*.calls`) under the folder `dir`, at any depth, sorted.
+fn logs_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut logs = Vec::new();
+    for path in files::sorted(dir, "")? {
+        if path.is_dir() {
+            logs.extend(logs_under(&path)?);
+        } else if path.extension().is_some_and(|e| e == "calls") {
+            logs.push(path);
         }
-    } else {
+    }
+    Ok(logs)
+}
+
+/// One log's text.
+fn parse(text: &str) -> std::result::Result<Process, String> {
+    let mut exe = None;
+    let (mut calls, mut count, mut errors) = (BTreeSet::new(), 0, Vec::new());
+    for (n, line) in text.lines().enumerate() {
+        if let Some(path) = line.strip_prefix("# exe ") {
+            exe = Some(path.to_string());
+        } else if let Some(error) = line.strip_prefix("# cupti-error ") {
+            errors.push(error.to_string());
+        } else if !line.starts_with('#') {
+            let bad = || {
+                format!(
+                    "line {}: `{line}` is not `<thread> <entry> <result> <count>`",
+                    n + 1
+                )
+            };
+            let fields: Vec<&str> = line.split(' ').collect();
+            let [thread, entry, result, calls_in_a_row] = fields[..] else {
+                return Err(bad());
+            };
+            let numbers = (
+                thread.parse::<u32>(),
+                result.parse::<u32>(),
+                calls_in_a_row.parse::<u64>(),
+            );
+            let (Ok(_), Ok(result), Ok(calls_in_a_row @ 1..)) = numbers else {
+                return Err(bad());
+            };
+            if entry.is_empty() {
+                return Err(bad());
+            }
+            calls.insert((entry.to_string(), result));
+            count += calls_in_a_row;
+        }
+    }
+    let exe = exe.ok_or("no `# exe` line: not a log of the recorder")?;
+    Ok(Process {
+        exe,
+        calls,
+        count,
+        errors,
+    })
+}
+
+/// Files the calls of `process`, whose log is in the run `run`, in its side's folder
+/// `side_folder` if it has one, under who made them.
+fn file(calls: &mut Calls, run: &str, side_folder: Option<&str>, process: Process) -> Result {
+    let Some(build) = run.strip_prefix("examples_parity-") else {
         let suite = run.split('-').next().unwrap_or(run).to_string();
-        calls.dependents.entry(suite).or_default().extend(seen);
+        calls
+            .dependents
+            .entry(suite)
+            .or_default()
+            .extend(process.calls);
+        return Ok(());
+    };
+    // examples-<build>/<program> or c-twins-<build>/<program>; the test binary itself is neither.
+    let path = Path::new(&process.exe);
+    let bin_folder = path.parent().map(files::name).unwrap_or_default();
+    let name = files::name(path);
+    let rust = if bin_folder.starts_with("examples-") {
+        true
+    } else if bin_folder.starts_with("c-twins-") {
+        false
+    } else {
+        return Ok(());
+    };
+    let control = match side_folder {
+        None => None,
+        Some(folder) => control(folder, &name, rust)?,
+    };
+    let program = Program {
+        name,
+        build: build.to_string(),
+        control,
+    };
+    let sides = calls.own.entry(program).or_default();
+    match rust {
+        true => sides.rust.extend(process.calls),
+        false => sides.c.extend(process.calls),
+    }
+    Ok(())
+}
+
+/// The control that the side's folder `folder` names for the program `name` (`<name>-rust`:
+/// none, `<name>-<control>-rust`: `<control>`); fails where the folder is another program's or
+/// the other side's.
+fn control(folder: &str, name: &str, rust: bool) -> Result<Option<String>> {
+    let side = if rust { "-rust" } else { "-c" };
+    let mismatch = || {
+        format!(
+            "its program `{name}` ({} side) is not the folder `{folder}`'s (`{name}{side}` or \
+             `{name}-<control>{side}`)",
+            if rust { "Rust" } else { "C" }
+        )
+    };
+    let stem = folder.strip_suffix(side).ok_or_else(mismatch)?;
+    if stem == name {
+        return Ok(None);
+    }
+    match stem.strip_prefix(name).and_then(|s| s.strip_prefix('-')) {
+        Some(control) if !control.is_empty() => Ok(Some(control.to_string())),
+        _ => Err(mismatch().into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{read, Program};
+    use crate::base::scratch::Scratch;
+    use std::path::Path;
+
+    /// Writes the log `text` at `path` under `out`.
+    fn log(out: &Path, path: &str, text: &str) {
+        let path = out.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A log of the program at `exe` with the lines `calls`.
+    fn process(exe: &str, calls: &str) -> String {
+        format!("# exe {exe}\n# pid 7 parent 1\n# injected\n{calls}")
+    }
+
+    #[test]
+    fn nested_side_folders_are_read() {
+        let out = Scratch::new("coverage-calls").unwrap();
+        let out = out.path();
+        let run = "calls/examples_parity-99000-dyn";
+        let rust = "/b/examples-99000-dyn/launch";
+        let c = "/b/c-twins-99000-dyn/launch";
+        log(
+            out,
+            &format!("{run}/launch-rust/10.calls"),
+            &process(
+                rust,
+                "0 cuMemAlloc_v2 0 3\n1 cuMemAlloc_v2 0 1\n0 cuMemFree_v2 0 3\n",
+            ),
+        );
+        log(
+            out,
+            &format!("{run}/launch-c/11.calls"),
+            &process(c, "0 cuMemAlloc_v2 0 4\n0 cuMemFree_v2 1 1\n"),
+        );
+        log(
+            out,
+            &format!("{run}/launch-plain-c/12.calls"),
+            &process(c, "0 cuLaunchKernel 0 2\n# cupti-error 1 no\n"),
+        );
+        log(
+            out,
+            "calls/cust-ours-99000/20.calls",
+            &process("/d/cust-test", "0 cuInit 0 1\n"),
+        );
+        let calls = read(out).unwrap();
+        assert_eq!(calls.processes, 4);
+        assert_eq!(calls.calls, 3 + 1 + 3 + 4 + 1 + 2 + 1);
+        let program = |control: Option<&str>| Program {
+            name: "launch".into(),
+            build: "99000-dyn".into(),
+            control: control.map(String::from),
+        };
+        let keys: Vec<&Program> = calls.own.keys().collect();
+        assert_eq!(keys, [&program(None), &program(Some("plain"))]);
+        let sides = &calls.own[&program(None)];
+        let rust_calls: Vec<(&str, u32)> =
+            sides.rust.iter().map(|(e, r)| (e.as_str(), *r)).collect();
+        assert_eq!(rust_calls, [("cuMemAlloc_v2", 0), ("cuMemFree_v2", 0)]);
+        assert_eq!(sides.c.len(), 2);
+        assert!(calls.own[&program(Some("plain"))].rust.is_empty());
+        assert_eq!(calls.dependents["cust"].len(), 1);
+        assert_eq!(calls.errors, ["/b/c-twins-99000-dyn/launch: 1 no"]);
+    }
+
+    #[test]
+    fn a_bad_line_or_folder_is_an_error_naming_the_log() {
+        let out = Scratch::new("coverage-bad").unwrap();
+        let out = out.path();
+        log(
+            out,
+            "calls/examples_parity-99000/launch-rust/1.calls",
+            &process("/b/examples-99000/launch", "cuMemAlloc_v2 0\n"),
+        );
+        let error = read(out).err().unwrap().to_string();
+        assert!(
+            error.contains("1.calls: line 4: `cuMemAlloc_v2 0`"),
+            "{error}"
+        );
+
+        let out = Scratch::new("coverage-folder").unwrap();
+        let out = out.path();
+        log(
+            out,
+            "calls/examples_parity-99000/mem-c/1.calls",
+            &process("/b/examples-99000/launch", ""),
+        );
+        let error = read(out).err().unwrap().to_string();
+        assert!(
+            error.contains("its program `launch` (Rust side) is not the folder `mem-c`'s"),
+            "{error}"
+        );
     }
 }

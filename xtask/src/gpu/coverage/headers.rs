@@ -114,6 +114,26 @@ impl Headers {
     }
 }
 
+#[cfg(test)]
+impl Headers {
+    /// Headers of a made-up version 99.0 that declare only `functions` (name, group) and the
+    /// results `results` (code, name).
+    pub fn of(functions: &[(&str, &str)], results: &[(u32, &str)]) -> Headers {
+        let function = |(name, group): &(&str, &str)| Function {
+            name: name.to_string(),
+            group: group.to_string(),
+            title: group.to_string(),
+            since: 99000,
+        };
+        Headers {
+            newest: 99000,
+            functions: functions.iter().map(function).collect(),
+            results: results.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+            renamed: BTreeMap::new(),
+        }
+    }
+}
+
 /// `NAME = VALUE` of `cuda.h`'s `cudaError_enum`.
 fn result_names(cuda_h: &str) -> BTreeMap<u32, String> {
     let start = cuda_h.find("typedef enum cudaError_enum").unwrap_or(0);

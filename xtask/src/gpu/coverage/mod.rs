@@ -10,9 +10,11 @@
 //! The report has a row for every function of the newest headers (`cuda.h` and the interop
 //! headers), by Doxygen group (the groups the item docs link): which of the workspace's own
 //! programs called it with the same result as their C twins, which of the dependents' suites on
-//! this crate called it, and why the others were not called. How the calls are recorded:
-//! docs/DESIGN.md, "Coverage".
+//! this crate called it, and why the others were not counted. A function counts where a call
+//! succeeded; one whose calls all returned an error is listed apart with why that error is
+//! expected (`answers`). How the calls are recorded: docs/DESIGN.md, "Coverage".
 
+mod answers;
 mod calls;
 mod headers;
 mod report;
@@ -39,11 +41,12 @@ fn write(out: &Path) -> Result {
     let headers = headers::Headers::read(true)?;
     let calls = calls::read(out)?;
     let machine = report::Machine::read(out)?;
-    let text = report::render(&headers, &calls, &machine);
+    let text = report::render(&headers, &calls, &machine, answers::ERROR_ONLY)?;
     crate::base::files::write(&root().join(PAGE), &text)?;
     println!(
-        "coverage: wrote {PAGE}: {} functions, {} processes recorded",
+        "coverage: wrote {PAGE}: {} functions; {} calls recorded in {} processes",
         headers.functions.len(),
+        calls.calls,
         calls.processes
     );
     Ok(())

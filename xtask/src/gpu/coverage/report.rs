@@ -1,6 +1,8 @@
 //! The report's text: a summary per group, the groups excluded and why, a table per group with a
-//! row per function, and the calls one side of a program made that the other did not.
+//! row per function, the functions that returned only an error and why, and the calls one side
+//! of a program made that the other did not.
 
+use super::answers::{self, ErrorOnly};
 use super::calls::{Call, Calls};
 use super::headers::{Function, Headers};
 use crate::base::versions::dotted;
@@ -92,12 +94,57 @@ struct Row {
     own: BTreeMap<String, BTreeSet<String>>,
     /// Suite to its results.
     dependents: BTreeMap<String, BTreeSet<String>>,
+    /// Whether one of `own` is a success.
+    own_succeeded: bool,
+    /// Whether one of `dependents` is a success.
+    dependents_succeeded: bool,
 }
 
-/// The report's text.
-pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
+/// What a function's calls count as.
+#[derive(Clone, Copy, PartialEq)]
+enum Verdict {
+    /// A call succeeded: on both sides of an own program, or in a suite.
+    Succeeded,
+    /// Called, and every call returned an error.
+    ErrorOnly,
+    /// No call counts: none was made, or only by one side of a program.
+    NotCounted,
+}
+
+impl Row {
+    /// What the calls of a function that got `row` (`None`: no row) count as.
+    fn verdict(row: Option<&Row>) -> Verdict {
+        match row {
+            Some(r) if r.own_succeeded || r.dependents_succeeded => Verdict::Succeeded,
+            Some(r) if !r.own.is_empty() || !r.dependents.is_empty() => Verdict::ErrorOnly,
+            _ => Verdict::NotCounted,
+        }
+    }
+
+    /// Every result it got.
+    fn results(&self) -> impl Iterator<Item = &String> {
+        (self.own.values().chain(self.dependents.values())).flatten()
+    }
+}
+
+/// The section of the functions that returned only an error, and its link.
+const ERROR_ONLY_SECTION: (&str, &str) = (
+    "Functions that returned only an error",
+    "#functions-that-returned-only-an-error",
+);
+
+/// The report's text; fails where a function that returned only an error has no reason in
+/// `reasons` that names its answer, or a reason names a function that did not.
+pub fn render(
+    headers: &Headers,
+    calls: &Calls,
+    machine: &Machine,
+    reasons: &[ErrorOnly],
+) -> Result<String> {
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
-    let mut one_side: Vec<(String, String, &str, Call)> = Vec::new();
+    let mut one_side: Vec<(String, &str, &str, &Call)> = Vec::new();
+    // The functions of `one_side`'s calls.
+    let mut one_sided: BTreeSet<&str> = BTreeSet::new();
     let mut undeclared: BTreeSet<String> = BTreeSet::new();
     let mut note = |entry: &str| -> Option<&str> {
         let found = headers.function_of(entry).map(|f| f.name.as_str());
@@ -106,20 +153,29 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
         }
         found
     };
-    for ((program, tag), sides) in &calls.own {
+    for (program, sides) in &calls.own {
         for call in sides.rust.intersection(&sides.c) {
             if let Some(f) = note(&call.0) {
                 let row = rows.entry(f).or_default();
-                let results = row.own.entry(program.clone()).or_default();
-                results.insert(headers.result(call.1));
+                let result = headers.result(call.1);
+                row.own_succeeded |= answers::succeeded(f, &result);
+                row.own
+                    .entry(program.name.clone())
+                    .or_default()
+                    .insert(result);
             }
         }
+        let label = match &program.control {
+            Some(control) => format!("{} (control {control})", program.name),
+            None => program.name.clone(),
+        };
         for (side, mine, other) in [
             ("Rust", &sides.rust, &sides.c),
             ("C", &sides.c, &sides.rust),
         ] {
             for call in mine.difference(other) {
-                one_side.push((program.clone(), tag.clone(), side, call.clone()));
+                one_sided.extend(note(&call.0));
+                one_side.push((label.clone(), &program.build, side, call));
             }
         }
     }
@@ -127,11 +183,21 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
         for call in seen {
             if let Some(f) = note(&call.0) {
                 let row = rows.entry(f).or_default();
-                let results = row.dependents.entry(suite.clone()).or_default();
-                results.insert(headers.result(call.1));
+                let result = headers.result(call.1);
+                row.dependents_succeeded |= answers::succeeded(f, &result);
+                row.dependents
+                    .entry(suite.clone())
+                    .or_default()
+                    .insert(result);
             }
         }
     }
+    let verdict = |f: &Function| Row::verdict(rows.get(f.name.as_str()));
+    let error_only: BTreeMap<&str, BTreeSet<String>> = (rows.iter())
+        .filter(|(_, row)| Row::verdict(Some(row)) == Verdict::ErrorOnly)
+        .map(|(f, row)| (*f, row.results().cloned().collect()))
+        .collect();
+    let reasons = answers::reasons(&error_only, reasons)?;
 
     let mut groups: Vec<(&str, &str)> = Vec::new();
     for f in &headers.functions {
@@ -145,25 +211,48 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
             .find(|(g, _)| *g == group)
             .map(|(_, why)| *why)
     };
-    let count = |group: &str, pick: &dyn Fn(&Row) -> bool| {
-        (headers.functions.iter().filter(|f| f.group == group))
-            .filter(|f| rows.get(f.name.as_str()).is_some_and(pick))
-            .count()
+    fn in_group<'h>(headers: &'h Headers, group: &'h str) -> impl Iterator<Item = &'h Function> {
+        headers.functions.iter().filter(move |f| f.group == group)
+    }
+    // Of a group (`None`: of all): declared, succeeded in own programs, in suites, in either,
+    // only an error, not counted.
+    let figures = |group: Option<&str>| {
+        let functions = headers.functions.iter();
+        let functions: Vec<&Function> = match group {
+            Some(group) => in_group(headers, group).collect(),
+            None => functions.collect(),
+        };
+        let row = |f: &&Function| rows.get(f.name.as_str());
+        let count =
+            |pick: &dyn Fn(&&Function) -> bool| functions.iter().filter(|f| pick(f)).count();
+        [
+            functions.len(),
+            count(&|f| row(f).is_some_and(|r| r.own_succeeded)),
+            count(&|f| row(f).is_some_and(|r| r.dependents_succeeded)),
+            count(&|f| verdict(f) == Verdict::Succeeded),
+            count(&|f| verdict(f) == Verdict::ErrorOnly),
+            count(&|f| verdict(f) == Verdict::NotCounted),
+        ]
     };
 
     let suites: Vec<String> = calls.dependents.keys().map(|s| format!("`{s}`")).collect();
+    let statuses: Vec<String> = (answers::STATUSES.iter())
+        .map(|(f, status)| format!("`{status}` from `{f}`"))
+        .collect();
     let mut out = String::new();
     let gpus = machine.gpus.join(", ");
     let _ = writeln!(out, "# Driver API coverage on a GPU\n");
     let _ = writeln!(
         out,
         "Generated by `cargo xtask coverage` from the GPU bundle's run of {} on {} (driver {}, \
-         CUDA {}); do not edit. `cargo xtask coverage --check` (a CI step) holds its rows to the \
-         functions the CUDA {} headers declare.\n",
+         CUDA {}), which recorded {} calls in {} processes; do not edit. `cargo xtask coverage \
+         --check` (a CI step) holds its rows to the functions the CUDA {} headers declare.\n",
         machine.date,
         gpus,
         machine.driver,
         dotted(machine.cuda),
+        calls.calls,
+        calls.processes,
         dotted(headers.newest)
     );
     let _ = writeln!(
@@ -172,16 +261,35 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
          `cudaVDPAU.h`, `cudaProfiler.h`), in the header's Doxygen group. The calls were recorded \
          on the GPU by CUPTI's driver API callbacks, whatever way the program reached the driver \
          (linked, `dynamic-loading`, the table); see docs/DESIGN.md, \"Coverage\". **Own \
-         programs**: the workspace's examples and group programs, a call counted where the \
-         program and its C twin, in the same build, made it with the same result (the result \
-         shown). **Tests and dependents** (no twins), the suites this run recorded: {suites} \
-         (`gl_interop`: the workspace's OpenGL interop test, through headless EGL; the others: \
-         a dependent's tests and examples on this crate). A \
-         function of a header newer than the driver (CUDA {cuda}) is not in it: a program \
-         reaches it only through `cuGetProcAddress`, which finds none.\n",
+         programs**: the workspace's examples and group programs, each shown with the results \
+         it and its C twin, in the same build, both got (a control of the program, a \
+         deliberately wrong variant of it, is compared with its own twin and shown under the \
+         program's name). **Tests and dependents** (no twins), the suites this run recorded: \
+         {suites} (`gl_interop`: the workspace's OpenGL interop test, through headless EGL; the \
+         others: a dependent's tests and examples on this crate). A function of a header newer \
+         than the driver (CUDA {cuda}) is not in it: a program reaches it only through \
+         `cuGetProcAddress`, which finds none.\n",
         newest = dotted(headers.newest),
         cuda = dotted(machine.cuda),
         suites = suites.join(", ")
+    );
+    let [declared, own, dependents, either, errors, none] = figures(None);
+    let _ = writeln!(
+        out,
+        "**What counts.** A function counts as called where a call of it succeeded: returned \
+         `CUDA_SUCCESS`, or the status the function exists to return ({statuses}), on both \
+         sides of an own program or in a suite. A function whose every call returned an error \
+         is not counted: it is listed under [{}]({}) with the driver's answer and why that \
+         answer is the one expected on this machine.\n",
+        ERROR_ONLY_SECTION.0,
+        ERROR_ONLY_SECTION.1,
+        statuses = statuses.join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "**{either} of the {declared} functions were called and succeeded** ({own} in the own \
+         programs, {dependents} in the tests and dependents); {errors} more returned only an \
+         error, the one expected here; the other {none} were not counted (each row says why).\n"
     );
 
     if !machine.without_tools.is_empty() {
@@ -201,25 +309,11 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
     let _ = writeln!(out, "## Summary\n");
     let _ = writeln!(
         out,
-        "| group | declared | own programs | tests and dependents | either | not called |\n|---|---|---|---|---|---|"
+        "| group | declared | succeeded: own programs | succeeded: tests and dependents | \
+         succeeded: either | only an error | not counted |\n|---|---|---|---|---|---|---|"
     );
-    let mut totals = [0usize; 5];
     for (group, title) in &groups {
-        let declared = headers
-            .functions
-            .iter()
-            .filter(|f| f.group == *group)
-            .count();
-        let own = count(group, &|r| !r.own.is_empty());
-        let dependents = count(group, &|r| !r.dependents.is_empty());
-        let either = count(group, &|r| !r.own.is_empty() || !r.dependents.is_empty());
-        let none = declared - either;
-        for (t, n) in totals
-            .iter_mut()
-            .zip([declared, own, dependents, either, none])
-        {
-            *t += n;
-        }
+        let [declared, own, dependents, either, errors, none] = figures(Some(group));
         let mark = if excluded(group).is_some() {
             " (excluded)"
         } else {
@@ -227,14 +321,14 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
         };
         let _ = writeln!(
             out,
-            "| {}{mark} | {declared} | {own} | {dependents} | {either} | {none} |",
+            "| {}{mark} | {declared} | {own} | {dependents} | {either} | {errors} | {none} |",
             link(group, title)
         );
     }
-    let [d, o, p, e, n] = totals;
     let _ = writeln!(
         out,
-        "| **all** | **{d}** | **{o}** | **{p}** | **{e}** | **{n}** |\n"
+        "| **all** | **{declared}** | **{own}** | **{dependents}** | **{either}** | **{errors}** \
+         | **{none}** |\n"
     );
 
     let _ = writeln!(out, "## Excluded groups\n");
@@ -247,33 +341,73 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
     }
     let _ = writeln!(out);
 
+    let show = |m: Option<&BTreeMap<String, BTreeSet<String>>>| {
+        (m.into_iter().flatten())
+            .map(|(who, results)| {
+                let results = Vec::from_iter(results.iter().map(String::as_str));
+                format!("{who}: {}", results.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     for (group, title) in &groups {
         let _ = writeln!(out, "## {}\n", link(group, title));
         let _ = writeln!(
             out,
-            "| function | own programs (result) | tests and dependents (result) | not called because |\n|---|---|---|---|"
+            "| function | own programs (result) | tests and dependents (result) | not counted because |\n|---|---|---|---|"
         );
-        for f in headers.functions.iter().filter(|f| f.group == *group) {
+        for f in in_group(headers, group) {
             let row = rows.get(f.name.as_str());
-            let show = |m: Option<&BTreeMap<String, BTreeSet<String>>>| {
-                (m.into_iter().flatten())
-                    .map(|(who, results)| {
-                        format!(
-                            "{who}: {}",
-                            Vec::from_iter(results.iter().map(String::as_str)).join(", ")
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
             let own = show(row.map(|r| &r.own));
             let dependents = show(row.map(|r| &r.dependents));
-            let why = if !own.is_empty() || !dependents.is_empty() {
-                String::new()
-            } else {
-                reason(f, machine, excluded(group))
+            let why = match verdict(f) {
+                Verdict::Succeeded => String::new(),
+                Verdict::ErrorOnly => {
+                    format!("returned only an error: {}", reasons[f.name.as_str()].why)
+                }
+                Verdict::NotCounted => {
+                    let one_sided = one_sided.contains(f.name.as_str());
+                    reason(f, machine, excluded(group), one_sided)
+                }
             };
             let _ = writeln!(out, "| `{}` | {own} | {dependents} | {why} |", f.name);
+        }
+        let _ = writeln!(out);
+    }
+
+    let _ = writeln!(out, "## {}\n", ERROR_ONLY_SECTION.0);
+    let _ = writeln!(
+        out,
+        "Called, and every call returned an error: on both sides of the own programs that \
+         called them, in the suites that did. Not counted as called. Why each answer is the \
+         expected one is written by hand (`ERROR_ONLY` in `xtask/src/gpu/coverage/answers.rs`): \
+         the report is not written while a function lacks its reason.\n"
+    );
+    if reasons.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "| function (only an error) | answer | called by | why it is the answer here |\n|---|---|---|---|"
+        );
+        for f in &headers.functions {
+            if let (Some(r), Some(row)) = (reasons.get(f.name.as_str()), rows.get(f.name.as_str()))
+            {
+                let by = Vec::from_iter(
+                    row.own
+                        .keys()
+                        .chain(row.dependents.keys())
+                        .map(String::as_str),
+                );
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} | {} |",
+                    f.name,
+                    r.answer,
+                    by.join(", "),
+                    r.why
+                );
+            }
         }
         let _ = writeln!(out);
     }
@@ -290,9 +424,9 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
             out,
             "| program | build | side | entry | result |\n|---|---|---|---|---|"
         );
-        for (program, tag, side, (entry, result)) in &one_side {
+        for (program, build, side, (entry, result)) in &one_side {
             let result = headers.result(*result);
-            let _ = writeln!(out, "| {program} | {tag} | {side} | {entry} | {result} |");
+            let _ = writeln!(out, "| {program} | {build} | {side} | {entry} | {result} |");
         }
         let _ = writeln!(out);
     }
@@ -309,13 +443,17 @@ pub fn render(headers: &Headers, calls: &Calls, machine: &Machine) -> String {
             let _ = writeln!(out, "- {e}");
         }
     }
-    out
+    Ok(out)
 }
 
-/// Why nobody called `f`.
-fn reason(f: &Function, machine: &Machine, excluded: Option<&str>) -> String {
+/// Why no call of `f` counts: `excluded`, its group's exclusion; `one_sided`, whether one side
+/// of a program made a call of it that its twin did not.
+fn reason(f: &Function, machine: &Machine, excluded: Option<&str>, one_sided: bool) -> String {
     if let Some(why) = excluded {
         return format!("excluded: {why}");
+    }
+    if one_sided {
+        return "a program's calls of it and its twin's differ (see below)".into();
     }
     if f.since > machine.cuda {
         return format!(
@@ -369,11 +507,117 @@ pub fn function_rows(text: &str) -> BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::answers::ErrorOnly;
+    use super::super::calls::{Calls, Program, Sides};
+    use super::super::headers::Headers;
+    use super::{function_rows, render, Machine};
+
+    /// The calls `(entry, result)`.
+    fn set(calls: &[(&str, u32)]) -> std::collections::BTreeSet<(String, u32)> {
+        calls.iter().map(|(e, r)| (e.to_string(), *r)).collect()
+    }
+
+    /// A program `name` of the build 99000, as the control `control` if one.
+    fn program(name: &str, control: Option<&str>) -> Program {
+        Program {
+            name: name.into(),
+            build: "99000".into(),
+            control: control.map(String::from),
+        }
+    }
+
+    #[test]
+    fn a_function_counts_where_it_succeeded_on_both_sides() {
+        let headers = Headers::of(
+            &[
+                ("cuMemAlloc", "CUDA_MEM"),
+                ("cuMemFree", "CUDA_MEM"),
+                ("cuStreamQuery", "CUDA_STREAM"),
+                ("cuDeviceGetLuid", "CUDA_DEVICE"),
+                ("cuLaunchKernel", "CUDA_EXEC"),
+                ("cuInit", "CUDA_INITIALIZE"),
+                ("cuNoReason", "CUDA_EXEC"),
+                ("cuNever", "CUDA_EXEC"),
+            ],
+            &[
+                (0, "CUDA_SUCCESS"),
+                (1, "CUDA_ERROR_INVALID_VALUE"),
+                (600, "CUDA_ERROR_NOT_READY"),
+                (801, "CUDA_ERROR_NOT_SUPPORTED"),
+            ],
+        );
+        let machine = Machine {
+            date: "today".into(),
+            gpus: vec!["GPU".into()],
+            driver: "580".into(),
+            cuda: 99000,
+            without_tools: Vec::new(),
+        };
+        let both = [
+            ("cuMemAlloc_v2", 0),
+            ("cuStreamQuery", 600),
+            ("cuDeviceGetLuid", 801),
+            ("cuNoReason", 1),
+        ];
+        let mut calls = Calls::default();
+        let mut rust = set(&both);
+        rust.insert(("cuMemFree_v2".into(), 0));
+        let mut c = set(&both);
+        c.insert(("cuMemFree_v2".into(), 1));
+        calls.own.insert(program("mem", None), Sides { rust, c });
+        let launch = set(&[("cuLaunchKernel", 0)]);
+        let control = Sides {
+            rust: launch.clone(),
+            c: launch,
+        };
+        calls.own.insert(program("launch", Some("plain")), control);
+        calls
+            .dependents
+            .insert("cust".into(), set(&[("cuInit", 0)]));
+        let luid = ErrorOnly {
+            function: "cuDeviceGetLuid",
+            answer: "CUDA_ERROR_NOT_SUPPORTED",
+            why: "Windows only",
+        };
+        let no_reason = ErrorOnly {
+            function: "cuNoReason",
+            answer: "CUDA_ERROR_INVALID_VALUE",
+            why: "invalid",
+        };
+
+        let error = render(&headers, &calls, &machine, std::slice::from_ref(&luid));
+        let error = error.err().unwrap().to_string();
+        assert!(error.contains("cuNoReason (returned CUDA_ERROR_INVALID_VALUE): no reason"));
+
+        let text = render(&headers, &calls, &machine, &[luid, no_reason]).unwrap();
+        let headline =
+            "**4 of the 8 functions were called and succeeded** (3 in the own programs, \
+                        1 in the tests and dependents); 2 more returned only an error";
+        assert!(text.contains(headline), "{text}");
+        assert!(text.contains("| **all** | **8** | **3** | **1** | **4** | **2** | **2** |"));
+        assert!(text.contains("| `cuMemAlloc` | mem: CUDA_SUCCESS |  |  |"));
+        assert!(text.contains("| `cuStreamQuery` | mem: CUDA_ERROR_NOT_READY |  |  |"));
+        assert!(text.contains("| `cuLaunchKernel` | launch: CUDA_SUCCESS |  |  |"));
+        assert!(text.contains("| `cuInit` |  | cust: CUDA_SUCCESS |  |"));
+        let luid = "| `cuDeviceGetLuid` | mem: CUDA_ERROR_NOT_SUPPORTED |  | returned only an \
+                    error: Windows only |";
+        assert!(text.contains(luid), "{text}");
+        let listed = "| `cuDeviceGetLuid` | CUDA_ERROR_NOT_SUPPORTED | mem | Windows only |";
+        assert!(text.contains(listed), "{text}");
+        assert!(text.contains("| `cuMemFree` |  |  | a program's calls of it and its twin's"));
+        assert!(text.contains("| mem | 99000 | C | cuMemFree_v2 | CUDA_ERROR_INVALID_VALUE |"));
+        assert!(text.contains("| `cuNever` |  |  | no program calls it |"));
+        // --check reads the page's rows: each function once, the error-only list not among them.
+        let rows = function_rows(&text);
+        assert_eq!(rows.len(), 8);
+        assert!(headers.functions.iter().all(|f| rows.contains(&f.name)));
+    }
+
     #[test]
     fn function_rows_are_the_group_tables_first_cells() {
         let text = "| group | declared |\n|---|---|\n| `cuX` | 1 |\n\n| function | own |\n|---|---|\n\
                     | `cuMemAlloc` | a |\n| `cuMemFree` |  |\n\n| program | entry |\n| p | `cuY` |\n";
-        let rows = super::function_rows(text);
+        let rows = function_rows(text);
         let want: Vec<&str> = vec!["cuMemAlloc", "cuMemFree"];
         assert_eq!(rows.iter().map(String::as_str).collect::<Vec<_>>(), want);
     }

@@ -41,7 +41,23 @@ pub struct Control {
 
 /// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
 /// cheap enough to run every time.
-pub const CONTROLS: &[Control] = &[];
+pub const CONTROLS: &[Control] = &[
+    Control {
+        program: "ipc",
+        name: "no_wait",
+        fails_with: "parent: the child's words in the legacy IPC memory, after its event",
+    },
+    Control {
+        program: "green_contexts",
+        name: "no_wait",
+        fails_with: "partition 1 copied partition 0's late words after cuStreamWaitEvent",
+    },
+    Control {
+        program: "green_contexts",
+        name: "no_green_wait",
+        fails_with: "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent",
+    },
+];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as

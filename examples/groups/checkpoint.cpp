@@ -1,10 +1,12 @@
 // C twin of examples/groups/checkpoint.rs. The checkpoint group of the Driver API: the program
 // starts a second copy of itself (spawned, before that copy initialises CUDA), which fills 1 MiB
-// of device memory and waits; the parent reads its state and restore thread, locks it,
-// checkpoints it (its GPU memory moved to the host and the device released), restores it and
-// unlocks it, reading the state after each step; then the child checks its device memory holds
-// what it wrote. cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with
-// cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
+// of device memory and waits; the parent locks it, checkpoints it (its GPU memory moved to the
+// host and the device released), restores it and unlocks it. Checked: the child's state before
+// and after each step (running, locked, checkpointed, locked, running), its restore thread id
+// (positive), and that the child, told to go on, finds its device memory holds what it wrote (its
+// exit status). cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with
+// cuGetProcAddress (entry): its answer is printed, or where the driver has no such function, the
+// driver's answer to the lookup (show_missing).
 // argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
 #include "common.h"
 #include <cudaTypedefs.h>
@@ -129,7 +131,10 @@ int main(int argc, char** argv)
 #if CUDA_VERSION >= 13040
         PFN_cuCheckpointOperationComplete_v13040 complete =
             (PFN_cuCheckpointOperationComplete_v13040)entry("cuCheckpointOperationComplete", 13040);
-        show("cuCheckpointOperationComplete", complete ? complete(nullptr) : CUDA_ERROR_NOT_FOUND);
+        if (complete)
+            show("cuCheckpointOperationComplete", complete(nullptr));
+        else
+            show_missing("cuCheckpointOperationComplete");
 #endif
     }
     // The child goes on: it checks its memory.

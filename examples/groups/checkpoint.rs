@@ -1,10 +1,12 @@
 //! The checkpoint group of the Driver API: the program starts a second copy of itself (spawned,
 //! before that copy initialises CUDA), which fills 1 MiB of device memory and waits; the parent
-//! reads its state and restore thread, locks it, checkpoints it (its GPU memory moved to the host
-//! and the device released), restores it and unlocks it, reading the state after each step; then
-//! the child checks its device memory holds what it wrote. cuCheckpointOperationComplete (CUDA
-//! 13.4 headers) is looked up with the typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND
-//! where the driver has none. C twin: checkpoint.cpp.
+//! locks it, checkpoints it (its GPU memory moved to the host and the device released), restores
+//! it and unlocks it. Checked: the child's state before and after each step (running, locked,
+//! checkpointed, locked, running), its restore thread id (positive), and that the child, told to
+//! go on, finds its device memory holds what it wrote (its exit status).
+//! cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with the typed cuGetProcAddress
+//! (`entry`): its answer is printed, or where the driver has no such function, the driver's answer
+//! to the lookup (`show_missing`). C twin: checkpoint.cpp.
 //! argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
 
 #[path = "common/mod.rs"]
@@ -139,14 +141,14 @@ fn main() {
         check!(unsafe { cuCheckpointProcessUnlock(pid, &mut unlock) });
         check_state(pid, CU_PROCESS_STATE_RUNNING);
         #[cfg(feature = "cuda-13040")]
-        common::show(
-            "cuCheckpointOperationComplete",
-            entry::cuCheckpointOperationComplete_v13040
-                .get()
-                .map_or(CUDA_ERROR_NOT_FOUND, |complete| unsafe {
+        match entry::cuCheckpointOperationComplete_v13040.get() {
+            Ok(complete) => {
+                common::show("cuCheckpointOperationComplete", unsafe {
                     complete(ptr::null_mut())
-                }),
-        );
+                });
+            }
+            Err(e) => common::show_missing("cuCheckpointOperationComplete", e),
+        }
     }
     // The child goes on: it checks its memory.
     expect(

@@ -1,25 +1,37 @@
 // C twin of examples/groups/green_contexts.rs. The green contexts group of the Driver API: the
 // device's SM resource split by count into two groups, a resource descriptor and a green context
 // for each, their SM resources read back (from the green context and from the context it converts
-// to), a stream in each, a kernel launched in each partition recording the SM each of its blocks
-// ran on, and the check that each partition ran on no more SMs than it was given and that the two
-// sets of SMs are disjoint; an event recorded in one green context and waited for by the other.
-// Functions of newer headers than the GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource:
-// CUDA 13.1) are looked up with cuGetProcAddress: CUDA_ERROR_NOT_FOUND where the driver has none.
-// Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
-// is the kernels folder.
+// to), a stream in each. Checked: each stream's green context; a kernel launched in each partition,
+// recording the SM each of its blocks ran on, ran on no more SMs than the partition was given, and
+// the two sets of SMs are disjoint; the green contexts' ids differ (CUDA 13.0 headers); and an
+// event orders the second partition's work after the first's, once through the streams and once
+// through the green contexts: the first partition's kernel writes its words 300 ms after it starts,
+// the event captures it (cuEventRecord on the first partition's stream; cuGreenCtxRecordEvent), the
+// second partition waits for it (cuStreamWaitEvent on its stream; cuGreenCtxWaitEvent), and its
+// kernel copies the words, which must be the first kernel's. Controls no_wait and no_green_wait:
+// the second partition does not wait (on its stream, or as a green context), so its kernel runs
+// beside the first and copies the words before they are written, and that check fails. Functions of
+// newer headers than the GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource: CUDA 13.1) are
+// looked up with cuGetProcAddress (entry): their answer is printed, or where the driver has no such
+// function, the driver's answer to the lookup (show_missing).
+// Kernels: examples/kernels/green_contexts.ptx and late_write.ptx, loaded as libraries
+// (context-independent); argv[1] is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
 
 
 #define BLOCKS 1024
 #define MAX_SM 1024
+// The words the first partition writes late and the second copies.
+#define WORDS (1 << 16)
+// How long the first partition's kernel waits before it writes: far longer than the copy takes.
+#define LATE_NS 300000000ULL
 
 int main(int argc, char** argv)
 {
-    char ptx_path[4096];
+    char ptx_path[4096], late_path[4096];
     kernel_file(ptx_path, sizeof ptx_path, argc, argv, "green_contexts.ptx");
-
+    kernel_file(late_path, sizeof late_path, argc, argv, "late_write.ptx");
 
     if (!check(cuInit(0)))
         return 1;
@@ -28,10 +40,13 @@ int main(int argc, char** argv)
     CUcontext primary;
     if (!primary_context(&device, &primary))
         return finish();
-    CUlibrary library;
-    CUkernel record_sm;
+    CUlibrary library, late_library;
+    CUkernel record_sm, late_fill, copy_words;
     if (!check(cuLibraryLoadFromFile(&library, ptx_path, nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
-        !check(cuLibraryGetKernel(&record_sm, library, "record_sm")))
+        !check(cuLibraryGetKernel(&record_sm, library, "record_sm")) ||
+        !check(cuLibraryLoadFromFile(&late_library, late_path, nullptr, nullptr, 0, nullptr, nullptr, 0)) ||
+        !check(cuLibraryGetKernel(&late_fill, late_library, "late_fill")) ||
+        !check(cuLibraryGetKernel(&copy_words, late_library, "copy_words")))
         return finish();
 
     CUdevResource sm;
@@ -84,8 +99,9 @@ int main(int argc, char** argv)
         PFN_cuStreamGetDevResource_v13010 streamGetDevResource =
             (PFN_cuStreamGetDevResource_v13010)entry("cuStreamGetDevResource", 13010);
         memset(&r, 0, sizeof(r));
-        if (show("  cuStreamGetDevResource",
-                 streamGetDevResource ? streamGetDevResource(stream[i], &r, CU_DEV_RESOURCE_TYPE_SM) : CUDA_ERROR_NOT_FOUND))
+        if (!streamGetDevResource)
+            show_missing("  cuStreamGetDevResource");
+        else if (show("  cuStreamGetDevResource", streamGetDevResource(stream[i], &r, CU_DEV_RESOURCE_TYPE_SM)))
             printf("  the stream: %u SMs\n", r.sm.smCount);
 #endif
 
@@ -103,12 +119,6 @@ int main(int argc, char** argv)
     check(cuGreenCtxGetId(green[1], &id1));
     expect(id0 != id1, "two green contexts' ids differ");
 #endif
-
-    // The second partition waits for the first one's work.
-    CUevent done;
-    check(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
-    check(cuGreenCtxRecordEvent(green[0], done));
-    check(cuGreenCtxWaitEvent(green[1], done));
 
     static unsigned int host[2][BLOCKS];
     static bool used[2][MAX_SM];
@@ -132,6 +142,53 @@ int main(int argc, char** argv)
             disjoint = false;
     expect(disjoint, "the partitions' SMs are disjoint");
 
+    // The event orders the second partition's work after the first's: through the streams, then
+    // through the green contexts.
+    CUevent done;
+    CUdeviceptr written, seen;
+    check(cuCtxSetCurrent(ctx[0]));  // the event of the first partition's context, as cuEventRecord wants
+    check(cuEventCreate(&done, CU_EVENT_DISABLE_TIMING));
+    check(cuCtxSetCurrent(primary));
+    check(cuMemAlloc(&written, WORDS * sizeof(unsigned int)));
+    check(cuMemAlloc(&seen, WORDS * sizeof(unsigned int)));
+    check(cuMemsetD32(written, 0, WORDS));
+    check(cuCtxSynchronize());
+    static unsigned int copied[WORDS];
+    for (int round = 0; round < 2; ++round) {
+        bool through_green = round == 1;
+        unsigned int n = WORDS, value = 0x1a7e0 + round;
+        unsigned long long ns = LATE_NS;
+        check(cuCtxSetCurrent(ctx[0]));
+        CUfunction fill;
+        check(cuKernelGetFunction(&fill, late_fill));
+        void* fill_args[] = { &written, &n, &value, &ns };
+        check(cuLaunchKernel(fill, 1, 1, 1, 256, 1, 1, 0, stream[0], fill_args, nullptr));
+        if (through_green)
+            check(cuGreenCtxRecordEvent(green[0], done));
+        else
+            check(cuEventRecord(done, stream[0]));
+        check(cuCtxSetCurrent(ctx[1]));
+        if (through_green && !control("no_green_wait"))
+            check(cuGreenCtxWaitEvent(green[1], done));
+        if (!through_green && !control("no_wait"))
+            check(cuStreamWaitEvent(stream[1], done, 0));
+        CUfunction copy;
+        check(cuKernelGetFunction(&copy, copy_words));
+        void* copy_args[] = { &written, &seen, &n };
+        check(cuLaunchKernel(copy, 1, 1, 1, 256, 1, 1, 0, stream[1], copy_args, nullptr));
+        check(cuStreamSynchronize(stream[1]));
+        check(cuMemcpyDtoH(copied, seen, sizeof(copied)));
+        size_t same = 0;
+        for (int w = 0; w < WORDS; ++w)
+            if (copied[w] == value)
+                ++same;
+        expect_all(through_green ? "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
+                                 : "partition 1 copied partition 0's late words after cuStreamWaitEvent",
+                   same, WORDS);
+        check(cuCtxSetCurrent(ctx[0]));
+        check(cuStreamSynchronize(stream[0]));
+    }
+
 #if CUDA_VERSION >= 13010
     PFN_cuDevSmResourceSplit_v13010 smResourceSplit = (PFN_cuDevSmResourceSplit_v13010)entry("cuDevSmResourceSplit", 13010);
     CUdevResource groups_of[2];
@@ -140,11 +197,16 @@ int main(int argc, char** argv)
     memset(params, 0, sizeof(params));
     params[0].smCount = 16;
     params[1].smCount = 16;
-    show("cuDevSmResourceSplit",
-         smResourceSplit ? smResourceSplit(groups_of, 2, &sm, nullptr, 0, params) : CUDA_ERROR_NOT_FOUND);
+    if (smResourceSplit)
+        show("cuDevSmResourceSplit", smResourceSplit(groups_of, 2, &sm, nullptr, 0, params));
+    else
+        show_missing("cuDevSmResourceSplit");
 #endif
 
     check(cuEventDestroy(done));
+    check(cuCtxSetCurrent(primary));
+    check(cuMemFree(written));
+    check(cuMemFree(seen));
     for (int i = 0; i < 2; ++i) {
         check(cuCtxSetCurrent(ctx[i]));
         check(cuMemFree(sm_of_block[i]));
@@ -153,6 +215,7 @@ int main(int argc, char** argv)
         check(cuGreenCtxDestroy(green[i]));
     }
     check(cuLibraryUnload(library));
+    check(cuLibraryUnload(late_library));
     check(cuDevicePrimaryCtxRelease(device));
     return finish();
 }

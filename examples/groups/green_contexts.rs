@@ -1,14 +1,22 @@
 //! The green contexts group of the Driver API: the device's SM resource split by count into two
 //! groups, a resource descriptor and a green context for each, their SM resources read back (from
-//! the green context and from the context it converts to), a stream in each, a kernel launched in
-//! each partition recording the SM each of its blocks ran on, and the check that each partition
-//! ran on no more SMs than it was given and that the two sets of SMs are disjoint; an event
-//! recorded in one green context and waited for by the other. Functions of newer headers than the
-//! GPU driver (cuDevSmResourceSplit, cuStreamGetDevResource: CUDA 13.1) are looked up with the
-//! typed cuGetProcAddress (`entry`): CUDA_ERROR_NOT_FOUND where the driver has none.
+//! the green context and from the context it converts to), a stream in each. Checked: each stream's
+//! green context; a kernel launched in each partition, recording the SM each of its blocks ran on,
+//! ran on no more SMs than the partition was given, and the two sets of SMs are disjoint; the green
+//! contexts' ids differ (CUDA 13.0 headers); and an event orders the second partition's work after
+//! the first's, once through the streams and once through the green contexts: the first partition's
+//! kernel writes its words 300 ms after it starts, the event captures it (cuEventRecord on the
+//! first partition's stream; cuGreenCtxRecordEvent), the second partition waits for it
+//! (cuStreamWaitEvent on its stream; cuGreenCtxWaitEvent), and its kernel copies the words, which
+//! must be the first kernel's. Controls `no_wait` and `no_green_wait`: the second partition does
+//! not wait (on its stream, or as a green context), so its kernel runs beside the first and copies
+//! the words before they are written, and that check fails. Functions of newer headers than the GPU
+//! driver (cuDevSmResourceSplit, cuStreamGetDevResource: CUDA 13.1) are looked up with the typed
+//! cuGetProcAddress (`entry`): their answer is printed, or where the driver has no such function,
+//! the driver's answer to the lookup (`show_missing`).
 //! C twin: green_contexts.cpp.
-//! Kernel: examples/kernels/green_contexts.ptx, loaded as a library (context-independent); argv[1]
-//! is the kernels folder.
+//! Kernels: examples/kernels/green_contexts.ptx and late_write.ptx, loaded as libraries
+//! (context-independent); argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
 #[path = "common/mod.rs"]
@@ -19,19 +27,41 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{c_path, check, expect, finish, kernel_file, primary_context};
+use common::{c_path, check, control, expect, expect_all, finish, kernel_file, primary_context};
 use cuda_driver_sys::*;
 
 const BLOCKS: usize = 1024;
 const MAX_SM: usize = 1024;
+/// The words the first partition writes late and the second copies.
+const WORDS: usize = 1 << 16;
+/// How long the first partition's kernel waits before it writes: far longer than the copy takes.
+const LATE_NS: u64 = 300_000_000;
 
 /// The SM count of an SM resource.
 fn sm_count(r: &CUdevResource) -> c_uint {
     unsafe { r.__bindgen_anon_1.sm.smCount }
 }
 
+/// The library of the PTX at `path` (C's cuLibraryLoadFromFile with no options); whether it
+/// loaded (a failure reported).
+fn load_library(library: &mut CUlibrary, path: &std::ffi::CStr) -> bool {
+    check!(unsafe {
+        cuLibraryLoadFromFile(
+            library,
+            path.as_ptr(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            0,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            0,
+        )
+    })
+}
+
 fn main() {
     let ptx_path = c_path(kernel_file("green_contexts.ptx"));
+    let late_path = c_path(kernel_file("late_write.ptx"));
 
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
@@ -40,20 +70,19 @@ fn main() {
     let Some((device, primary)) = primary_context() else {
         finish();
     };
-    let mut library: CUlibrary = ptr::null_mut();
+    let (mut library, mut late_library): (CUlibrary, CUlibrary) =
+        (ptr::null_mut(), ptr::null_mut());
     let mut record_sm: CUkernel = ptr::null_mut();
-    if !check!(unsafe {
-        cuLibraryLoadFromFile(
-            &mut library,
-            ptx_path.as_ptr(),
-            ptr::null_mut(),
-            ptr::null_mut(),
-            0,
-            ptr::null_mut(),
-            ptr::null_mut(),
-            0,
-        )
-    }) || !check!(unsafe { cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr()) })
+    let (mut late_fill, mut copy_words): (CUkernel, CUkernel) = (ptr::null_mut(), ptr::null_mut());
+    if !load_library(&mut library, &ptx_path)
+        || !check!(unsafe { cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr()) })
+        || !load_library(&mut late_library, &late_path)
+        || !check!(unsafe {
+            cuLibraryGetKernel(&mut late_fill, late_library, c"late_fill".as_ptr())
+        })
+        || !check!(unsafe {
+            cuLibraryGetKernel(&mut copy_words, late_library, c"copy_words".as_ptr())
+        })
     {
         finish();
     }
@@ -125,14 +154,16 @@ fn main() {
         #[cfg(feature = "cuda-13010")]
         {
             r = unsafe { zeroed() };
-            let code = entry::cuStreamGetDevResource_v13010.get().map_or(
-                CUDA_ERROR_NOT_FOUND,
-                |stream_get_dev_resource| unsafe {
-                    stream_get_dev_resource(stream[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
-                },
-            );
-            if common::show("  cuStreamGetDevResource", code) {
-                println!("  the stream: {} SMs", sm_count(&r));
+            match entry::cuStreamGetDevResource_v13010.get() {
+                Ok(stream_get_dev_resource) => {
+                    let code = unsafe {
+                        stream_get_dev_resource(stream[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
+                    };
+                    if common::show("  cuStreamGetDevResource", code) {
+                        println!("  the stream: {} SMs", sm_count(&r));
+                    }
+                }
+                Err(e) => common::show_missing("  cuStreamGetDevResource", e),
             }
         }
 
@@ -165,12 +196,6 @@ fn main() {
         check!(unsafe { cuGreenCtxGetId(green[1], &mut id1) });
         expect(id0 != id1, "two green contexts' ids differ");
     }
-
-    // The second partition waits for the first one's work.
-    let mut done: CUevent = ptr::null_mut();
-    check!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
-    check!(unsafe { cuGreenCtxRecordEvent(green[0], done) });
-    check!(unsafe { cuGreenCtxWaitEvent(green[1], done) });
 
     let mut host = vec![[0 as c_uint; BLOCKS]; 2];
     let mut used = vec![[false; MAX_SM]; 2];
@@ -209,29 +234,129 @@ fn main() {
     }
     expect(disjoint, "the partitions' SMs are disjoint");
 
+    // The event orders the second partition's work after the first's: through the streams, then
+    // through the green contexts.
+    let mut done: CUevent = ptr::null_mut();
+    let (mut written, mut seen): (CUdeviceptr, CUdeviceptr) = (0, 0);
+    // The event of the first partition's context, as cuEventRecord wants.
+    check!(unsafe { cuCtxSetCurrent(ctx[0]) });
+    check!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
+    check!(unsafe { cuCtxSetCurrent(primary) });
+    check!(unsafe { cuMemAlloc(&mut written, WORDS * size_of::<c_uint>()) });
+    check!(unsafe { cuMemAlloc(&mut seen, WORDS * size_of::<c_uint>()) });
+    check!(unsafe { cuMemsetD32(written, 0, WORDS) });
+    check!(unsafe { cuCtxSynchronize() });
+    let mut copied = vec![0 as c_uint; WORDS];
+    for round in 0..2 {
+        let through_green = round == 1;
+        let (mut n, mut value, mut ns) = (WORDS as c_uint, 0x1a7e0 + round as c_uint, LATE_NS);
+        check!(unsafe { cuCtxSetCurrent(ctx[0]) });
+        let mut fill: CUfunction = ptr::null_mut();
+        check!(unsafe { cuKernelGetFunction(&mut fill, late_fill) });
+        let mut fill_args: [*mut c_void; 4] = [
+            (&raw mut written).cast(),
+            (&raw mut n).cast(),
+            (&raw mut value).cast(),
+            (&raw mut ns).cast(),
+        ];
+        check!(unsafe {
+            cuLaunchKernel(
+                fill,
+                1,
+                1,
+                1,
+                256,
+                1,
+                1,
+                0,
+                stream[0],
+                fill_args.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        });
+        if through_green {
+            check!(unsafe { cuGreenCtxRecordEvent(green[0], done) });
+        } else {
+            check!(unsafe { cuEventRecord(done, stream[0]) });
+        }
+        check!(unsafe { cuCtxSetCurrent(ctx[1]) });
+        if through_green && !control("no_green_wait") {
+            check!(unsafe { cuGreenCtxWaitEvent(green[1], done) });
+        }
+        if !through_green && !control("no_wait") {
+            check!(unsafe { cuStreamWaitEvent(stream[1], done, 0) });
+        }
+        let mut copy: CUfunction = ptr::null_mut();
+        check!(unsafe { cuKernelGetFunction(&mut copy, copy_words) });
+        let mut copy_args: [*mut c_void; 3] = [
+            (&raw mut written).cast(),
+            (&raw mut seen).cast(),
+            (&raw mut n).cast(),
+        ];
+        check!(unsafe {
+            cuLaunchKernel(
+                copy,
+                1,
+                1,
+                1,
+                256,
+                1,
+                1,
+                0,
+                stream[1],
+                copy_args.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        });
+        check!(unsafe { cuStreamSynchronize(stream[1]) });
+        check!(unsafe {
+            cuMemcpyDtoH(
+                copied.as_mut_ptr() as *mut c_void,
+                seen,
+                WORDS * size_of::<c_uint>(),
+            )
+        });
+        let same = copied.iter().filter(|w| **w == value).count();
+        expect_all(
+            if through_green {
+                "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
+            } else {
+                "partition 1 copied partition 0's late words after cuStreamWaitEvent"
+            },
+            same,
+            WORDS,
+        );
+        check!(unsafe { cuCtxSetCurrent(ctx[0]) });
+        check!(unsafe { cuStreamSynchronize(stream[0]) });
+    }
+
     #[cfg(feature = "cuda-13010")]
     {
         let mut groups_of: [CUdevResource; 2] = unsafe { zeroed() };
         let mut params: [CU_DEV_SM_RESOURCE_GROUP_PARAMS; 2] = unsafe { zeroed() };
         params[0].smCount = 16;
         params[1].smCount = 16;
-        let code = entry::cuDevSmResourceSplit_v13010.get().map_or(
-            CUDA_ERROR_NOT_FOUND,
-            |sm_resource_split| unsafe {
-                sm_resource_split(
-                    groups_of.as_mut_ptr(),
-                    2,
-                    &sm,
-                    ptr::null_mut(),
-                    0,
-                    params.as_mut_ptr(),
-                )
-            },
-        );
-        common::show("cuDevSmResourceSplit", code);
+        match entry::cuDevSmResourceSplit_v13010.get() {
+            Ok(sm_resource_split) => {
+                common::show("cuDevSmResourceSplit", unsafe {
+                    sm_resource_split(
+                        groups_of.as_mut_ptr(),
+                        2,
+                        &sm,
+                        ptr::null_mut(),
+                        0,
+                        params.as_mut_ptr(),
+                    )
+                });
+            }
+            Err(e) => common::show_missing("cuDevSmResourceSplit", e),
+        }
     }
 
     check!(unsafe { cuEventDestroy(done) });
+    check!(unsafe { cuCtxSetCurrent(primary) });
+    check!(unsafe { cuMemFree(written) });
+    check!(unsafe { cuMemFree(seen) });
     for i in 0..2 {
         check!(unsafe { cuCtxSetCurrent(ctx[i]) });
         check!(unsafe { cuMemFree(sm_of_block[i]) });
@@ -240,6 +365,7 @@ fn main() {
         check!(unsafe { cuGreenCtxDestroy(green[i]) });
     }
     check!(unsafe { cuLibraryUnload(library) });
+    check!(unsafe { cuLibraryUnload(late_library) });
     check!(unsafe { cuDevicePrimaryCtxRelease(device) });
     finish()
 }

@@ -4,7 +4,14 @@
 // cuIpcCloseMemHandle), an IPC event handle (cuIpcGetEventHandle, cuIpcOpenEventHandle), and a
 // memory pool exported as a POSIX file descriptor passed with SCM_RIGHTS, with a pointer of it
 // (cuMemPoolExportToShareableHandle, ExportPointer; ImportFromShareableHandle, ImportPointer,
-// SetAccess, GetAccess). Each side checks the data the other wrote. Rust program: ipc.rs.
+// SetAccess, GetAccess). Checked: the child finds the parent's words through the opened handle
+// and the imported pool; the parent finds the child's words in the pool's memory; and the event
+// orders work across the two processes: the child queues a kernel that writes the legacy IPC
+// memory 300 ms after it starts, records the opened event right after it and tells the parent at
+// once; the parent's stream waits for the event (cuStreamWaitEvent), then copies the memory out,
+// which must hold the child's words. Control no_wait: the parent does not wait, so its copy reads
+// the memory before the child's kernel wrote it, and that check fails. Kernel:
+// examples/kernels/late_write.ptx; argv[1] is the kernels folder. Rust program: ipc.rs.
 #include "common.h"
 #include <fcntl.h>
 #include <spawn.h>
@@ -16,6 +23,8 @@ extern char** environ;
 
 static const size_t N = 1 << 16;  // words of each buffer
 static const size_t BYTES = N * sizeof(unsigned int);
+// How long the child's kernel waits before it writes: far longer than the parent takes to read.
+static const unsigned long long LATE_NS = 300000000ULL;
 
 // What the parent sends besides the pool's file descriptor.
 struct Message {
@@ -24,36 +33,56 @@ struct Message {
     CUmemPoolPtrExportData pointer;
 };
 
+// How many of the N words at `words` hold `value`.
+static size_t count_words(const unsigned int* words, unsigned int value) {
+    size_t same = 0;
+    for (size_t i = 0; i < N; i++) same += words[i] == value;
+    return same;
+}
+
 // How many words of device memory at `ptr` hold `value`.
 static size_t count_value(CUdeviceptr ptr, unsigned int value) {
     unsigned int* back = (unsigned int*)calloc(N, sizeof(unsigned int));
     check(cuMemcpyDtoH(back, ptr, BYTES));
-    size_t same = 0;
-    for (size_t i = 0; i < N; i++) same += back[i] == value;
+    size_t same = count_words(back, value);
     free(back);
     return same;
 }
 
-// The child: checks the parent's data, writes its own, records the parent's event.
-static int child(int socket) {
+// Waits up to 10 s for the work queued in `stream` to finish; whether it did (a failure reported).
+static bool settled(CUstream stream) {
+    for (int ms = 0; ms < 10000; ms++) {
+        CUresult code = cuStreamQuery(stream);
+        if (code != CUDA_ERROR_NOT_READY) return check(code);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return false;
+}
+
+// The child: checks the parent's data, writes the pool's memory, then queues the late write of the
+// legacy IPC memory and records the parent's event after it.
+static int child(int argc, char** argv, int socket) {
     if (!check(cuInit(0))) return 1;
     CUdevice device = 0;
     CUcontext context = NULL;
     check(cuDeviceGet(&device, 0));
     check(cuDevicePrimaryCtxRetain(&context, device));
     check(cuCtxSetCurrent(context));
+    CUmodule module = load_module(argc, argv, "late_write.ptx");
+    CUfunction late_fill = get_function(module, "late_fill");
     Message message;
     memset(&message, 0, sizeof message);
     int pool_fd = -1;
-    char control[CMSG_SPACE(sizeof(int))];
-    memset(control, 0, sizeof control);
+    char ancillary[CMSG_SPACE(sizeof(int))];
+    memset(ancillary, 0, sizeof ancillary);
     struct iovec part = {&message, sizeof message};
     struct msghdr header;
     memset(&header, 0, sizeof header);
     header.msg_iov = &part;
     header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
+    header.msg_control = ancillary;
+    header.msg_controllen = sizeof ancillary;
     ssize_t got = recvmsg(socket, &header, MSG_WAITALL);
     struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
     if (rights != NULL && rights->cmsg_type == SCM_RIGHTS) memcpy(&pool_fd, CMSG_DATA(rights), sizeof pool_fd);
@@ -63,12 +92,8 @@ static int child(int socket) {
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
     CUdeviceptr legacy = 0;
-    if (check(cuIpcOpenMemHandle(&legacy, message.memory, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))) {
-        expect_all("child: the parent's words through cuIpcOpenMemHandle", count_value(legacy, 0xa11ce), N);
-        check(cuMemsetD32(legacy, 0xc0ffee, N));
-        check(cuCtxSynchronize());
-        check(cuIpcCloseMemHandle(legacy));
-    }
+    bool opened = check(cuIpcOpenMemHandle(&legacy, message.memory, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    if (opened) expect_all("child: the parent's words through cuIpcOpenMemHandle", count_value(legacy, 0xa11ce), N);
     CUmemoryPool pool = NULL;
     if (check(cuMemPoolImportFromShareableHandle(&pool, (void*)(uintptr_t)pool_fd,
                                                  CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0))) {
@@ -94,23 +119,32 @@ static int child(int socket) {
         check(cuMemPoolDestroy(pool));
     }
     close(pool_fd);
+
+    // The late write, the parent's event recorded right after it, and the parent told at once.
     CUevent event = NULL;
-    if (check(cuIpcOpenEventHandle(&event, message.event))) {
-        check(cuEventRecord(event, stream));
-        check(cuStreamSynchronize(stream));
-        check(cuEventDestroy(event));
-        printf("child: recorded the parent's event\n");
+    char recorded = 0;
+    if (opened && late_fill != NULL && check(cuIpcOpenEventHandle(&event, message.event))) {
+        unsigned int n = N, value = 0xc0ffee;
+        unsigned long long ns = LATE_NS;
+        void* args[] = {&legacy, &n, &value, &ns};
+        recorded = check(cuLaunchKernel(late_fill, 1, 1, 1, 256, 1, 1, 0, stream, args, NULL)) &&
+                   check(cuEventRecord(event, stream));
     }
+    if (recorded) printf("child: queued a late write of the IPC memory, then recorded the parent's event\n");
+    fflush(stdout);
+    expect(write(socket, &recorded, 1) == 1, "the child told the parent");
+    check(cuStreamSynchronize(stream));
+    if (event != NULL) check(cuEventDestroy(event));
+    if (opened) check(cuIpcCloseMemHandle(legacy));
+    if (module != NULL) check(cuModuleUnload(module));
     check(cuStreamDestroy(stream));
     check(cuDevicePrimaryCtxRelease(device));
-    char done = 1;
-    expect(write(socket, &done, 1) == 1, "the child said it is done");
     fflush(stdout);
     return failures == 0 ? 0 : 1;
 }
 
 int main(int argc, char** argv) {
-    if (argc > 3 && strcmp(argv[2], "child") == 0) return child(atoi(argv[3]));
+    if (argc > 3 && strcmp(argv[2], "child") == 0) return child(argc, argv, atoi(argv[3]));
     if (!check(cuInit(0))) return 1;
     CUdevice device = 0;
     CUcontext context = NULL;
@@ -169,34 +203,50 @@ int main(int argc, char** argv) {
         return finish();
     }
     close(ends[1]);
-    char control[CMSG_SPACE(sizeof(int))];
-    memset(control, 0, sizeof control);
+    char ancillary[CMSG_SPACE(sizeof(int))];
+    memset(ancillary, 0, sizeof ancillary);
     struct iovec part = {&message, sizeof message};
     struct msghdr header;
     memset(&header, 0, sizeof header);
     header.msg_iov = &part;
     header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
+    header.msg_control = ancillary;
+    header.msg_controllen = sizeof ancillary;
     struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
     rights->cmsg_level = SOL_SOCKET;
     rights->cmsg_type = SCM_RIGHTS;
     rights->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(rights), &pool_fd, sizeof pool_fd);
     expect(sendmsg(ends[0], &header, 0) == (ssize_t)sizeof message, "the parent sent the message");
-    char done = 0;
-    ssize_t said = read(ends[0], &done, 1);
+
+    // The child's late write, read by a copy that the parent's stream queues after waiting for the
+    // event the child recorded behind it (not waiting in the control no_wait).
+    char recorded = 0;
+    ssize_t said = read(ends[0], &recorded, 1);
+    printf("parent: the child recorded the event: %s\n", yes(said == 1 && recorded == 1));
+    expect(said == 1 && recorded == 1, "the child recorded the event after its late write");
+    unsigned int* host = NULL;
+    if (said == 1 && recorded == 1 && check(cuMemAllocHost((void**)&host, BYTES))) {
+        if (!control("no_wait")) check(cuStreamWaitEvent(stream, event, 0));
+        check(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
+        if (!settled(stream)) {
+            expect(false, "parent: the copy after the child's event finished within 10 s");
+            return finish();
+        }
+        size_t same = count_words(host, 0xc0ffee);
+        expect_all("parent: the child's words in the legacy IPC memory, after its event", same, N);
+        check(cuMemFreeHost(host));
+    }
     int status = -1;
     waitpid(pid, &status, 0);
-    printf("parent: the child said done: %s; it exited with %d\n", said == 1 ? "yes" : "no",
-           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    expect(said == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child checked the parent's data");
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    printf("parent: the child exited with %d\n", code);
+    expect(code == 0, "the child's checks held");
     close(ends[0]);
 
-    // The child's writes, and its record of the event.
-    expect_all("parent: the child's words in the legacy IPC memory", count_value(legacy, 0xc0ffee), N);
+    // The child's writes, now that it has exited.
+    expect_all("parent: the child's words in the legacy IPC memory, after it exited", count_value(legacy, 0xc0ffee), N);
     expect_all("parent: the child's words in the pool's memory", count_value(pooled, 0xd00d), N);
-    printf("parent: the event after the child recorded it: %s\n", result_name(cuEventQuery(event)));
     check(cuMemFreeAsync(pooled, stream));
     check(cuStreamSynchronize(stream));
     check(cuMemPoolDestroy(pool));

@@ -4,8 +4,15 @@
 //! `cuIpcOpenMemHandle`, `cuIpcCloseMemHandle`), an IPC event handle (`cuIpcGetEventHandle`,
 //! `cuIpcOpenEventHandle`), and a memory pool exported as a POSIX file descriptor passed with
 //! `SCM_RIGHTS`, with a pointer of it (`cuMemPoolExportToShareableHandle`, `ExportPointer`;
-//! `ImportFromShareableHandle`, `ImportPointer`, `SetAccess`, `GetAccess`). Each side checks the
-//! data the other wrote. C twin: `ipc.cpp`.
+//! `ImportFromShareableHandle`, `ImportPointer`, `SetAccess`, `GetAccess`). Checked: the child
+//! finds the parent's words through the opened handle and the imported pool; the parent finds the
+//! child's words in the pool's memory; and the event orders work across the two processes: the
+//! child queues a kernel that writes the legacy IPC memory 300 ms after it starts, records the
+//! opened event right after it and tells the parent at once; the parent's stream waits for the
+//! event (`cuStreamWaitEvent`), then copies the memory out, which must hold the child's words.
+//! Control `no_wait`: the parent does not wait, so its copy reads the memory before the child's
+//! kernel wrote it, and that check fails. Kernel: examples/kernels/late_write.ptx; argv[1] is the
+//! kernels folder. C twin: `ipc.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -14,12 +21,15 @@ use std::ffi::{c_int, c_uint, c_void, OsString};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, expect_all, failed, finish, location, result_name};
+use common::{check, control, expect, expect_all, failed, finish, get_function, load_module};
+use common::{location, yes};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
 const N: usize = 1 << 16;
 const BYTES: usize = N * size_of::<c_uint>();
+/// How long the child's kernel waits before it writes: far longer than the parent takes to read.
+const LATE_NS: u64 = 300_000_000;
 
 /// What the parent sends besides the pool's file descriptor.
 #[repr(C)]
@@ -29,18 +39,36 @@ struct Message {
     pointer: CUmemPoolPtrExportData,
 }
 
+/// How many of `words` hold `value`.
+fn count_words(words: &[c_uint], value: c_uint) -> usize {
+    words.iter().filter(|v| **v == value).count()
+}
+
 /// How many words of device memory at `ptr` hold `value`.
 unsafe fn count_value(ptr: CUdeviceptr, value: c_uint) -> usize {
     let mut back: Vec<c_uint> = vec![0; N];
     check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), ptr, BYTES));
-    back.iter().filter(|v| **v == value).count()
+    count_words(&back, value)
 }
 
-/// A message header for one `Message` and room for one file descriptor in `control`.
+/// Waits up to 10 s for the work queued in `stream` to finish; whether it did (a failure
+/// reported).
+unsafe fn settled(stream: CUstream) -> bool {
+    for _ in 0..10_000 {
+        let code = cuStreamQuery(stream);
+        if code != CUDA_ERROR_NOT_READY {
+            return check!(code);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    false
+}
+
+/// A message header for one `Message` and room for one file descriptor in `ancillary`.
 unsafe fn header(
     message: &mut Message,
     part: &mut libc::iovec,
-    control: &mut [u8],
+    ancillary: &mut [u8],
 ) -> libc::msghdr {
     *part = libc::iovec {
         iov_base: (message as *mut Message).cast(),
@@ -49,12 +77,13 @@ unsafe fn header(
     let mut header: libc::msghdr = zeroed();
     header.msg_iov = part;
     header.msg_iovlen = 1;
-    header.msg_control = control.as_mut_ptr().cast();
-    header.msg_controllen = control.len() as _;
+    header.msg_control = ancillary.as_mut_ptr().cast();
+    header.msg_controllen = ancillary.len() as _;
     header
 }
 
-/// The child: checks the parent's data, writes its own, records the parent's event.
+/// The child: checks the parent's data, writes the pool's memory, then queues the late write of
+/// the legacy IPC memory and records the parent's event after it.
 unsafe fn child(socket: c_int) -> ! {
     if !check!(cuInit(0)) {
         std::process::exit(1);
@@ -64,11 +93,13 @@ unsafe fn child(socket: c_int) -> ! {
     check!(cuDeviceGet(&mut device, 0));
     check!(cuDevicePrimaryCtxRetain(&mut context, device));
     check!(cuCtxSetCurrent(context));
+    let module = load_module("late_write.ptx");
+    let late_fill = get_function(module, c"late_fill");
     let mut message: Message = zeroed();
     let mut pool_fd: c_int = -1;
-    let mut control = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
+    let mut ancillary = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
     let mut part: libc::iovec = zeroed();
-    let mut received = header(&mut message, &mut part, &mut control);
+    let mut received = header(&mut message, &mut part, &mut ancillary);
     let got = libc::recvmsg(socket, &mut received, libc::MSG_WAITALL);
     let rights = libc::CMSG_FIRSTHDR(&received);
     if !rights.is_null() && (*rights).cmsg_type == libc::SCM_RIGHTS {
@@ -91,15 +122,13 @@ unsafe fn child(socket: c_int) -> ! {
 
     let mut legacy: CUdeviceptr = 0;
     let lazy = CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.0;
-    if check!(cuIpcOpenMemHandle(&mut legacy, message.memory, lazy)) {
+    let opened = check!(cuIpcOpenMemHandle(&mut legacy, message.memory, lazy));
+    if opened {
         expect_all(
             "child: the parent's words through cuIpcOpenMemHandle",
             count_value(legacy, 0xa11ce),
             N,
         );
-        check!(cuMemsetD32(legacy, 0xc0ffee, N));
-        check!(cuCtxSynchronize());
-        check!(cuIpcCloseMemHandle(legacy));
     }
     let mut pool: CUmemoryPool = ptr::null_mut();
     let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
@@ -138,18 +167,50 @@ unsafe fn child(socket: c_int) -> ! {
         check!(cuMemPoolDestroy(pool));
     }
     libc::close(pool_fd);
+
+    // The late write, the parent's event recorded right after it, and the parent told at once.
     let mut event: CUevent = ptr::null_mut();
-    if check!(cuIpcOpenEventHandle(&mut event, message.event)) {
-        check!(cuEventRecord(event, stream));
-        check!(cuStreamSynchronize(stream));
+    let mut recorded: u8 = 0;
+    if opened && !late_fill.is_null() && check!(cuIpcOpenEventHandle(&mut event, message.event)) {
+        let (mut n, mut value, mut ns) = (N as c_uint, 0xc0ffee as c_uint, LATE_NS);
+        let mut args: [*mut c_void; 4] = [
+            (&raw mut legacy).cast(),
+            (&raw mut n).cast(),
+            (&raw mut value).cast(),
+            (&raw mut ns).cast(),
+        ];
+        let launched = check!(cuLaunchKernel(
+            late_fill,
+            1,
+            1,
+            1,
+            256,
+            1,
+            1,
+            0,
+            stream,
+            args.as_mut_ptr(),
+            ptr::null_mut()
+        ));
+        recorded = (launched && check!(cuEventRecord(event, stream))) as u8;
+    }
+    if recorded == 1 {
+        println!("child: queued a late write of the IPC memory, then recorded the parent's event");
+    }
+    let said = libc::write(socket, (&recorded as *const u8).cast(), 1);
+    expect(said == 1, "the child told the parent");
+    check!(cuStreamSynchronize(stream));
+    if !event.is_null() {
         check!(cuEventDestroy(event));
-        println!("child: recorded the parent's event");
+    }
+    if opened {
+        check!(cuIpcCloseMemHandle(legacy));
+    }
+    if !module.is_null() {
+        check!(cuModuleUnload(module));
     }
     check!(cuStreamDestroy(stream));
     check!(cuDevicePrimaryCtxRelease(device));
-    let done: u8 = 1;
-    let said = libc::write(socket, (&done as *const u8).cast(), 1);
-    expect(said == 1, "the child said it is done");
     std::process::exit(if failed() { 1 } else { 0 })
 }
 
@@ -231,9 +292,9 @@ fn main() {
             finish();
         };
         libc::close(ends[1]);
-        let mut control = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
+        let mut ancillary = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
         let mut part: libc::iovec = zeroed();
-        let sent = header(&mut message, &mut part, &mut control);
+        let sent = header(&mut message, &mut part, &mut ancillary);
         let rights = libc::CMSG_FIRSTHDR(&sent);
         (*rights).cmsg_level = libc::SOL_SOCKET;
         (*rights).cmsg_type = libc::SCM_RIGHTS;
@@ -247,23 +308,47 @@ fn main() {
             libc::sendmsg(ends[0], &sent, 0) == size_of::<Message>() as isize,
             "the parent sent the message",
         );
-        let mut done: u8 = 0;
-        let said = libc::read(ends[0], (&mut done as *mut u8).cast(), 1);
-        let status = spawned.wait().ok().and_then(|s| s.code());
-        println!(
-            "parent: the child said done: {}; it exited with {}",
-            if said == 1 { "yes" } else { "no" },
-            status.unwrap_or(-1)
-        );
+
+        // The child's late write, read by a copy that the parent's stream queues after waiting
+        // for the event the child recorded behind it (not waiting in the control no_wait).
+        let mut recorded: u8 = 0;
+        let said = libc::read(ends[0], (&mut recorded as *mut u8).cast(), 1);
+        let recorded = said == 1 && recorded == 1;
+        println!("parent: the child recorded the event: {}", yes(recorded));
         expect(
-            said == 1 && status == Some(0),
-            "the child checked the parent's data",
+            recorded,
+            "the child recorded the event after its late write",
         );
+        let mut host: *mut c_void = ptr::null_mut();
+        if recorded && check!(cuMemAllocHost(&mut host, BYTES)) {
+            if !control("no_wait") {
+                check!(cuStreamWaitEvent(stream, event, 0));
+            }
+            check!(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
+            if !settled(stream) {
+                expect(
+                    false,
+                    "parent: the copy after the child's event finished within 10 s",
+                );
+                finish();
+            }
+            let words = std::slice::from_raw_parts(host.cast::<c_uint>(), N);
+            expect_all(
+                "parent: the child's words in the legacy IPC memory, after its event",
+                count_words(words, 0xc0ffee),
+                N,
+            );
+            check!(cuMemFreeHost(host));
+        }
+        let status = spawned.wait().ok().and_then(|s| s.code());
+        let code = status.unwrap_or(-1);
+        println!("parent: the child exited with {code}");
+        expect(code == 0, "the child's checks held");
         libc::close(ends[0]);
 
-        // The child's writes, and its record of the event.
+        // The child's writes, now that it has exited.
         expect_all(
-            "parent: the child's words in the legacy IPC memory",
+            "parent: the child's words in the legacy IPC memory, after it exited",
             count_value(legacy, 0xc0ffee),
             N,
         );
@@ -271,10 +356,6 @@ fn main() {
             "parent: the child's words in the pool's memory",
             count_value(pooled, 0xd00d),
             N,
-        );
-        println!(
-            "parent: the event after the child recorded it: {}",
-            result_name(cuEventQuery(event))
         );
         check!(cuMemFreeAsync(pooled, stream));
         check!(cuStreamSynchronize(stream));

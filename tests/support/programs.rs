@@ -64,6 +64,21 @@ pub const CONTROLS: &[Control] = &[
         fails_with:
             "words written through the memory's own mapping, read through the external buffer",
     },
+    Control {
+        program: "ipc",
+        name: "no_wait",
+        fails_with: "parent: the child's words in the legacy IPC memory, after its event",
+    },
+    Control {
+        program: "green_contexts",
+        name: "no_wait",
+        fails_with: "partition 1 copied partition 0's late words after cuStreamWaitEvent",
+    },
+    Control {
+        program: "green_contexts",
+        name: "no_green_wait",
+        fails_with: "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent",
+    },
 ];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a

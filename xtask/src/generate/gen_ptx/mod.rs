@@ -89,6 +89,7 @@ const TARGETS: &[Target] = &[
     hopper("launch", "launch.cu"),
     hopper("tensor_map", "tensor_map.cu"),
     target("green_contexts", "green_contexts.cu", false),
+    target("late_write", "late_write.cu", false),
     target("library", "library.cu", false),
     Target {
         name: "graphs",

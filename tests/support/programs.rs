@@ -41,11 +41,18 @@ pub struct Control {
 
 /// The controls the parity test runs on every build of their program (`control::<program>_<name>`),
 /// cheap enough to run every time.
-pub const CONTROLS: &[Control] = &[Control {
-    program: "tensor_map",
-    name: "wrong_offsets",
-    fails_with: "the im2col map's columns are the host's im2col",
-}];
+pub const CONTROLS: &[Control] = &[
+    Control {
+        program: "tensor_map",
+        name: "wrong_offsets",
+        fails_with: "the im2col map's columns are the host's im2col",
+    },
+    Control {
+        program: "vmm",
+        name: "other_offset",
+        fails_with: "the tile reads back at each pool offset the data copied in there",
+    },
+];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as

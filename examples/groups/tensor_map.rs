@@ -1,17 +1,17 @@
-//! The tensor memory group of the Driver API on a Hopper GPU, each map used by a kernel of the
-//! tensor memory accelerator (cp.async.bulk.tensor) and its output checked element by element
-//! against the host's: a 64 x 64 matrix of floats described by tiled tensor maps
+//! The tensor memory group of the Driver API on a Hopper GPU, its tiled and im2col maps each used
+//! by a kernel of the tensor memory accelerator (cp.async.bulk.tensor) whose output is checked
+//! element by element against the host's: a 64 x 64 matrix of floats described by tiled tensor maps
 //! (cuTensorMapEncodeTiled), a kernel moving each 16 x 16 tile from one matrix into another, the
-//! output equal to the input; the input map pointed at a second matrix
-//! (cuTensorMapReplaceAddress) and the copy done again, the output equal to the second matrix; an
-//! encoding refused for a misaligned address (any answer but CUDA_SUCCESS); an im2col map
-//! of an 8 x 8 NHWC image of 16 channels (cuTensorMapEncodeIm2col, pixel box corners {-1, -1}
-//! and {-1, -1}) from which a kernel loads (im2col mode, one load per filter tap, its im2col
-//! offsets the tap's position) the im2col columns of a 3 x 3 convolution with padding 1, equal to
-//! the columns the host computes from the image. Printed, not checked: the driver's answer to
-//! cuTensorMapEncodeIm2colWide (CUDA 12.8 headers; a map for compute capability 10.0) and to
-//! cuTensorMapSetAllocationClass (CUDA 13.5 headers, looked up with the typed cuGetProcAddress,
-//! `entry`), or the lookup's answer where the driver has none.
+//! output equal to the input; the input map pointed at a second matrix (cuTensorMapReplaceAddress)
+//! and the copy done again, the output equal to the second matrix; an encoding refused for a
+//! misaligned address (any answer but CUDA_SUCCESS); an im2col map of an 8 x 8 NHWC image of 16
+//! channels (cuTensorMapEncodeIm2col, its pixel box corners -1 in W and H) from which a kernel
+//! loads (im2col mode, one load per filter tap, its im2col offsets the tap's position) the im2col
+//! columns of a 3 x 3 convolution with padding 1, equal to the columns the host computes from the
+//! image. Printed, not checked: the driver's answer to cuTensorMapEncodeIm2colWide (CUDA 12.8
+//! headers; a map for compute capability 10.0) and to cuTensorMapSetAllocationClass (CUDA 13.5
+//! headers, looked up with the typed cuGetProcAddress, `entry`), or the lookup's answer where the
+//! driver has none.
 //! Control `wrong_offsets` (`CUDA_GROUP_CONTROL`): the kernel is given im2col offsets one pixel
 //! further along W than the host's columns use, which fails "the im2col map's columns are the
 //! host's im2col".

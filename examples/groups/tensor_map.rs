@@ -1,13 +1,22 @@
-//! The tensor memory group of the Driver API on a Hopper GPU: a 64 x 64 matrix of floats
-//! described by tiled tensor maps (cuTensorMapEncodeTiled), a kernel moving each 16 x 16 tile with
-//! the tensor memory accelerator (cp.async.bulk.tensor) from one matrix into another, the output
-//! checked against the host's copy; the input map pointed at a second matrix
-//! (cuTensorMapReplaceAddress) and the copy done again; an im2col map of an NHWC tensor
-//! (cuTensorMapEncodeIm2col, and cuTensorMapEncodeIm2colWide from CUDA 12.8 headers); an encoding
-//! refused for a misaligned address; cuTensorMapSetAllocationClass (CUDA 13.5 headers) looked up
-//! with the typed cuGetProcAddress (`entry`), CUDA_ERROR_NOT_FOUND where the driver has none.
+//! The tensor memory group of the Driver API on a Hopper GPU, its tiled and im2col maps each used
+//! by a kernel of the tensor memory accelerator (cp.async.bulk.tensor) whose output is checked
+//! element by element against the host's: a 64 x 64 matrix of floats described by tiled tensor maps
+//! (cuTensorMapEncodeTiled), a kernel moving each 16 x 16 tile from one matrix into another, the
+//! output equal to the input; the input map pointed at a second matrix (cuTensorMapReplaceAddress)
+//! and the copy done again, the output equal to the second matrix; an encoding refused for a
+//! misaligned address (any answer but CUDA_SUCCESS); an im2col map of an 8 x 8 NHWC image of 16
+//! channels (cuTensorMapEncodeIm2col, its pixel box corners -1 in W and H) from which a kernel
+//! loads (im2col mode, one load per filter tap, its im2col offsets the tap's position) the im2col
+//! columns of a 3 x 3 convolution with padding 1, equal to the columns the host computes from the
+//! image. Printed, not checked: the driver's answer to cuTensorMapEncodeIm2colWide (CUDA 12.8
+//! headers; a map for compute capability 10.0) and to cuTensorMapSetAllocationClass (CUDA 13.5
+//! headers, looked up with the typed cuGetProcAddress, `entry`), or the lookup's answer where the
+//! driver has none.
+//! Control `wrong_offsets` (`CUDA_GROUP_CONTROL`): the kernel is given im2col offsets one pixel
+//! further along W than the host's columns use, which fails "the im2col map's columns are the
+//! host's im2col".
 //! C twin: tensor_map.cpp.
-//! Kernel: examples/kernels/tensor_map.ptx (compute_90), from tensor_map.cu; argv[1] is the
+//! Kernels: examples/kernels/tensor_map.ptx (compute_90), from tensor_map.cu; argv[1] is the
 //! kernels folder.
 
 #[path = "common/mod.rs"]
@@ -18,11 +27,18 @@ use std::mem::{align_of, size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, get_function, load_module, primary_context, show};
+use common::{check, control, expect, expect_all, finish, get_function, load_module};
+use common::{primary_context, show};
 use cuda_driver_sys::*;
 
 const N: usize = 64;
 const TILE: usize = 16;
+/// The NHWC image of the im2col map: one image of SIDE x SIDE pixels of CHANNELS floats.
+const SIDE: usize = 8;
+const CHANNELS: usize = 16;
+/// The convolution the im2col columns are for: TAPS x TAPS filter taps, padding PAD.
+const TAPS: usize = 3;
+const PAD: usize = 1;
 
 /// Encodes the tiled map of an N x N float matrix at `address`, in TILE x TILE boxes.
 fn encode_tiled(map: &mut CUtensorMap, address: *mut c_void) -> CUresult {
@@ -92,6 +108,75 @@ fn copy_and_check(
     expect_all("  elements equal to the input's", same, N * N);
 }
 
+/// Loads the im2col columns of `image` (on the device, described by `map`) with the kernel
+/// `im2col_columns`, one column of SIDE * SIDE pixels a filter tap, and checks them against the
+/// columns computed here: tap (r, s), output pixel (y, x), channel c holds the image's pixel
+/// (y + r - PAD, x + s - PAD), or 0 outside the image.
+fn im2col_and_check(module: CUmodule, map: &mut CUtensorMap, image: &[f32]) {
+    let kernel = get_function(module, c"im2col_columns");
+    if kernel.is_null() {
+        return;
+    }
+    let column = SIDE * SIDE * CHANNELS;
+    let count = TAPS * TAPS * column;
+    let mut expected = vec![0f32; count];
+    for (i, value) in expected.iter_mut().enumerate() {
+        let (tap, pixel, c) = (i / column, i % column / CHANNELS, i % CHANNELS);
+        let (r, s) = (tap / TAPS, tap % TAPS);
+        let y = (pixel / SIDE + r) as isize - PAD as isize;
+        let x = (pixel % SIDE + s) as isize - PAD as isize;
+        let inside = |v: isize| (0..SIDE as isize).contains(&v);
+        if inside(y) && inside(x) {
+            *value = image[(y as usize * SIDE + x as usize) * CHANNELS + c];
+        }
+    }
+    let mut d_columns: CUdeviceptr = 0;
+    check!(unsafe { cuMemAlloc(&mut d_columns, count * size_of::<f32>()) });
+    // NaN everywhere, so that a column the kernel did not write matches nothing.
+    check!(unsafe { cuMemsetD32(d_columns, 0xFFFF_FFFF, count) });
+    // The im2col offsets of tap (0, 0): the control's are one pixel further along W.
+    let mut offset_w: c_int = if control("wrong_offsets") { 1 } else { 0 };
+    let mut offset_h: c_int = 0;
+    let mut args: [*mut c_void; 4] = [
+        map as *mut CUtensorMap as *mut c_void,
+        &mut d_columns as *mut CUdeviceptr as *mut c_void,
+        &mut offset_w as *mut c_int as *mut c_void,
+        &mut offset_h as *mut c_int as *mut c_void,
+    ];
+    let launched = check!(unsafe {
+        cuLaunchKernel(
+            kernel,
+            TAPS as _,
+            TAPS as _,
+            1,
+            128,
+            1,
+            1,
+            0,
+            ptr::null_mut(),
+            args.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    });
+    let mut columns = vec![0f32; count];
+    if launched && check!(unsafe { cuCtxSynchronize() }) {
+        check!(unsafe {
+            cuMemcpyDtoH(
+                columns.as_mut_ptr() as *mut c_void,
+                d_columns,
+                count * size_of::<f32>(),
+            )
+        });
+        let same = (0..count).filter(|&i| columns[i] == expected[i]).count();
+        println!("  elements equal to the host's im2col: {same} of {count}");
+        expect(
+            same == count,
+            "the im2col map's columns are the host's im2col",
+        );
+    }
+    check!(unsafe { cuMemFree(d_columns) });
+}
+
 fn main() {
     if !check!(unsafe { cuInit(0) }) {
         exit(1);
@@ -157,26 +242,38 @@ fn main() {
         "a misaligned address refused",
     );
 
-    // An im2col map of an NHWC tensor: N = 1, H = W = 8, C = 16 floats; 64 pixels of 16 channels.
+    // An im2col map of the image: 64 pixels (all 8 x 8 output pixels) of 16 channels a column.
+    println!("im2col columns of an 8 x 8 image of 16 channels, 3 x 3 taps, padding 1:");
+    let image: Vec<f32> = (1..=SIDE * SIDE * CHANNELS).map(|v| v as f32).collect();
+    let image_bytes = image.len() * size_of::<f32>();
+    let mut d_image: CUdeviceptr = 0;
+    check!(unsafe { cuMemAlloc(&mut d_image, image_bytes) });
+    check!(unsafe { cuMemcpyHtoD(d_image, image.as_ptr() as *const c_void, image_bytes) });
     let f = size_of::<f32>() as cuuint64_t;
-    let dims: [cuuint64_t; 4] = [16, 8, 8, 1];
-    let strides: [cuuint64_t; 3] = [16 * f, 8 * 16 * f, 8 * 8 * 16 * f];
-    let lower: [c_int; 2] = [0, 0];
-    let upper: [c_int; 2] = [0, 0];
+    let (side, channels) = (SIDE as cuuint64_t, CHANNELS as cuuint64_t);
+    let dims: [cuuint64_t; 4] = [channels, side, side, 1];
+    let strides: [cuuint64_t; 3] = [
+        channels * f,
+        side * channels * f,
+        side * side * channels * f,
+    ];
+    let corner = -(PAD as c_int);
+    let lower: [c_int; 2] = [corner, corner];
+    let upper: [c_int; 2] = [corner, corner];
     let element_strides: [cuuint32_t; 4] = [1, 1, 1, 1];
     let mut im2col: CUtensorMap = unsafe { zeroed() };
-    show("cuTensorMapEncodeIm2col", unsafe {
+    let encoded = check!(unsafe {
         cuTensorMapEncodeIm2col(
             &mut im2col,
             CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
             4,
-            d_first as *mut c_void,
+            d_image as *mut c_void,
             dims.as_ptr(),
             strides.as_ptr(),
             lower.as_ptr(),
             upper.as_ptr(),
-            16,
-            64,
+            CHANNELS as cuuint32_t,
+            (SIDE * SIDE) as cuuint32_t,
             element_strides.as_ptr(),
             CU_TENSOR_MAP_INTERLEAVE_NONE,
             CU_TENSOR_MAP_SWIZZLE_NONE,
@@ -184,6 +281,9 @@ fn main() {
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
         )
     });
+    if encoded {
+        im2col_and_check(module, &mut im2col, &image);
+    }
     #[cfg(feature = "cuda-12080")]
     {
         let mut wide: CUtensorMap = unsafe { zeroed() };
@@ -192,7 +292,7 @@ fn main() {
                 &mut wide,
                 CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
                 4,
-                d_first as *mut c_void,
+                d_image as *mut c_void,
                 dims.as_ptr(),
                 strides.as_ptr(),
                 0,
@@ -209,19 +309,20 @@ fn main() {
         });
     }
     #[cfg(feature = "cuda-13050")]
-    {
-        let mut effective = CU_TENSOR_MAP_ALLOC_CLASS_AUTO;
-        let code = entry::cuTensorMapSetAllocationClass_v13050.get().map_or(
-            CUDA_ERROR_NOT_FOUND,
-            |set_allocation_class| unsafe {
+    match entry::cuTensorMapSetAllocationClass_v13050.get() {
+        Ok(set_allocation_class) => {
+            let mut effective = CU_TENSOR_MAP_ALLOC_CLASS_AUTO;
+            let code = unsafe {
                 set_allocation_class(&mut input, CU_TENSOR_MAP_ALLOC_CLASS_SMALL, &mut effective)
-            },
-        );
-        if show("cuTensorMapSetAllocationClass", code) {
-            println!("  effective class {}", effective.0 as c_int);
+            };
+            if show("cuTensorMapSetAllocationClass", code) {
+                println!("  effective class {}", effective.0 as c_int);
+            }
         }
+        Err(e) => common::show_missing("cuTensorMapSetAllocationClass", e),
     }
 
+    check!(unsafe { cuMemFree(d_image) });
     check!(unsafe { cuMemFree(d_out) });
     check!(unsafe { cuMemFree(d_second) });
     check!(unsafe { cuMemFree(d_first) });

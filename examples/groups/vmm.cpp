@@ -1,13 +1,133 @@
 // Virtual memory management, in the manner of NVIDIA's vectorAddMMAP: the whole VA group. The
 // allocation granularity; physical memory created with a POSIX file descriptor as its shareable
-// handle, its properties read back; an address range reserved, mapped, given read-write access
-// (and the access read back); the handle retained from the address; the memory exported as a file
-// descriptor, imported again and mapped at a second address, where the data written through the
-// first reads back; a sparse CUDA array's tile mapped and unmapped onto a tile pool
-// (cuMemMapArrayAsync), with its sparse properties; the memory requirements of an array with
-// deferred mapping. Rust program: vmm.rs.
+// handle, its properties read back (checked: those it was created with); an address range
+// reserved, mapped, given read-write access (checked: the access read back); the handle retained
+// from the address; the memory exported as a file descriptor, imported again and mapped at a
+// second address (checked: every word written through the first reads back there); where the
+// device supports sparse CUDA arrays, a sparse array's sparse properties, and its first tile
+// mapped (cuMemMapArrayAsync) onto a tile pool at offset 0, data copied in through it
+// (cuMemcpy2D), unmapped, mapped at the pool's next tile, other data copied in, unmapped, then
+// mapped onto each place again and read back (checked: every word read at each offset is the one
+// copied in there, so the data went through the mapping into the pool's memory); the memory
+// requirements of an array with deferred mapping.
+// Control other_offset (CUDA_GROUP_CONTROL): each set of words is read back through the tile
+// mapped onto the other place, which fails "the tile reads back at each pool offset the data
+// copied in there". Neither reads nor writes a tile that is not mapped: the driver's documentation
+// does not say what that does.
+// Rust program: vmm.rs.
 #include "common.h"
 #include <unistd.h>
+
+// The tile at the origin of a sparse 2D CUDA array of 4-byte elements, and the tile pool it is
+// mapped onto.
+struct Tile {
+    CUarray array;
+    unsigned int width, height;
+    CUmemGenericAllocationHandle pool;
+    CUdevice device;
+
+    // The tile's size in bytes: the distance between the two places of the pool it is mapped onto.
+    size_t bytes() const { return (size_t)width * height * sizeof(unsigned int); }
+
+    // Maps the tile onto the pool at `offset` (CU_MEM_OPERATION_TYPE_MAP) or, with `unmap`, unmaps
+    // it, on the null stream, then synchronized; whether both calls succeeded.
+    bool map(size_t offset, bool unmap = false) const {
+        CUarrayMapInfo info;
+        memset(&info, 0, sizeof info);
+        info.resourceType = CU_RESOURCE_TYPE_ARRAY;
+        info.resource.array = array;
+        info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
+        info.subresource.sparseLevel.extentWidth = width;
+        info.subresource.sparseLevel.extentHeight = height;
+        info.subresource.sparseLevel.extentDepth = 1;
+        info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
+        info.deviceBitMask = 1u << device;
+        if (unmap) {
+            info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP;
+        } else {
+            info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
+            info.memHandle.memHandle = pool;
+            info.offset = offset;
+        }
+        return check(cuMemMapArrayAsync(&info, 1, NULL)) && check(cuStreamSynchronize(NULL));
+    }
+
+    // Copies `words` (the tile's bytes) into the tile (cuMemcpy2D), mapped onto the pool at
+    // `offset` for the copy; nothing is copied where the mapping fails.
+    void copy_in(size_t offset, const unsigned int* words) const {
+        if (map(offset)) {
+            CUDA_MEMCPY2D copy;
+            memset(&copy, 0, sizeof copy);
+            copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+            copy.srcHost = words;
+            copy.srcPitch = bytes() / height;
+            copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.dstArray = array;
+            copy.WidthInBytes = copy.srcPitch;
+            copy.Height = height;
+            check(cuMemcpy2D(&copy));
+            map(0, true);
+        }
+    }
+
+    // Reads the tile's words into `words` (the tile's bytes; cuMemcpy2D), mapped onto the pool at
+    // `offset` for the copy; all zero where the mapping fails (nothing is read then).
+    void read(size_t offset, unsigned int* words) const {
+        memset(words, 0, bytes());
+        if (map(offset)) {
+            CUDA_MEMCPY2D copy;
+            memset(&copy, 0, sizeof copy);
+            copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.srcArray = array;
+            copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+            copy.dstHost = words;
+            copy.dstPitch = bytes() / height;
+            copy.WidthInBytes = copy.dstPitch;
+            copy.Height = height;
+            check(cuMemcpy2D(&copy));
+            map(0, true);
+        }
+    }
+};
+
+// Copies two sets of words into the tile, mapped onto the pool at offset 0 for the first and at
+// the next tile's place for the second, then reads the tile back mapped onto each place again:
+// what was copied in at each place is what reads back there, the data held by the pool's memory
+// and reached only through a mapping. The control other_offset reads each place's data back from
+// the other place.
+static void check_tile_data(const Tile& tile) {
+    size_t count = tile.bytes() / sizeof(unsigned int);
+    unsigned int* first = (unsigned int*)malloc(tile.bytes());
+    unsigned int* second = (unsigned int*)malloc(tile.bytes());
+    unsigned int* back = (unsigned int*)malloc(tile.bytes());
+    for (size_t i = 0; i < count; i++) {
+        first[i] = (unsigned int)i * 2654435761u;
+        second[i] = ~first[i];
+    }
+    size_t places[2] = {0, tile.bytes()};
+    tile.copy_in(places[0], first);
+    tile.copy_in(places[1], second);
+    printf("sparse array: the tile mapped at pool offsets %zu and %zu in turn, data copied in at each\n", places[0],
+           places[1]);
+    // Where each set is read back: where it was copied in, but for the control.
+    bool swapped = control("other_offset");
+    size_t read_at[2] = {places[swapped ? 1 : 0], places[swapped ? 0 : 1]};
+    const unsigned int* data[2] = {first, second};
+    const char* names[2] = {"first", "second"};
+    size_t equal = 0;
+    for (int set = 0; set < 2; set++) {
+        tile.read(read_at[set], back);
+        size_t same = 0;
+        for (size_t i = 0; i < count; i++) same += back[i] == data[set][i];
+        printf("sparse array: read back at pool offset %zu: %zu of %zu words of the %s data\n", read_at[set], same,
+               count, names[set]);
+        equal += same;
+    }
+    expect(equal == 2 * count, "the tile reads back at each pool offset the data copied in there");
+    free(back);
+    free(second);
+    free(first);
+}
 
 int main() {
     if (!check(cuInit(0))) return 1;
@@ -102,7 +222,8 @@ int main() {
     check(cuMemUnmap(address, size));
     check(cuMemAddressFree(address, size));
 
-    // A sparse array's first tile mapped onto the physical memory, then unmapped.
+    // A sparse array's first tile mapped in turn onto two places of a tile pool, data copied in
+    // through each mapping, then read back through the tile mapped onto each place again.
     if (sparse) {
         CUDA_ARRAY3D_DESCRIPTOR desc;
         memset(&desc, 0, sizeof desc);
@@ -125,28 +246,12 @@ int main() {
             pool_prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
             pool_prop.location = prop.location;
             pool_prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL;
-            CUmemGenericAllocationHandle tiles = 0;
-            check(cuMemCreate(&tiles, minimum, &pool_prop, 0));
-            CUarrayMapInfo info;
-            memset(&info, 0, sizeof info);
-            info.resourceType = CU_RESOURCE_TYPE_ARRAY;
-            info.resource.array = array;
-            info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
-            info.subresource.sparseLevel.extentWidth = props.tileExtent.width;
-            info.subresource.sparseLevel.extentHeight = props.tileExtent.height;
-            info.subresource.sparseLevel.extentDepth = 1;
-            info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
-            info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
-            info.memHandle.memHandle = tiles;
-            info.offset = 0;
-            info.deviceBitMask = 1u << device;
-            check(cuMemMapArrayAsync(&info, 1, NULL));
-            info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP;
-            info.memHandle.memHandle = 0;
-            check(cuMemMapArrayAsync(&info, 1, NULL));
-            check(cuStreamSynchronize(NULL));
-            printf("sparse array: a tile mapped and unmapped\n");
-            check(cuMemRelease(tiles));
+            CUmemGenericAllocationHandle pool = 0;
+            if (check(cuMemCreate(&pool, minimum, &pool_prop, 0))) {
+                Tile tile = {array, props.tileExtent.width, props.tileExtent.height, pool, device};
+                check_tile_data(tile);
+                check(cuMemRelease(pool));
+            }
             check(cuArrayDestroy(array));
         }
     }

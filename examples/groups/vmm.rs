@@ -1,11 +1,20 @@
 //! Virtual memory management, in the manner of NVIDIA's `vectorAddMMAP`: the whole VA group. The
 //! allocation granularity; physical memory created with a POSIX file descriptor as its shareable
-//! handle, its properties read back; an address range reserved, mapped, given read-write access
-//! (and the access read back); the handle retained from the address; the memory exported as a
-//! file descriptor, imported again and mapped at a second address, where the data written through
-//! the first reads back; a sparse CUDA array's tile mapped and unmapped onto a tile pool
-//! (`cuMemMapArrayAsync`), with its sparse properties; the memory requirements of an array with
-//! deferred mapping. C twin: `vmm.cpp`.
+//! handle, its properties read back (checked: those it was created with); an address range
+//! reserved, mapped, given read-write access (checked: the access read back); the handle retained
+//! from the address; the memory exported as a file descriptor, imported again and mapped at a
+//! second address (checked: every word written through the first reads back there); where the
+//! device supports sparse CUDA arrays, a sparse array's sparse properties, and its first tile
+//! mapped (`cuMemMapArrayAsync`) onto a tile pool at offset 0, data copied in through it
+//! (`cuMemcpy2D`), unmapped, mapped at the pool's next tile, other data copied in, unmapped, then
+//! mapped onto each place again and read back (checked: every word read at each offset is the
+//! one copied in there, so the data went through the mapping into the pool's memory); the memory
+//! requirements of an array with deferred mapping.
+//! Control `other_offset` (`CUDA_GROUP_CONTROL`): each set of words is read back through the tile
+//! mapped onto the other place, which fails "the tile reads back at each pool offset the data
+//! copied in there". Neither reads nor writes a tile that is not mapped: the driver's
+//! documentation does not say what that does.
+//! C twin: `vmm.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -14,8 +23,135 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, finish, location, location_id, p};
+use common::{check, control, expect, finish, location, location_id, p};
 use cuda_driver_sys::*;
+
+/// The tile at the origin of a sparse 2D CUDA array of 4-byte elements, and the tile pool it is
+/// mapped onto.
+struct Tile {
+    array: CUarray,
+    width: c_uint,
+    height: c_uint,
+    pool: CUmemGenericAllocationHandle,
+    device: CUdevice,
+}
+
+impl Tile {
+    /// The tile's size in bytes: the distance between the two places of the pool it is mapped
+    /// onto.
+    fn bytes(&self) -> usize {
+        self.width as usize * self.height as usize * size_of::<c_uint>()
+    }
+
+    /// Maps the tile onto the pool at `offset` (`CU_MEM_OPERATION_TYPE_MAP`) or, with `None`,
+    /// unmaps it, on the null stream, then synchronized; whether both calls succeeded.
+    fn map(&self, offset: Option<usize>) -> bool {
+        // SAFETY: a C struct of integers, handles and unions of them: zero is valid.
+        let mut info: CUarrayMapInfo = unsafe { zeroed() };
+        info.resourceType = CU_RESOURCE_TYPE_ARRAY;
+        info.resource.array = self.array;
+        info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
+        info.subresource.sparseLevel.extentWidth = self.width;
+        info.subresource.sparseLevel.extentHeight = self.height;
+        info.subresource.sparseLevel.extentDepth = 1;
+        info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
+        info.deviceBitMask = 1 << self.device as c_uint;
+        match offset {
+            Some(offset) => {
+                info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
+                info.memHandle.memHandle = self.pool;
+                info.offset = offset as c_ulonglong;
+            }
+            None => info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP,
+        }
+        // SAFETY: one map info, filled in above; the null stream.
+        check!(unsafe { cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()) })
+            && check!(unsafe { cuStreamSynchronize(ptr::null_mut()) })
+    }
+
+    /// Copies `words` into the tile (cuMemcpy2D), mapped onto the pool at `offset` for the copy;
+    /// nothing is copied where the mapping fails.
+    fn copy_in(&self, offset: usize, words: &[c_uint]) {
+        assert_eq!(size_of_val(words), self.bytes());
+        if self.map(Some(offset)) {
+            // SAFETY: a C struct of integers, pointers and handles: zero is valid.
+            let mut copy: CUDA_MEMCPY2D = unsafe { zeroed() };
+            copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+            copy.srcHost = words.as_ptr().cast();
+            copy.srcPitch = self.bytes() / self.height as usize;
+            copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.dstArray = self.array;
+            copy.WidthInBytes = copy.srcPitch;
+            copy.Height = self.height as usize;
+            // SAFETY: `words` holds the tile's bytes (asserted above).
+            check!(unsafe { cuMemcpy2D(&copy) });
+            self.map(None);
+        }
+    }
+
+    /// The tile's words (cuMemcpy2D), mapped onto the pool at `offset` for the copy; all zero
+    /// where the mapping fails (nothing is read then).
+    fn read(&self, offset: usize) -> Vec<c_uint> {
+        let mut words = vec![0; self.bytes() / size_of::<c_uint>()];
+        if self.map(Some(offset)) {
+            // SAFETY: a C struct of integers, pointers and handles: zero is valid.
+            let mut copy: CUDA_MEMCPY2D = unsafe { zeroed() };
+            copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+            copy.srcArray = self.array;
+            copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+            copy.dstHost = words.as_mut_ptr().cast();
+            copy.dstPitch = self.bytes() / self.height as usize;
+            copy.WidthInBytes = copy.dstPitch;
+            copy.Height = self.height as usize;
+            // SAFETY: `words` holds the tile's bytes.
+            check!(unsafe { cuMemcpy2D(&copy) });
+            self.map(None);
+        }
+        words
+    }
+}
+
+/// Copies two sets of words into the tile, mapped onto the pool at offset 0 for the first and at
+/// the next tile's place for the second, then reads the tile back mapped onto each place again:
+/// what was copied in at each place is what reads back there, the data held by the pool's memory
+/// and reached only through a mapping. The control `other_offset` reads each place's data back
+/// from the other place.
+fn check_tile_data(tile: &Tile) {
+    let first: Vec<c_uint> = (0..tile.bytes() / size_of::<c_uint>())
+        .map(|i| (i as c_uint).wrapping_mul(2654435761))
+        .collect();
+    let second: Vec<c_uint> = first.iter().map(|w| !w).collect();
+    let places = [0, tile.bytes()];
+    tile.copy_in(places[0], &first);
+    tile.copy_in(places[1], &second);
+    println!(
+        "sparse array: the tile mapped at pool offsets {} and {} in turn, data copied in at each",
+        places[0], places[1]
+    );
+    // Where each set is read back: where it was copied in, but for the control.
+    let read_at = if control("other_offset") {
+        [places[1], places[0]]
+    } else {
+        places
+    };
+    let mut equal = 0;
+    for (offset, (data, name)) in read_at
+        .into_iter()
+        .zip([(&first, "first"), (&second, "second")])
+    {
+        let back = tile.read(offset);
+        let same = back.iter().zip(data).filter(|(b, d)| b == d).count();
+        println!(
+            "sparse array: read back at pool offset {offset}: {same} of {} words of the {name} data",
+            data.len()
+        );
+        equal += same;
+    }
+    expect(
+        equal == 2 * first.len(),
+        "the tile reads back at each pool offset the data copied in there",
+    );
+}
 
 fn main() {
     unsafe {
@@ -153,7 +289,8 @@ fn main() {
         check!(cuMemUnmap(address, size));
         check!(cuMemAddressFree(address, size));
 
-        // A sparse array's first tile mapped onto the physical memory, then unmapped.
+        // A sparse array's first tile mapped in turn onto two places of a tile pool, data copied
+        // in through each mapping, then read back through the tile mapped onto each place again.
         if sparse != 0 {
             let mut desc: CUDA_ARRAY3D_DESCRIPTOR = zeroed();
             desc.Width = 1024;
@@ -179,27 +316,18 @@ fn main() {
                 pool_prop.type_ = CU_MEM_ALLOCATION_TYPE_PINNED;
                 pool_prop.location = prop.location;
                 pool_prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL as u16;
-                let mut tiles: CUmemGenericAllocationHandle = 0;
-                check!(cuMemCreate(&mut tiles, minimum, &pool_prop, 0));
-                let mut info: CUarrayMapInfo = zeroed();
-                info.resourceType = CU_RESOURCE_TYPE_ARRAY;
-                info.resource.array = array;
-                info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
-                info.subresource.sparseLevel.extentWidth = props.tileExtent.width;
-                info.subresource.sparseLevel.extentHeight = props.tileExtent.height;
-                info.subresource.sparseLevel.extentDepth = 1;
-                info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
-                info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
-                info.memHandle.memHandle = tiles;
-                info.offset = 0;
-                info.deviceBitMask = 1 << device as c_uint;
-                check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()));
-                info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP;
-                info.memHandle.memHandle = 0;
-                check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()));
-                check!(cuStreamSynchronize(ptr::null_mut()));
-                println!("sparse array: a tile mapped and unmapped");
-                check!(cuMemRelease(tiles));
+                let mut pool: CUmemGenericAllocationHandle = 0;
+                if check!(cuMemCreate(&mut pool, minimum, &pool_prop, 0)) {
+                    let tile = Tile {
+                        array,
+                        width: props.tileExtent.width,
+                        height: props.tileExtent.height,
+                        pool,
+                        device,
+                    };
+                    check_tile_data(&tile);
+                    check!(cuMemRelease(pool));
+                }
                 check!(cuArrayDestroy(array));
             }
         }

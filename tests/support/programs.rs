@@ -79,6 +79,16 @@ pub const CONTROLS: &[Control] = &[
         name: "no_green_wait",
         fails_with: "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent",
     },
+    Control {
+        program: "tensor_map",
+        name: "wrong_offsets",
+        fails_with: "the im2col map's columns are the host's im2col",
+    },
+    Control {
+        program: "vmm",
+        name: "other_offset",
+        fails_with: "the tile reads back at each pool offset the data copied in there",
+    },
 ];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a

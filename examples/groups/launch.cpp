@@ -183,7 +183,7 @@ int main(int argc, char** argv)
         const char* name = nullptr;
         if (show("cuFuncGetName", cuFuncGetName(&name, f[k]))) {
             printf("  name = %s\n", name);
-            expect(strcmp(name, kernels[k].name) == 0, "the kernel's name");
+            expect(name != nullptr && strcmp(name, kernels[k].name) == 0, "the kernel's name");
         }
         CUmodule owner = nullptr;
         show("cuFuncGetModule", cuFuncGetModule(&owner, f[k]));

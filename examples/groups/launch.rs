@@ -251,10 +251,8 @@ fn main() {
         let mut name: *const c_char = ptr::null();
         if show("cuFuncGetName", unsafe { cuFuncGetName(&mut name, f[k]) }) {
             println!("  name = {}", unsafe { s(name) });
-            expect(
-                unsafe { CStr::from_ptr(name) } == kernel,
-                "the kernel's name",
-            );
+            let same = !name.is_null() && unsafe { CStr::from_ptr(name) } == kernel;
+            expect(same, "the kernel's name");
         }
         let mut owner: CUmodule = ptr::null_mut();
         show("cuFuncGetModule", unsafe {

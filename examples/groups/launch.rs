@@ -14,7 +14,8 @@
 //!   before it; one block more is refused (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
 //! - programmatic dependent launch, through stream serialization and through its event: the
 //!   dependent begins before the primary ends (the primary, after its trigger, sees the flag the
-//!   dependent raises before its griddepcontrol.wait), and after its wait reads the primary's data;
+//!   dependent raises before its griddepcontrol.wait), and after its wait reads the data the
+//!   primary writes only then;
 //! - the launch completion event: a kernel waiting for it runs while the first kernel still runs;
 //! - the synchronization policy, an attribute of streams: set on a stream and read back;
 //! - a device-updatable kernel node: the attribute on a launch captured into a graph, read back
@@ -621,9 +622,10 @@ fn main() {
     );
     check!(unsafe { cuStreamSynchronize(stream) });
 
-    // Programmatic dependent launch: the dependent begins while the primary still runs and waits
-    // (griddepcontrol.wait) for its memory; first serialized in one stream, then through the event
-    // the primary triggers, waited for by another stream.
+    // Programmatic dependent launch: the dependent begins while the primary still runs, then
+    // waits (griddepcontrol.wait) for the data the primary writes once it has seen the dependent
+    // begin; first serialized in one stream, then through the event the primary triggers, waited
+    // for by another stream.
     let mut programmatic: CUevent = ptr::null_mut();
     check!(unsafe { cuEventCreate(&mut programmatic, CU_EVENT_DISABLE_TIMING.0) });
     let mut trigger: c_uint = if control("no_trigger") { 0 } else { 1 };

@@ -80,7 +80,10 @@ __device__ void grid_sync(grid_workspace *workspace)
         unsigned int *arrived = &workspace->barrier;
         unsigned int add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
         unsigned int old, current;
-        asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(arrived), "r"(add) : "memory");
+        asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;"
+                     : "=r"(old)
+                     : "l"(arrived), "r"(add)
+                     : "memory");
         unsigned long long start = now();
         do {
             asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(current) : "l"(arrived) : "memory");
@@ -115,23 +118,26 @@ extern "C" __global__ void grid_exchange(unsigned int *slots, unsigned int *repo
     }
 }
 
-// Programmatic dependent launch. The primary writes its data, lets its dependents start
-// (griddepcontrol.launch_dependents, where `trigger` is nonzero), then waits up to WAIT_NS for the
-// flag the dependent raises before its own wait: saw[0] says whether the dependent began while the
-// primary ran. Without the trigger the dependent starts only once the primary has ended.
-extern "C" __global__ void pdl_primary(unsigned int *data, volatile unsigned int *flag, unsigned int *saw,
-                                       unsigned int trigger)
+// Programmatic dependent launch. The primary lets its dependents start
+// (griddepcontrol.launch_dependents, where `trigger` is nonzero), waits up to WAIT_NS for the flag
+// the dependent raises before its own wait (saw[0]: whether the dependent began while the primary
+// ran), and only then writes its data, which the dependent can read only by waiting for the
+// primary's end. Without the trigger the dependent starts only once the primary has ended.
+extern "C" __global__ void pdl_primary(unsigned int *data, volatile unsigned int *flag,
+                                       unsigned int *saw, unsigned int trigger)
 {
-    data[threadIdx.x] = threadIdx.x + 1;
     if (trigger)
         asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (threadIdx.x == 0)
         saw[0] = wait_for_flag(flag);
+    __syncthreads();
+    data[threadIdx.x] = threadIdx.x + 1;
 }
 
 // The dependent: its preamble raises the flag; then it waits for the primary's completion and
 // memory (griddepcontrol.wait) and reads the primary's data.
-extern "C" __global__ void pdl_secondary(const unsigned int *data, unsigned int *out, volatile unsigned int *flag)
+extern "C" __global__ void pdl_secondary(const unsigned int *data, unsigned int *out,
+                                         volatile unsigned int *flag)
 {
     if (threadIdx.x == 0) {
         *flag = 1;

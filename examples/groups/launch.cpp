@@ -31,9 +31,10 @@
 // the GPU's driver (cuFuncGetParamCount, cuLaunchHostFunc_v2) are looked up with cuGetProcAddress
 // at their header version (entry); where the driver has none, the program prints its answer
 // (show_missing). Every wait on the GPU ends within a second: a launch that does not do what it
-// claims fails a check, never hangs. Controls (CUDA_GROUP_CONTROL): plain_launch launches
-// grid_exchange with plain cuLaunchKernel, no_trigger leaves out the primary's trigger,
-// plain_event records an ordinary event after the kernel in place of its completion event.
+// claims fails a check, never hangs. Controls (CUDA_GROUP_CONTROL), each failing one check:
+// plain_launch launches grid_exchange with plain cuLaunchKernel (no grid workspace), no_trigger
+// leaves out the primary's trigger (the dependent begins only after the primary), plain_event
+// records an ordinary event after the kernel in place of its completion event.
 #include "common.h"
 #include <cudaTypedefs.h>
 

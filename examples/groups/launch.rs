@@ -31,8 +31,9 @@
 //! the GPU's driver (cuFuncGetParamCount, cuLaunchHostFunc_v2) are looked up with the typed
 //! cuGetProcAddress (`entry`); where the driver has none, the program prints its answer
 //! (`show_missing`). Every wait on the GPU ends within a second: a launch that does not do what it
-//! claims fails a check, never hangs. Controls (`CUDA_GROUP_CONTROL`): `plain_launch` launches
-//! grid_exchange with plain cuLaunchKernel, `no_trigger` leaves out the primary's trigger,
+//! claims fails a check, never hangs. Controls (`CUDA_GROUP_CONTROL`), each failing one check:
+//! `plain_launch` launches grid_exchange with plain cuLaunchKernel (no grid workspace),
+//! `no_trigger` leaves out the primary's trigger (the dependent begins only after the primary),
 //! `plain_event` records an ordinary event after the kernel in place of its completion event.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 

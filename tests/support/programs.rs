@@ -89,6 +89,26 @@ pub const CONTROLS: &[Control] = &[
         name: "other_offset",
         fails_with: "the tile reads back at each pool offset the data copied in there",
     },
+    // grid_exchange launched with plain cuLaunchKernel: no grid workspace, so no grid barrier.
+    Control {
+        program: "launch",
+        name: "plain_launch",
+        fails_with: "blocks that found the grid workspace of a cooperative launch",
+    },
+    // The PDL primary without griddepcontrol.launch_dependents: its wait for the dependent ends
+    // after 1 s.
+    Control {
+        program: "launch",
+        name: "no_trigger",
+        fails_with: "the dependent began before the primary ended",
+    },
+    // An ordinary event recorded after the kernel in place of its launch completion event: its
+    // wait for the kernel after the event ends after 1 s.
+    Control {
+        program: "launch",
+        name: "plain_event",
+        fails_with: "the kernel after the launch completion event ran while the first ran",
+    },
 ];
 
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a

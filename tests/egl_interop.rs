@@ -174,6 +174,8 @@ struct Ends<'a> {
     array: CUarray,
 }
 
+/// Two EGL streams from a CUDA producer to a CUDA consumer ([`Ends::stream`]); the producer's
+/// context, CUDA stream and frame buffers serve both.
 fn streams() -> Result<Checks, String> {
     let headless = Headless::up()?;
     headless.require(&["EGL_KHR_stream"])?;

@@ -53,8 +53,8 @@ pub fn check_control(known: &[&str]) {
     }
 }
 
-/// The checks of one test: each prints its line, a failed one `FAILED: <what>`; [`Checks::finish`]
-/// fails the test when one did.
+/// The checks of one test: each prints its line, a failed one also `FAILED: <what>`;
+/// [`Checks::finish`] fails the test when one did.
 #[derive(Default)]
 pub struct Checks {
     failed: Vec<String>,
@@ -62,17 +62,16 @@ pub struct Checks {
 
 impl Checks {
     /// `what: ok`, else `FAILED: what`.
+    #[allow(dead_code)] // egl_interop's
     pub fn expect(&mut self, ok: bool, what: &str) {
         if ok {
             println!("{what}: ok");
-        } else {
-            println!("FAILED: {what}");
-            self.failed.push(what.to_string());
         }
+        self.record(ok, what);
     }
 
     /// `what: <same> of <expected.len()>`, the elements of `got` equal to `expected`'s, and a check
-    /// that all were (the first difference printed where one is not).
+    /// that all were (the first difference printed where one is not), `FAILED: what` if not.
     pub fn all(&mut self, what: &str, got: &[u32], expected: &[u32]) {
         let same = got.iter().zip(expected).filter(|(g, e)| g == e).count();
         println!("{what}: {same} of {}", expected.len());
@@ -83,7 +82,15 @@ impl Checks {
                 expected[i]
             );
         }
-        self.expect(same == expected.len() && got.len() == expected.len(), what);
+        self.record(same == expected.len() && got.len() == expected.len(), what);
+    }
+
+    /// `FAILED: what` and the failure kept, where `ok` is false.
+    fn record(&mut self, ok: bool, what: &str) {
+        if !ok {
+            println!("FAILED: {what}");
+            self.failed.push(what.to_string());
+        }
     }
 
     /// Fails the test where a check failed.

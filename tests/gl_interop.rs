@@ -8,70 +8,44 @@
 //! `cuGLUnregisterBufferObject`, `cuGLCtxCreate`): each answer printed by name, and where the
 //! driver maps the buffer, what CUDA writes through it read back in GL and checked.
 //!
+//! OpenGL images: a texture of one level and a mipmapped one, registered with
+//! `cuGraphicsGLRegisterImage`, their map flags set (`cuGraphicsResourceSetMapFlags`) and mapped;
+//! CUDA writes every texel of every level through the arrays
+//! (`cuGraphicsSubResourceGetMappedArray`, `cuGraphicsResourceGetMappedMipmappedArray` with
+//! `cuMipmappedArrayGetLevel`; `cuMemcpy2D`, `cuMemcpy3D`) and GL reads them (`glGetTexImage`); GL
+//! writes every texel (`glTexSubImage2D`) and CUDA reads them through the arrays. Each check
+//! prints `<what>: <same> of <texels>`, a failed one `FAILED: <what>`. `CUDA_GL_CONTROL=<name>`
+//! runs a wrong variant of one step ([`CONTROLS`]) that one check must catch:
+//! `texture-no-cuda-write` (CUDA does not copy: GL reads zeros), `texture-no-gl-write` (GL does
+//! not write: CUDA reads CUDA's texels), `mipmap-write-level-0` and `mipmap-read-level-0` (CUDA
+//! copies every level to, or from, level 0's array).
+//!
 //! Ignored in `cargo test` (it needs a GPU and the EGL/OpenGL loaders); the GPU bundle's run.sh
 //! runs it with `--ignored` after unpacking the carried loaders (`cargo xtask gpu-bundle`). When
 //! EGL or OpenGL cannot come up, it fails and says at which call, with EGL's error code.
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::c_void;
 use std::ptr;
 
 use cuda_driver_sys::*;
 
-// EGL/egl.h, EGL/eglext.h and GL/gl.h values (glvnd 1.6 headers, Debian bookworm).
-const EGL_NONE: c_int = 0x3038;
-const EGL_SURFACE_TYPE: c_int = 0x3033;
-const EGL_PBUFFER_BIT: c_int = 0x0001;
-const EGL_RENDERABLE_TYPE: c_int = 0x3040;
-const EGL_OPENGL_BIT: c_int = 0x0008;
-const EGL_WIDTH: c_int = 0x3057;
-const EGL_HEIGHT: c_int = 0x3056;
-const EGL_OPENGL_API: c_uint = 0x30A2;
-const EGL_PLATFORM_DEVICE_EXT: c_uint = 0x313F;
-const GL_ARRAY_BUFFER: c_uint = 0x8892;
-const GL_DYNAMIC_DRAW: c_uint = 0x88E8;
-const GL_RENDERER: c_uint = 0x1F01;
-const GL_VERSION: c_uint = 0x1F02;
+#[macro_use]
+mod headless_gl;
+use headless_gl::{
+    control, copy_3d, level_size, pattern, result_name, Checks, Headless, Surface, GL_TEXTURE_2D,
+};
 
-type Display = *mut c_void;
+const GL_ARRAY_BUFFER: u32 = 0x8892;
+const GL_DYNAMIC_DRAW: u32 = 0x88E8;
 
-/// A library opened with `dlopen`, and its symbols.
-struct Lib(*mut c_void, &'static str);
-
-impl Lib {
-    fn open(names: &[&'static CStr]) -> Result<Lib, String> {
-        for n in names {
-            let h = unsafe { libc::dlopen(n.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
-            if !h.is_null() {
-                return Ok(Lib(h, n.to_str().unwrap()));
-            }
-        }
-        let err = unsafe { CStr::from_ptr(libc::dlerror()) };
-        Err(format!(
-            "cannot open any of {names:?}: {} (the GPU bundle carries the loaders in gl-debs/)",
-            err.to_string_lossy()
-        ))
-    }
-
-    /// The symbol `name` as a function pointer of type `F`.
-    unsafe fn sym<F: Copy>(&self, name: &CStr) -> Result<F, String> {
-        let p = unsafe { libc::dlsym(self.0, name.as_ptr()) };
-        if p.is_null() {
-            return Err(format!("{} has no {name:?}", self.1));
-        }
-        Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&p) })
-    }
-}
-
-/// The name `cuGetErrorName` gives `code`.
-fn result_name(code: CUresult) -> String {
-    let mut name: *const c_char = ptr::null();
-    if unsafe { cuGetErrorName(code, &mut name) } != CUDA_SUCCESS || name.is_null() {
-        return format!("CUresult {}", code.0);
-    }
-    unsafe { CStr::from_ptr(name) }
-        .to_string_lossy()
-        .into_owned()
-}
+/// This test's controls (`CUDA_GL_CONTROL=<name>`), each a wrong variant of one step of
+/// `textures` that one check must catch.
+const CONTROLS: &[&str] = &[
+    "texture-no-cuda-write",
+    "texture-no-gl-write",
+    "mipmap-write-level-0",
+    "mipmap-read-level-0",
+];
 
 /// Prints `what: <result name>` for a deprecated call whose answer depends on the driver; whether
 /// it succeeded.
@@ -80,158 +54,29 @@ fn answer(what: &str, code: CUresult) -> bool {
     code == CUDA_SUCCESS
 }
 
-macro_rules! check_cu {
-    ($e:expr) => {{
-        let code = unsafe { $e };
-        assert_eq!(code, CUDA_SUCCESS, "{} failed: {:?}", stringify!($e), code);
-    }};
-}
-
 #[test]
 #[ignore = "needs a GPU and libEGL/libOpenGL: cargo xtask gpu-run runs it"]
 fn gl_buffer_written_by_cuda_reads_back_in_gl() {
+    headless_gl::check_control(CONTROLS);
     if let Err(e) = run() {
         panic!("OpenGL interop through headless EGL: {e}");
     }
 }
 
 fn run() -> Result<(), String> {
-    let egl = Lib::open(&[c"libEGL.so.1", c"libEGL.so"])?;
-    let get_proc: unsafe extern "C" fn(*const c_char) -> *mut c_void =
-        unsafe { egl.sym(c"eglGetProcAddress")? };
-    let get_error: unsafe extern "C" fn() -> c_int = unsafe { egl.sym(c"eglGetError")? };
-    let egl_err = |what: &str| {
-        format!("{what} failed, eglGetError() = {:#x}", unsafe {
-            get_error()
-        })
-    };
-    let get_display: unsafe extern "C" fn(*mut c_void) -> Display =
-        unsafe { egl.sym(c"eglGetDisplay")? };
-    let initialize: unsafe extern "C" fn(Display, *mut c_int, *mut c_int) -> c_uint =
-        unsafe { egl.sym(c"eglInitialize")? };
-
-    // The default display; without a display server, the first EGL device.
-    let (mut major, mut minor) = (0, 0);
-    let mut dpy = unsafe { get_display(ptr::null_mut()) };
-    let mut how = "eglGetDisplay(EGL_DEFAULT_DISPLAY)";
-    if dpy.is_null() || unsafe { initialize(dpy, &mut major, &mut minor) } == 0 {
-        let query = unsafe { get_proc(c"eglQueryDevicesEXT".as_ptr()) };
-        let platform = unsafe { get_proc(c"eglGetPlatformDisplayEXT".as_ptr()) };
-        if query.is_null() || platform.is_null() {
-            return Err(egl_err(
-                "eglInitialize of the default display (and no EGL_EXT_device_enumeration)",
-            ));
-        }
-        let query: unsafe extern "C" fn(c_int, *mut *mut c_void, *mut c_int) -> c_uint =
-            unsafe { std::mem::transmute(query) };
-        let platform: unsafe extern "C" fn(c_uint, *mut c_void, *const c_int) -> Display =
-            unsafe { std::mem::transmute(platform) };
-        let mut devices = [ptr::null_mut(); 8];
-        let mut n = 0;
-        if unsafe { query(8, devices.as_mut_ptr(), &mut n) } == 0 || n == 0 {
-            return Err(egl_err("eglQueryDevicesEXT"));
-        }
-        dpy = unsafe { platform(EGL_PLATFORM_DEVICE_EXT, devices[0], ptr::null()) };
-        how = "eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, first of eglQueryDevicesEXT)";
-        if dpy.is_null() || unsafe { initialize(dpy, &mut major, &mut minor) } == 0 {
-            return Err(egl_err("eglInitialize of the EGL device's display"));
-        }
-    }
-    println!("EGL {major}.{minor} through {how}");
-
-    let choose: unsafe extern "C" fn(
-        Display,
-        *const c_int,
-        *mut *mut c_void,
-        c_int,
-        *mut c_int,
-    ) -> c_uint = unsafe { egl.sym(c"eglChooseConfig")? };
-    let bind_api: unsafe extern "C" fn(c_uint) -> c_uint = unsafe { egl.sym(c"eglBindAPI")? };
-    let create_pbuffer: unsafe extern "C" fn(Display, *mut c_void, *const c_int) -> *mut c_void =
-        unsafe { egl.sym(c"eglCreatePbufferSurface")? };
-    let create_context: unsafe extern "C" fn(
-        Display,
-        *mut c_void,
-        *mut c_void,
-        *const c_int,
-    ) -> *mut c_void = unsafe { egl.sym(c"eglCreateContext")? };
-    let make_current: unsafe extern "C" fn(
-        Display,
-        *mut c_void,
-        *mut c_void,
-        *mut c_void,
-    ) -> c_uint = unsafe { egl.sym(c"eglMakeCurrent")? };
-    let attribs = [
-        EGL_SURFACE_TYPE,
-        EGL_PBUFFER_BIT,
-        EGL_RENDERABLE_TYPE,
-        EGL_OPENGL_BIT,
-        EGL_NONE,
-    ];
-    let (mut config, mut n) = (ptr::null_mut(), 0);
-    if unsafe { choose(dpy, attribs.as_ptr(), &mut config, 1, &mut n) } == 0 || n == 0 {
-        return Err(egl_err("eglChooseConfig (pbuffer, OpenGL)"));
-    }
-    if unsafe { bind_api(EGL_OPENGL_API) } == 0 {
-        return Err(egl_err("eglBindAPI(EGL_OPENGL_API)"));
-    }
-    let pb = [EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE];
-    let surface = unsafe { create_pbuffer(dpy, config, pb.as_ptr()) };
-    if surface.is_null() {
-        return Err(egl_err("eglCreatePbufferSurface"));
-    }
-    let ctx = unsafe { create_context(dpy, config, ptr::null_mut(), [EGL_NONE].as_ptr()) };
-    if ctx.is_null() {
-        return Err(egl_err("eglCreateContext"));
-    }
-    if unsafe { make_current(dpy, surface, surface, ctx) } == 0 {
-        return Err(egl_err("eglMakeCurrent"));
-    }
-
-    // OpenGL functions: through eglGetProcAddress, else libOpenGL's exports.
-    let opengl = Lib::open(&[c"libOpenGL.so.0", c"libGL.so.1"]).ok();
-    let gl = |name: &CStr| -> Result<*mut c_void, String> {
-        let p = unsafe { get_proc(name.as_ptr()) };
-        if !p.is_null() {
-            return Ok(p);
-        }
-        match &opengl {
-            Some(l) => unsafe { l.sym::<*mut c_void>(name) },
-            None => Err(format!("no OpenGL function {name:?}")),
-        }
-    };
-    let get_string: unsafe extern "C" fn(c_uint) -> *const c_char =
-        unsafe { std::mem::transmute(gl(c"glGetString")?) };
-    let gen_buffers: unsafe extern "C" fn(c_int, *mut GLuint) =
-        unsafe { std::mem::transmute(gl(c"glGenBuffers")?) };
-    let bind_buffer: unsafe extern "C" fn(c_uint, GLuint) =
-        unsafe { std::mem::transmute(gl(c"glBindBuffer")?) };
-    let buffer_data: unsafe extern "C" fn(c_uint, isize, *const c_void, c_uint) =
-        unsafe { std::mem::transmute(gl(c"glBufferData")?) };
-    let get_buffer_sub_data: unsafe extern "C" fn(c_uint, isize, isize, *mut c_void) =
-        unsafe { std::mem::transmute(gl(c"glGetBufferSubData")?) };
-    let finish: unsafe extern "C" fn() = unsafe { std::mem::transmute(gl(c"glFinish")?) };
-    let s = |p: *const c_char| {
-        if p.is_null() {
-            "?".to_string()
-        } else {
-            unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
-        }
-    };
-    println!(
-        "OpenGL {} on {}",
-        s(unsafe { get_string(GL_VERSION) }),
-        s(unsafe { get_string(GL_RENDERER) })
-    );
+    let headless = Headless::up()?;
+    let gl = &headless.gl;
+    let (bind_buffer, get_buffer_sub_data, finish) =
+        (gl.bind_buffer, gl.get_buffer_sub_data, gl.finish);
 
     // A buffer of N zeroed words.
     const N: usize = 1 << 20;
     let zeros = vec![0u32; N];
     let mut buffer: GLuint = 0;
     unsafe {
-        gen_buffers(1, &mut buffer);
+        (gl.gen_buffers)(1, &mut buffer);
         bind_buffer(GL_ARRAY_BUFFER, buffer);
-        buffer_data(
+        (gl.buffer_data)(
             GL_ARRAY_BUFFER,
             (N * 4) as isize,
             zeros.as_ptr() as *const c_void,
@@ -243,21 +88,7 @@ fn run() -> Result<(), String> {
 
     // CUDA on the GL context's device: the same steps twice, through the C spellings and then
     // through the driver-entry table, each writing its own value.
-    check_cu!(cuInit(0));
-    let (mut count, mut devices) = (0u32, [0 as CUdevice; 4]);
-    check_cu!(cuGLGetDevices(
-        &mut count,
-        devices.as_mut_ptr(),
-        4,
-        CU_GL_DEVICE_LIST_ALL
-    ));
-    assert!(
-        count > 0,
-        "cuGLGetDevices: no CUDA device for this OpenGL context"
-    );
-    let mut ctx: CUcontext = ptr::null_mut();
-    check_cu!(cuDevicePrimaryCtxRetain(&mut ctx, devices[0]));
-    check_cu!(cuCtxSetCurrent(ctx));
+    let (device, ctx) = headless_gl::cuda_on_gl_device();
 
     for (via, value) in [("C spellings", 0xC0DA_F00Du32), ("table()", 0x7AB1_E5ED)] {
         let through_table = via == "table()";
@@ -386,7 +217,7 @@ fn run() -> Result<(), String> {
     // cuGLCtxCreate: a context of its own on the GL context's device, current on return.
     let mut gl_ctx: CUcontext = ptr::null_mut();
     if answer("cuGLCtxCreate", unsafe {
-        cuGLCtxCreate(&mut gl_ctx, 0, devices[0])
+        cuGLCtxCreate(&mut gl_ctx, 0, device)
     }) {
         let mut current: CUcontext = ptr::null_mut();
         check_cu!(cuCtxGetCurrent(&mut current));
@@ -394,6 +225,202 @@ fn run() -> Result<(), String> {
         check_cu!(cuCtxDestroy(gl_ctx));
         check_cu!(cuCtxSetCurrent(ctx));
     }
-    check_cu!(cuDevicePrimaryCtxRelease(devices[0]));
+    check_cu!(cuDevicePrimaryCtxRelease(device));
     Ok(())
+}
+
+#[test]
+#[ignore = "needs a GPU and libEGL/libOpenGL: cargo xtask gpu-run runs it"]
+fn gl_textures_cross_between_cuda_arrays_and_gl() {
+    headless_gl::check_control(CONTROLS);
+    match textures() {
+        Ok(checks) => checks.finish(),
+        Err(e) => panic!("OpenGL textures through headless EGL: {e}"),
+    }
+}
+
+/// Sets `resource`'s map flags (`cuGraphicsResourceSetMapFlags`) and maps it.
+fn map(resource: &mut CUgraphicsResource, flags: CUgraphicsMapResourceFlags) {
+    check_cu!(cuGraphicsResourceSetMapFlags(*resource, flags.0));
+    check_cu!(cuGraphicsMapResources(1, resource, ptr::null_mut()));
+}
+
+/// Unmaps `resource`.
+fn unmap(resource: &mut CUgraphicsResource) {
+    check_cu!(cuGraphicsUnmapResources(1, resource, ptr::null_mut()));
+}
+
+/// A 2D copy between host texels (`width * height` words, tightly packed) and a CUDA array
+/// (`to_array`: host to array; else array to host), through `cuMemcpy2D`.
+fn copy_2d(array: CUarray, texels: &mut [u32], width: usize, height: usize, to_array: bool) {
+    assert_eq!(texels.len(), width * height, "the host texels' size");
+    let mut copy = CUDA_MEMCPY2D {
+        WidthInBytes: width * 4,
+        Height: height,
+        ..Default::default()
+    };
+    if to_array {
+        copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+        copy.srcHost = texels.as_ptr() as *const c_void;
+        copy.srcPitch = width * 4;
+        copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        copy.dstArray = array;
+    } else {
+        copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        copy.srcArray = array;
+        copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+        copy.dstHost = texels.as_mut_ptr() as *mut c_void;
+        copy.dstPitch = width * 4;
+    }
+    check_cu!(cuMemcpy2D(&copy));
+}
+
+/// A texture of one level and a mipmapped one, each registered with `cuGraphicsGLRegisterImage`:
+/// CUDA writes every texel of every level through the mapped arrays and GL reads them
+/// (`glGetTexImage`); GL writes every texel (`glTexSubImage2D`) and CUDA reads them through the
+/// mapped arrays. Each direction's copy is one check over all texels.
+fn textures() -> Result<Checks, String> {
+    let headless = Headless::up()?;
+    // What EGL offers here, for the record (this test relies on no extension).
+    headless.require(&[])?;
+    let finish = headless.gl.finish;
+    let (device, _) = headless_gl::cuda_on_gl_device();
+    let mut checks = Checks::default();
+
+    // One level: cuGraphicsSubResourceGetMappedArray, cuMemcpy2D.
+    const W: usize = 256;
+    const H: usize = 192;
+    let tex = headless.texture(W, H, 1)?;
+    unsafe { finish() };
+    let mut resource: CUgraphicsResource = ptr::null_mut();
+    check_cu!(cuGraphicsGLRegisterImage(
+        &mut resource,
+        tex,
+        GL_TEXTURE_2D,
+        CU_GRAPHICS_REGISTER_FLAGS_NONE.0
+    ));
+    map(&mut resource, CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD);
+    let mut array: CUarray = ptr::null_mut();
+    check_cu!(cuGraphicsSubResourceGetMappedArray(
+        &mut array, resource, 0, 0
+    ));
+    let mut desc = CUDA_ARRAY3D_DESCRIPTOR::default();
+    check_cu!(cuArray3DGetDescriptor(&mut desc, array));
+    println!(
+        "GL texture {W} x {H} (GL_RGBA8) mapped: a CUDA array of {} x {} x {}, {} channel(s) of \
+         CUarray_format {}",
+        desc.Width, desc.Height, desc.Depth, desc.NumChannels, desc.Format.0
+    );
+    let mut written = pattern(1, 0, W, H);
+    if !control("texture-no-cuda-write") {
+        copy_2d(array, &mut written, W, H, true);
+    }
+    unmap(&mut resource);
+    let back = headless.read_texture(tex, 0, W, H)?;
+    checks.all(
+        "GL texture: texels CUDA wrote (cuMemcpy2D to the mapped array) as glGetTexImage reads \
+         them",
+        &back,
+        &written,
+    );
+    let written = pattern(2, 0, W, H);
+    if !control("texture-no-gl-write") {
+        headless.write_texture(tex, 0, W, H, &written)?;
+    }
+    unsafe { finish() };
+    map(&mut resource, CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY);
+    check_cu!(cuGraphicsSubResourceGetMappedArray(
+        &mut array, resource, 0, 0
+    ));
+    let mut read = vec![0u32; W * H];
+    copy_2d(array, &mut read, W, H, false);
+    unmap(&mut resource);
+    checks.all(
+        "GL texture: texels GL wrote (glTexSubImage2D) as CUDA reads them (cuMemcpy2D from the \
+         mapped array)",
+        &read,
+        &written,
+    );
+    check_cu!(cuGraphicsUnregisterResource(resource));
+
+    // Every level of a mipmapped texture: cuGraphicsResourceGetMappedMipmappedArray and
+    // cuMipmappedArrayGetLevel one way, cuGraphicsSubResourceGetMappedArray per level the other;
+    // cuMemcpy3D.
+    const MW: usize = 128;
+    const MH: usize = 64;
+    const LEVELS: u32 = 8; // 128 x 64 down to 1 x 1
+    let mip_tex = headless.texture(MW, MH, LEVELS)?;
+    unsafe { finish() };
+    check_cu!(cuGraphicsGLRegisterImage(
+        &mut resource,
+        mip_tex,
+        GL_TEXTURE_2D,
+        CU_GRAPHICS_REGISTER_FLAGS_NONE.0
+    ));
+    map(&mut resource, CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD);
+    let mut mipmap: CUmipmappedArray = ptr::null_mut();
+    check_cu!(cuGraphicsResourceGetMappedMipmappedArray(
+        &mut mipmap,
+        resource
+    ));
+    let mut written = Vec::new();
+    for level in 0..LEVELS {
+        let (w, h) = level_size(MW, MH, level);
+        let mut texels = pattern(3, level, w, h);
+        let target = if control("mipmap-write-level-0") {
+            0
+        } else {
+            level
+        };
+        check_cu!(cuMipmappedArrayGetLevel(&mut array, mipmap, target));
+        copy_3d(Surface::Array(array), &mut texels, w, h, true, None);
+        written.extend(texels);
+    }
+    unmap(&mut resource);
+    let mut back = Vec::new();
+    for level in 0..LEVELS {
+        let (w, h) = level_size(MW, MH, level);
+        back.extend(headless.read_texture(mip_tex, level, w, h)?);
+    }
+    checks.all(
+        "mipmapped GL texture, every level: texels CUDA wrote (cuMemcpy3D to \
+         cuMipmappedArrayGetLevel's arrays) as glGetTexImage reads them",
+        &back,
+        &written,
+    );
+    let mut written = Vec::new();
+    for level in 0..LEVELS {
+        let (w, h) = level_size(MW, MH, level);
+        let texels = pattern(4, level, w, h);
+        headless.write_texture(mip_tex, level, w, h, &texels)?;
+        written.extend(texels);
+    }
+    unsafe { finish() };
+    map(&mut resource, CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY);
+    let mut read = Vec::new();
+    for level in 0..LEVELS {
+        let (w, h) = level_size(MW, MH, level);
+        let source = if control("mipmap-read-level-0") {
+            0
+        } else {
+            level
+        };
+        check_cu!(cuGraphicsSubResourceGetMappedArray(
+            &mut array, resource, 0, source
+        ));
+        let mut texels = vec![0u32; w * h];
+        copy_3d(Surface::Array(array), &mut texels, w, h, false, None);
+        read.extend(texels);
+    }
+    unmap(&mut resource);
+    checks.all(
+        "mipmapped GL texture, every level: texels GL wrote (glTexSubImage2D) as CUDA reads them \
+         (cuMemcpy3D from cuGraphicsSubResourceGetMappedArray's arrays)",
+        &read,
+        &written,
+    );
+    check_cu!(cuGraphicsUnregisterResource(resource));
+    unsafe { (headless.gl.delete_textures)(2, [tex, mip_tex].as_ptr()) };
+    check_cu!(cuDevicePrimaryCtxRelease(device));
+    Ok(checks)
 }

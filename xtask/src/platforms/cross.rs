@@ -12,8 +12,8 @@
 //!
 //! Not run here: prototypes' mutations_are_rejected (the probe's control: mutated copies of the
 //! bindings' text, the same on every target; 90 s a version under qemu), compile_fail and
-//! versions (the bindings' and manifests' text, with cargo), gl_interop (needs a GL context), the
-//! benchmarks: they run on x86-64 Linux.
+//! versions (the bindings' and manifests' text, with cargo), gl_interop and egl_interop (need a
+//! GL context), the benchmarks: they run on x86-64 Linux.
 
 use super::test_counts;
 use crate::base::{process, Result};

@@ -108,7 +108,7 @@ impl Versions {
         let d = self.default;
         let mut builds = vec![Build::new(
             d.to_string(),
-            &["driver", "table", "interop", "gl_interop"],
+            &["driver", "table", "interop", "gl_interop", "egl_interop"],
             Features::Default("link-every-function"),
             false,
         )];
@@ -167,6 +167,7 @@ impl Versions {
             "load_from",
             "interop",
             "gl_interop",
+            "egl_interop",
         ];
         let mut builds = vec![self.dynamic_build(self.default, &tests, "interop,")];
         builds.extend(

@@ -45,8 +45,9 @@ pub struct Sides {
 pub struct Calls {
     /// The workspace's own programs, each to its two sides.
     pub own: BTreeMap<Program, Sides>,
-    /// The suites without twins: the workspace's OpenGL interop test (`gl_interop`) and the
-    /// dependents' suites on this crate (`rustacuda`, `cust`, `cudarc`), each to its calls.
+    /// The suites without twins: the workspace's OpenGL and EGL interop tests (`gl_interop`,
+    /// `egl_interop`) and the dependents' suites on this crate (`rustacuda`, `cust`, `cudarc`),
+    /// each to its calls.
     pub dependents: BTreeMap<String, BTreeSet<Call>>,
     /// Processes whose driver did not load the recorder's CUPTI subscription, with its error.
     pub errors: Vec<String>,

@@ -265,10 +265,10 @@ pub fn render(
          it and its C twin, in the same build, both got (a control of the program, a \
          deliberately wrong variant of it, is compared with its own twin and shown under the \
          program's name). **Tests and dependents** (no twins), the suites this run recorded: \
-         {suites} (`gl_interop`: the workspace's OpenGL interop test, through headless EGL; the \
-         others: a dependent's tests and examples on this crate). A function of a header newer \
-         than the driver (CUDA {cuda}) is not in it: a program reaches it only through \
-         `cuGetProcAddress`, which finds none.\n",
+         {suites} (`gl_interop`, `egl_interop`: the workspace's OpenGL and EGL interop tests, \
+         through headless EGL; the others: a dependent's tests and examples on this crate). A \
+         function of a header newer than the driver (CUDA {cuda}) is not in it: a program \
+         reaches it only through `cuGetProcAddress`, which finds none.\n",
         newest = dotted(headers.newest),
         cuda = dotted(machine.cuda),
         suites = suites.join(", ")

@@ -77,11 +77,12 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
     profiler(here, checks, logs)
 }
 
-/// tests/gl_interop-* --ignored (linked and dynamic-loading) with the machine's EGL/OpenGL
-/// loaders, else the carried Debian packages (unpacked into /, as the device notes say; nothing
-/// else is unpacked there), and the NVIDIA EGL vendor file where the driver has one.
+/// tests/gl_interop-* and tests/egl_interop-* --ignored (linked and dynamic-loading) with the
+/// machine's EGL/OpenGL loaders, else the carried Debian packages (unpacked into /, as the device
+/// notes say; nothing else is unpacked there), and the NVIDIA EGL vendor file where the driver has
+/// one.
 fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
-    println!("== OpenGL interop through headless EGL (tests/gl_interop-* --ignored: linked, dynamic-loading)");
+    println!("== OpenGL and EGL interop through headless EGL (tests/gl_interop-*, tests/egl_interop-* --ignored: linked, dynamic-loading)");
     let known =
         String::from_utf8_lossy(&Command::new("ldconfig").arg("-p").output()?.stdout).into_owned();
     if let Some(line) = known.lines().find(|l| l.contains("libEGL.so.1")) {
@@ -104,16 +105,31 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         "  EGL vendor file: {}",
         vendor.as_deref().unwrap_or("the glvnd default search")
     );
-    for test in files::sorted(&here.join("tests"), "gl_interop-")? {
+    let tests = [
+        files::sorted(&here.join("tests"), "gl_interop-")?,
+        files::sorted(&here.join("tests"), "egl_interop-")?,
+    ];
+    for test in tests.concat() {
         let name = format!("{}-ignored", files::name(&test));
         let mut command = Command::new(test);
         command.args(["--ignored", "--test-threads", "1", "--nocapture"]);
-        // The graphics and OpenGL groups' calls: a suite without a twin in the coverage report.
+        // The graphics, OpenGL and EGL groups' calls: suites without twins in the coverage report.
         super::record_calls(here, logs, &mut command, &name)?;
         logs.run(&name, &mut command);
         logs.print_matching(
             &name,
-            &["EGL ", "OpenGL ", "GL buffer", "panicked", "failed"],
+            &[
+                "EGL ",
+                "OpenGL ",
+                "GL buffer",
+                "GL texture",
+                "stream ",
+                "EGLImage",
+                "EGLSync",
+                "panicked",
+                "failed",
+                "FAILED",
+            ],
             "  ",
             usize::MAX,
         )?;

@@ -621,9 +621,16 @@ fn sync() -> Result<Checks, String> {
         "EGL_KHR_gl_texture_2D_image",
     ])?;
     let (device, _) = headless_gl::cuda_on_gl_device();
-    let create_event = egl::entry::cuEventCreateFromEGLSync
-        .get()
-        .map_err(|e| format!("cuEventCreateFromEGLSync: not in this driver ({e})"))?;
+    let create_event = match egl::entry::cuEventCreateFromEGLSync.get() {
+        Ok(create_event) => create_event,
+        // The x86-64 drivers have no such symbol (Jetson's have): nothing to test here, which
+        // the GPU runner reports as waived, apart from what passed.
+        Err(e) if e.kind == ProcAddressErrorKind::SymbolNotFound => {
+            println!("WAIVED: cuEventCreateFromEGLSync: not in this driver ({e})");
+            return Ok(Checks::default());
+        }
+        Err(e) => return Err(format!("cuEventCreateFromEGLSync: {e}")),
+    };
     println!("cuEventCreateFromEGLSync: in this driver (cuGetProcAddress)");
     let create_image: CreateImage = unsafe { headless.proc(c"eglCreateImageKHR")? };
     let destroy_image: DestroyImage = unsafe { headless.proc(c"eglDestroyImageKHR")? };

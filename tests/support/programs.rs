@@ -25,6 +25,11 @@ pub const FOLDER: &str = "examples/groups";
 /// their parity compares the two sides' refusals; the GPU run runs them once more without one.
 pub const WITHOUT_TOOLS: &[&str] = &["checkpoint"];
 
+/// The group programs that need two devices to test their point: on a machine with fewer they
+/// print `Result = WAIVED: <why>` and exit with [`WAIVED_EXIT_CODE`]; with two or more they must
+/// pass.
+pub const TWO_GPUS: &[&str] = &["peer"];
+
 /// A deliberately wrong variant of a group program, to show that one of its checks can fail: both
 /// sides run it when `CUDA_GROUP_CONTROL` names it (`control("<name>")` in the program, C and
 /// Rust alike), and on a GPU both must print `FAILED: <fails_with>` and `Result = FAIL`, exit

@@ -933,8 +933,11 @@ fn parity_of(name: &str, control: Option<(&str, &str)>) {
         "{label}: missing {}",
         missing.join("; ")
     );
-    let traces = trace_dirs(&run_name).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let traces = traces.filter(|_| captured.is_none());
+    // (No trace of a captured run.)
+    let traces = match captured {
+        None => trace_dirs(&run_name).unwrap_or_else(|e| panic!("{label}: {e}")),
+        Some(_) => None,
+    };
 
     let env = |side: usize| -> Vec<(&str, &OsStr)> {
         let control = control.map(|(c, _)| ("CUDA_GROUP_CONTROL", OsStr::new(c)));
@@ -1050,9 +1053,15 @@ fn parity_of(name: &str, control: Option<(&str, &str)>) {
             env!("CUDA_HEADER_VERSION")
         )
     } else if refused_to_tools && gpu_expected() {
-        "; success not required: a tool is attached (CUDA_INJECTION64_PATH), and the driver \
-         serves this program's calls only without one"
-            .to_string()
+        format!(
+            "; {} not required: a tool is attached (CUDA_INJECTION64_PATH), and the driver \
+             serves this program's calls only without one",
+            if control.is_some() {
+                "failure"
+            } else {
+                "success"
+            }
+        )
     } else if let Some(why) = waived(&rust_lines) {
         format!(", Result = WAIVED: {why}")
     } else if let Some((_, fails_with)) = control.filter(|_| gpu) {

@@ -4,12 +4,22 @@
 //! Each test runs the C twin (built by the tests' build script, `support/build.rs`, into
 //! `env!("C_TWIN_DIR")`) and the Rust example (built by the test itself, once, with
 //! `cargo build --examples` and the test's own features and profile, into
-//! `target/<profile>/examples/`) with the same argument, the kernels folder, and `CUDA_CACHE_DISABLE=1` (so that `ptx_link` compiles its PTX on
-//! each run and prints the same info log), and requires the same exit code and the same stdout,
-//! compared in full, line by line, after normalising only:
+//! `target/<profile>/examples/`) with the same argument, the kernels folder, and
+//! `CUDA_CACHE_DISABLE=1` (so that `ptx_link` compiles its PTX on each run and prints the same
+//! info log), and requires the same exit code and the same stdout, compared in full, line by line,
+//! after normalising only:
 //!
-//! 1. non-null pointer values: every `0x[0-9a-f]+` becomes `0xPTR` (C's `%p` of null, `(nil)`, is
-//!    left as it is);
+//! 1. addresses: a hexadecimal number `0x<digits>` (lower case, as glibc's `%p` and Rust's `{:#x}`
+//!    print) whose value is at least 2^32 and below 2^48 (9 to 12 significant digits) becomes
+//!    `0xPTR`. Such a number is an address: a pointer or a handle (`CUcontext`, `CUmemoryPool`,
+//!    a device or host address, a function's), which differs from run to run. On x86-64 Linux
+//!    every address a program prints is in that range: user space ends at 2^47; the twins (linked
+//!    with `-pie`, see `support/build.rs`) and the Rust examples are position-independent
+//!    executables, whose heap and mappings lie above 4 GiB, and the driver puts device memory in
+//!    the same address space (unified addressing). Every other hex number is compared as it is:
+//!    flags and attribute values (`0x%x` of 32-bit values: at most 8 digits; `contexts`,
+//!    `coredump_logs`, `graph_nodes`), the 64-bit word `stream_memops` checks
+//!    (`0x1122334455667788`: 16 digits). C's `%p` of null, `(nil)`, is left as it is;
 //! 2. `check_driver` reports: a report begins with `<file>.cpp:<line>  ` (C's `__FILE__` and
 //!    `__LINE__`) or `<file>.rs:<line>  ` (Rust's `file!()`, `line!()`) and ends with ` failed. `,
 //!    possibly several lines further on (a long Rust expression may be printed over several lines).
@@ -31,11 +41,59 @@
 //! The group programs are declared in the root `Cargo.toml` (`support/programs.rs`); the build
 //! script compiles the twins of those whose oldest header is at most this one and writes their
 //! tests, `group::<name>`. Every group program checks its results: on a GPU it prints
-//! `Result = PASS`.
+//! `Result = PASS`, with two exceptions:
+//!
+//! - **Waived.** A program that cannot test its point on the machine prints
+//!   `Result = WAIVED: <why>` and exits with 100 (`WAIVED_EXIT_CODE`). Waived is not passed: on a
+//!   GPU a program may be waived only where `TWO_GPUS` (`support/programs.rs`) lists it and the
+//!   machine has fewer than two devices (`cuDeviceGetCount`), and there both sides must be; with
+//!   two or more it must pass. Its line ends `Result = WAIVED: <why>`.
+//! - **Under a tool.** The programs of `WITHOUT_TOOLS`, which the driver serves only without a
+//!   tool attached: under `CUDA_INJECTION64_PATH` their outputs are compared, success is not
+//!   required.
+//!
+//! **Controls.** Each entry of `CONTROLS` (`support/programs.rs`), a deliberately wrong variant of
+//! a group program built for this header, has a test `control::<program>_<name>`, which runs both
+//! sides with `CUDA_GROUP_CONTROL=<name>` (the normal runs have the variable removed) and compares
+//! them as above. On a GPU both must exit with 1 and print `FAILED: <fails_with>` and
+//! `Result = FAIL`: a control that passes fails the test, since the check it targets could not
+//! fail. (A control of a `TWO_GPUS` program on fewer than two devices may be waived instead; one
+//! of a `WITHOUT_TOOLS` program under a tool is only compared.)
+//!
+//! **The driver-call trace.** Where `CUDA_INJECTION64_PATH` names the coverage recorder
+//! (`ci/coverage/recorder.c`, which the driver loads from `cuInit`) and `CUDA_CALLS_DIR` a folder
+//! (the GPU runner sets both for the whole test binary), each side runs with its own
+//! `CUDA_CALLS_DIR`, `<dir>/<program>-c` and `<dir>/<program>-rust` (a control's:
+//! `<dir>/<program>-<control>-c` and `-rust`), emptied first, where the recorder writes each of its
+//! processes' driver calls in order, per thread, as runs of calls in a row of one entry with one
+//! result (module `trace`). The two traces must be the same:
+//!
+//! - per process: the program's own, then those it starts (`ipc`'s and `checkpoint`'s children),
+//!   paired by their place in the process tree (from each file's `# pid <pid> parent <pid>`:
+//!   children in start order, by pid); both sides must have the same tree;
+//! - per thread: threads are paired by their calls (a thread of the C twin with the thread of the
+//!   Rust example whose runs compare equal, the same ordinal first), so that threads whose first
+//!   calls raced pair all the same; the threads left are paired by ordinal, and compared;
+//! - the sequence of (entry, result, count), exactly, but that the `cuGetProcAddress*` entries are
+//!   set apart on both sides (the loader's, the table's and the typed entry points' own
+//!   resolutions: `dynamic-loading` resolves each function on its first call, the C twin's linked
+//!   calls resolve nothing), counted and said in the parity line; under `dynamic-loading` so is
+//!   `cuDriverGetVersion`: the C twin's `entry()` asks the driver's version at its first lookup,
+//!   as the Rust side's typed entry points do when linked, but the Rust loader asked it before
+//!   `cuInit` (resolving `cuInit` itself), where the recorder does not see it, and keeps it; and
+//!   a run of `CUDA_ERROR_NOT_READY` (600: a poll that found work still running) may differ in
+//!   count, and may be missing on the side that found the work done at once (it is then followed
+//!   by the same entry's other result).
+//!
+//! A difference fails the test, showing the first differing place (process, thread, index, both
+//! sides' runs); so does a side whose recorder could not subscribe (`# cupti-error`), and, on a
+//! GPU, a side of which no process loaded the recorder. The calls before `cuInit` (and its own)
+//! are not seen.
 //!
 //! One test per example; run with `--nocapture` to see a line per example
-//! (`<name>: parity ok (<N> lines)[, Result = PASS]`). On a mismatch the test prints a diff of the
-//! normalised outputs (`-` C twin, `+` Rust example) and fails.
+//! (`<name>: parity ok (<N> lines, exit code 0), Result = PASS; trace: 412 calls in 130 runs, 1
+//! process, 1 thread, the same (cuGetProcAddress set apart: C 3, Rust 9)`). On a mismatch the
+//! test prints a diff of the normalised outputs (`-` C twin, `+` Rust example) and fails.
 //!
 //! The compiled test binary can be carried to another machine (a GPU machine without cargo) with
 //! the example binaries, the twins and the kernels; these variables say where they are there:
@@ -50,6 +108,8 @@
 //! `cargo run --example <name>` in a fresh clone).
 
 mod common;
+#[path = "examples_parity/trace.rs"]
+mod trace;
 
 use std::env::consts::EXE_SUFFIX;
 use std::ffi::OsStr;
@@ -118,7 +178,13 @@ parity_tests!(runtime_interop);
 mod group {
     include!(concat!(env!("OUT_DIR"), "/group_programs.rs"));
 }
-use group::{GROUP_PROGRAMS, WITHOUT_TOOLS};
+use group::{GROUP_PROGRAMS, TWO_GPUS, WAIVED_EXIT_CODE, WITHOUT_TOOLS};
+
+/// The controls of the group programs built for this header, one test each (written by the build
+/// script): `control::<program>_<name>`.
+mod control {
+    include!(concat!(env!("OUT_DIR"), "/controls.rs"));
+}
 
 /// What each example prints when the driver library cannot be loaded (`dynamic-loading`): the
 /// `check_driver!` report of its first call, or, for the two that do not use it, their own error
@@ -166,7 +232,8 @@ fn examples_start_without_the_driver_library() {
     // A group program's first call is check_driver!(cuInit(0)).
     let groups = GROUP_PROGRAMS.iter().map(|name| (*name, NO_LIBRARY_REPORT));
     for (name, expected) in examples.chain(groups) {
-        let out = run("Rust example", &dir.join(name), &kernels_dir())
+        let kernels = kernels_dir();
+        let out = run_with_args("Rust example", &dir.join(name), &[kernels.as_os_str()])
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let first_line = out.stdout.lines().next().unwrap_or("");
         println!(
@@ -435,6 +502,25 @@ fn gpu_expected() -> bool {
     })
 }
 
+/// The devices the driver shows (`cuDeviceGetCount` after `cuInit`); 0 where it shows none.
+fn device_count() -> i32 {
+    static COUNT: OnceLock<i32> = OnceLock::new();
+    *COUNT.get_or_init(|| {
+        let mut count = 0;
+        // SAFETY: cuInit takes flags only; cuDeviceGetCount writes one int.
+        let ok = unsafe {
+            cuda_driver_sys::cuInit(0) == cuda_driver_sys::CUresult::CUDA_SUCCESS
+                && cuda_driver_sys::cuDeviceGetCount(&mut count)
+                    == cuda_driver_sys::CUresult::CUDA_SUCCESS
+        };
+        if ok {
+            count
+        } else {
+            0
+        }
+    })
+}
+
 /// The driver's CUDA version where it is older than this build's header (`CUDA_HEADER_VERSION`);
 /// `None` where it is not, or where there is no driver to ask.
 fn older_driver_than_header() -> Option<i32> {
@@ -469,15 +555,24 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
-/// Runs `exe kernels` with `CUDA_CACHE_DISABLE=1`, under the time limit.
-fn run(what: &str, exe: &Path, kernels: &Path) -> Result<Run, String> {
-    run_with_args(what, exe, &[kernels.as_os_str()])
-}
-
 /// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
 fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
+    run_with(what, exe, args, &[])
+}
+
+/// Runs `exe args...` with `CUDA_CACHE_DISABLE=1` and the variables `env` (`CUDA_GROUP_CONTROL`
+/// removed where `env` does not set it), under the time limit.
+fn run_with(
+    what: &str,
+    exe: &Path,
+    args: &[&OsStr],
+    env: &[(&str, &OsStr)],
+) -> Result<Run, String> {
     let mut command = common::runner::target_command(exe);
     command.args(args).env("CUDA_CACHE_DISABLE", "1");
+    command
+        .env_remove("CUDA_GROUP_CONTROL")
+        .envs(env.iter().copied());
     // Bind the twin's driver symbols as the Rust examples bind theirs: at start, as they are
     // linked (`-z now`), so that a driver without a function the program calls stops both sides
     // the same way; under `dynamic-loading`, on the first call, where the Rust side gets
@@ -641,7 +736,8 @@ fn msvcrt_pointers(stdout: &str) -> String {
     out + rest
 }
 
-/// Rule 1: `0x[0-9a-f]+` as `0xPTR`.
+/// Rule 1: an address, `0x` and lower-case hex digits whose value is in [2^32, 2^48) (9 to 12
+/// significant digits), as `0xPTR`; every other hex number as it is.
 fn normalise_pointers(line: &str) -> String {
     let bytes = line.as_bytes();
     let mut out = String::with_capacity(line.len());
@@ -652,7 +748,12 @@ fn normalise_pointers(line: &str) -> String {
             while j < bytes.len() && is_lower_hex(bytes[j]) {
                 j += 1;
             }
-            out.push_str("0xPTR");
+            let significant = line[i + 2..j].trim_start_matches('0').len();
+            if (9..=12).contains(&significant) {
+                out.push_str("0xPTR");
+            } else {
+                out.push_str(&line[i..j]);
+            }
             i = j;
         } else {
             let c = line[i..].chars().next().unwrap();
@@ -767,20 +868,43 @@ fn result_pass(lines: &[String]) -> bool {
     lines.iter().any(|l| l == "Result = PASS")
 }
 
+/// The reason of the output's `Result = WAIVED: <why>` line, where it has one.
+fn waived(lines: &[String]) -> Option<&str> {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Result = WAIVED: "))
+}
+
 /// Runs the twin and the example `name` and compares them; panics with every difference found.
 fn parity(name: &str) {
+    parity_of(name, None)
+}
+
+/// Runs the twin and the example `name` (with `control`, `(name, fails_with)`: as that control of
+/// the group program, `CUDA_GROUP_CONTROL=<name>`) and compares them; panics with every difference
+/// found.
+fn parity_of(name: &str, control: Option<(&str, &str)>) {
     let checks_results = EXAMPLES
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, checks)| *checks)
         .or(GROUP_PROGRAMS.contains(&name).then_some(true))
         .expect("the example is in EXAMPLES or GROUP_PROGRAMS");
+    // How the line and the trace folders name the run: `launch` or `launch, control plain`.
+    let (label, run_name) = match control {
+        Some((c, _)) => (format!("{name}, control {c}"), format!("{name}-{c}")),
+        None => (name.to_string(), name.to_string()),
+    };
     let twin = twin_dir().join(format!("{name}{EXE_SUFFIX}"));
     let captured = std::env::var_os("CUDA_EXAMPLES_OUTPUT_DIR").map(PathBuf::from);
+    if captured.is_some() && control.is_some() {
+        println!("{label}: not run (CUDA_EXAMPLES_OUTPUT_DIR holds the programs' own runs only)");
+        return;
+    }
     let example = match &captured {
         Some(dir) => dir.join(format!("{name}.stdout")),
         None => examples_dir()
-            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .unwrap_or_else(|e| panic!("{label}: {e}"))
             .join(format!("{name}{EXE_SUFFIX}")),
     };
     let kernels = kernels_dir();
@@ -804,14 +928,29 @@ fn parity(name: &str) {
             kernels.display()
         ));
     }
-    assert!(missing.is_empty(), "{name}: missing {}", missing.join("; "));
+    assert!(
+        missing.is_empty(),
+        "{label}: missing {}",
+        missing.join("; ")
+    );
+    // (No trace of a captured run.)
+    let traces = match captured {
+        None => trace_dirs(&run_name).unwrap_or_else(|e| panic!("{label}: {e}")),
+        Some(_) => None,
+    };
 
-    let c = run("C twin", &twin, &kernels).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let env = |side: usize| -> Vec<(&str, &OsStr)> {
+        let control = control.map(|(c, _)| ("CUDA_GROUP_CONTROL", OsStr::new(c)));
+        let calls = (traces.as_ref()).map(|dirs| ("CUDA_CALLS_DIR", dirs[side].as_os_str()));
+        control.into_iter().chain(calls).collect()
+    };
+    let args = [kernels.as_os_str()];
+    let c = run_with("C twin", &twin, &args, &env(0)).unwrap_or_else(|e| panic!("{label}: {e}"));
     let rust = match &captured {
         Some(dir) => read_captured(dir, name),
-        None => run("Rust example", &example, &kernels),
+        None => run_with("Rust example", &example, &args, &env(1)),
     }
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    .unwrap_or_else(|e| panic!("{label}: {e}"));
     // (The C library's `%p`: mingw-w64's is not glibc's, which the examples print everywhere.)
     let c_stdout = if cfg!(windows) {
         msvcrt_pointers(&c.stdout)
@@ -846,20 +985,18 @@ fn parity(name: &str) {
     let tool = std::env::var_os("CUDA_INJECTION64_PATH").is_some_and(|p| !p.is_empty());
     let refused_to_tools = tool && WITHOUT_TOOLS.contains(&name);
     let gpu = gpu_expected() && older_driver.is_none() && !refused_to_tools;
+    // Where it may be waived, it must be: it cannot test its point on this machine.
+    let to_waive = TWO_GPUS.contains(&name) && device_count() < 2;
     if gpu {
-        for (who, run, lines) in [
+        let sides = [
             ("C twin", &c, &c_lines),
             ("Rust example", &rust, &rust_lines),
-        ] {
-            if run.status.code() != Some(0) {
-                problems.push(format!(
-                    "on a GPU the {who} must exit with 0, not {}",
-                    run.describe_status()
-                ));
-            }
-            if checks_results && !result_pass(lines) {
-                problems.push(format!("on a GPU the {who} must print `Result = PASS`"));
-            }
+        ];
+        for (who, run, lines) in sides {
+            problems.extend(match control {
+                None => on_a_gpu(name, who, run, lines, checks_results, to_waive),
+                Some((_, fails_with)) => control_on_a_gpu(who, run, lines, fails_with, to_waive),
+            });
         }
         // What the program said failed: its check reports and its own `FAILED:` lines.
         let said: Vec<&String> = (rust_lines.iter())
@@ -873,6 +1010,13 @@ fn parity(name: &str) {
             problems.push(format!("the Rust example reported:\n{}", said.join("\n")));
         }
     }
+    let stopped = [&c, &rust].iter().any(|r| r.status.code() == Some(127));
+    let trace = traces
+        .as_ref()
+        .map(|[c_dir, rust_dir]| compare_traces(c_dir, rust_dir, gpu_expected() && !stopped));
+    if let Some(Err(e)) = &trace {
+        problems.push(e.clone());
+    }
     if !problems.is_empty() {
         let stderr = |who: &str, r: &Run| {
             if r.stderr.is_empty() {
@@ -882,7 +1026,7 @@ fn parity(name: &str) {
             }
         };
         panic!(
-            "{name}: parity FAILED (C twin {}, Rust example {})\n{}{}{}",
+            "{label}: parity FAILED (C twin {}, Rust example {})\n{}{}{}",
             twin.display(),
             example.display(),
             problems.join("\n"),
@@ -890,11 +1034,15 @@ fn parity(name: &str) {
             stderr("Rust example", &rust)
         );
     }
+    let trace = match trace {
+        Some(Ok(same)) => format!("; trace: {same}"),
+        _ => String::new(),
+    };
 
     if let Some(symbol) = missing_symbol(&c, &rust) {
         println!(
-            "{name}: parity ok (both stop at start: the driver library lacks {symbol}, which \
-             this header's C spelling binds; exit code 127)"
+            "{label}: parity ok (both stop at start: the driver library lacks {symbol}, which \
+             this header's C spelling binds; exit code 127){trace}"
         );
         return;
     }
@@ -905,9 +1053,21 @@ fn parity(name: &str) {
             env!("CUDA_HEADER_VERSION")
         )
     } else if refused_to_tools && gpu_expected() {
-        "; success not required: a tool is attached (CUDA_INJECTION64_PATH), and the driver \
-         serves this program's calls only without one"
-            .to_string()
+        format!(
+            "; {} not required: a tool is attached (CUDA_INJECTION64_PATH), and the driver \
+             serves this program's calls only without one",
+            if control.is_some() {
+                "failure"
+            } else {
+                "success"
+            }
+        )
+    } else if let Some(why) = waived(&rust_lines) {
+        format!(", Result = WAIVED: {why}")
+    } else if let Some((_, fails_with)) = control.filter(|_| gpu) {
+        format!(", FAILED: {fails_with}, Result = FAIL, as the control must")
+    } else if control.is_some() {
+        ", no `Result = FAIL` required (no GPU: error path)".to_string()
     } else if !checks_results {
         String::new()
     } else if result_pass(&rust_lines) {
@@ -918,10 +1078,149 @@ fn parity(name: &str) {
         ", no `Result = PASS` (no GPU: error path)".to_string()
     };
     println!(
-        "{name}: parity ok ({} lines, {}){results}",
+        "{label}: parity ok ({} lines, {}){results}{trace}",
         rust_lines.len(),
         describe_status(rust.status)
     );
+}
+
+/// What one side of the program `name` (not a control) did wrong on a GPU: it must exit with 0
+/// and, where it checks its results, print `Result = PASS`; but where it is to be waived
+/// (`to_waive`: a `TWO_GPUS` program on fewer than two devices), it must print
+/// `Result = WAIVED: <why>` and exit with [`WAIVED_EXIT_CODE`].
+fn on_a_gpu(
+    name: &str,
+    who: &str,
+    run: &Run,
+    lines: &[String],
+    checks_results: bool,
+    to_waive: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let devices = device_count();
+    if to_waive {
+        if run.status.code() != Some(WAIVED_EXIT_CODE) || waived(lines).is_none() {
+            problems.push(format!(
+                "on a GPU with {devices} device(s) the {who} must print `Result = WAIVED: <why>` \
+                 and exit with {WAIVED_EXIT_CODE} ({name} needs two devices to test its point), \
+                 not {}",
+                run.describe_status()
+            ));
+        }
+        return problems;
+    }
+    if run.status.code() != Some(0) {
+        let waiver = match waived(lines) {
+            Some(why) if TWO_GPUS.contains(&name) => format!(
+                " (it printed `Result = WAIVED: {why}`, but the machine has {devices} devices: \
+                 it must pass)"
+            ),
+            Some(why) => format!(
+                " (it printed `Result = WAIVED: {why}`: only the programs of TWO_GPUS may be \
+                 waived, on fewer than two devices)"
+            ),
+            None => String::new(),
+        };
+        problems.push(format!(
+            "on a GPU the {who} must exit with 0, not {}{waiver}",
+            run.describe_status()
+        ));
+    }
+    if checks_results && !result_pass(lines) {
+        problems.push(format!("on a GPU the {who} must print `Result = PASS`"));
+    }
+    problems
+}
+
+/// What one side of a control did wrong on a GPU: it must print `FAILED: <fails_with>` and
+/// `Result = FAIL` and exit with 1 (a control that passes shows that its check cannot fail); or,
+/// where the program is to be waived (`to_waive`), be waived.
+fn control_on_a_gpu(
+    who: &str,
+    run: &Run,
+    lines: &[String],
+    fails_with: &str,
+    to_waive: bool,
+) -> Vec<String> {
+    if to_waive && run.status.code() == Some(WAIVED_EXIT_CODE) && waived(lines).is_some() {
+        return Vec::new();
+    }
+    let mut problems = Vec::new();
+    let failed = format!("FAILED: {fails_with}");
+    if !lines.contains(&failed) {
+        problems.push(format!(
+            "on a GPU the {who} of the control must print `{failed}`: the check it targets did \
+             not fail"
+        ));
+    }
+    if !lines.iter().any(|l| l == "Result = FAIL") {
+        problems.push(format!(
+            "on a GPU the {who} of the control must print `Result = FAIL`"
+        ));
+    }
+    if run.status.code() != Some(1) {
+        problems.push(format!(
+            "on a GPU the {who} of the control must exit with 1, not {}",
+            run.describe_status()
+        ));
+    }
+    problems
+}
+
+/// The two sides' trace folders of the run `run`, `<CUDA_CALLS_DIR>/<run>-c` and `-rust`, emptied,
+/// where `CUDA_INJECTION64_PATH` and `CUDA_CALLS_DIR` are set (the GPU runner's recorder); `None`
+/// where they are not.
+fn trace_dirs(run: &str) -> Result<Option<[PathBuf; 2]>, String> {
+    let set = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
+    let (Some(_), Some(dir)) = (set("CUDA_INJECTION64_PATH"), set("CUDA_CALLS_DIR")) else {
+        return Ok(None);
+    };
+    let dir = PathBuf::from(dir);
+    let dirs = ["c", "rust"].map(|side| dir.join(format!("{run}-{side}")));
+    for d in &dirs {
+        if d.exists() {
+            std::fs::remove_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    Ok(Some(dirs))
+}
+
+/// The entries the trace comparison sets apart on both sides (module documentation): the lookups,
+/// and under `dynamic-loading` the version query.
+const SET_APART: &[&str] = if cfg!(feature = "dynamic-loading") {
+    &["cuGetProcAddress", "cuDriverGetVersion"]
+} else {
+    &["cuGetProcAddress"]
+};
+
+/// The two sides' driver-call traces (module [`trace`]) compared: what they have where they are
+/// the same, else the first difference. Where the recorder `must_load` (on a GPU, where the
+/// programs started), a side of which no process loaded it fails too.
+fn compare_traces(c_dir: &Path, rust_dir: &Path, must_load: bool) -> Result<String, String> {
+    let read = |who: &str, dir: &Path| {
+        trace::read(dir, SET_APART).map_err(|e| format!("the {who}'s driver-call trace: {e}"))
+    };
+    let (c, rust) = (read("C twin", c_dir)?, read("Rust example", rust_dir)?);
+    if c.processes.is_empty() && rust.processes.is_empty() {
+        if must_load {
+            return Err(format!(
+                "no process of either side loaded the recorder (CUDA_INJECTION64_PATH): {} and {} \
+                 are empty",
+                c_dir.display(),
+                rust_dir.display()
+            ));
+        }
+        return Ok("no process loaded the recorder".into());
+    }
+    let same = trace::compare(&c, &rust, SET_APART).map_err(|e| {
+        format!(
+            "the driver-call traces differ ({} and {}): {e}",
+            c_dir.display(),
+            rust_dir.display()
+        )
+    })?;
+    Ok(same.to_string())
 }
 
 /// The symbol(s) the two sides stopped on, when the dynamic loader refused to start both (exit
@@ -996,8 +1295,15 @@ mod normalisation {
     #[test]
     fn pointers_and_times() {
         assert_eq!(
-            normalise("ctxA = 0x55d0c0ffee00, ctxB = (nil)\npfn = 0x7f53a52d5660"),
-            owned(&["ctxA = 0xPTR, ctxB = (nil)", "pfn = 0xPTR"])
+            normalise(
+                "ctxA = 0x55d0c0ffee00, ctxB = (nil)\npfn = 0x7f53a52d5660\nat 0x302000000; \
+                 0x00000000deadbeef"
+            ),
+            owned(&[
+                "ctxA = 0xPTR, ctxB = (nil)",
+                "pfn = 0xPTR",
+                "at 0xPTR; 0x00000000deadbeef"
+            ])
         );
         assert_eq!(
             normalise(
@@ -1008,6 +1314,36 @@ mod normalisation {
                 "info    : Compile time = <T> ms"
             ])
         );
+    }
+
+    /// Flags and values printed in hex are compared; addresses are not.
+    #[test]
+    fn hex_values_are_compared_and_addresses_are_not() {
+        let same = |c: &str, rust: &str| normalise(c) == normalise(rust);
+        // contexts, coredump_logs, graph_nodes: 32-bit flags with `0x%x`.
+        assert!(!same("context flags: 0x1", "context flags: 0x9"));
+        assert!(!same(
+            "primary context: flags 0x0, active 1",
+            "primary context: flags 0x4, active 1"
+        ));
+        assert!(!same(
+            "  generation flags: 0xffffffff",
+            "  generation flags: 0xfffffffe"
+        ));
+        // stream_memops: a 64-bit word.
+        assert!(!same(
+            "the kernel saw 0x1122334455667788",
+            "the kernel saw 0x1122334455667789"
+        ));
+        // Host heap, libraries' mappings, device memory: different on every run.
+        assert!(same("ctx = 0x55d0c0ffee00", "ctx = 0x5612aa0b3c40"));
+        assert!(same("pfn = 0x7f53a52d5660", "pfn = 0x7fd0011f2a10"));
+        assert!(same(
+            "reserved 2097152 bytes at 0x302000000",
+            "reserved 2097152 bytes at 0x7f2c4e000000"
+        ));
+        // Null is `(nil)`, not an address.
+        assert!(!same("ctx = (nil)", "ctx = 0x55d0c0ffee00"));
     }
 
     #[test]

@@ -178,6 +178,11 @@ fn build() -> Result<(), String> {
                 .arg(format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()))
                 .arg("-l:libcudart.so.12");
         }
+        // Position-independent, as the Rust examples are: its addresses are above 4 GiB, which
+        // the parity test's rule for addresses relies on (tests/examples_parity.rs).
+        if !windows {
+            cmd.args(["-fPIE", "-pie"]);
+        }
         // RUNPATH, not RPATH: LD_LIBRARY_PATH still wins, so a twin linked against a stub
         // library (a header newer than the machine's driver) runs with the real driver.
         if let Some(dir) = &lib_dir {
@@ -199,26 +204,51 @@ fn build() -> Result<(), String> {
     Ok(())
 }
 
-/// `$OUT_DIR/group_programs.rs`, which `tests/examples_parity.rs` includes: the group programs
-/// this header builds, and one parity test each.
+/// `$OUT_DIR/group_programs.rs` and `$OUT_DIR/controls.rs`, which `tests/examples_parity.rs`
+/// includes: the group programs this header builds, with one parity test each, and one test for
+/// each of their controls (`support/programs.rs`, `CONTROLS`).
 fn write_group_tests(out: &Path, names: &[String]) -> Result<(), String> {
-    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
-    let without_tools = programs::WITHOUT_TOOLS
-        .iter()
-        .filter(|n| names.iter().any(|m| m == *n));
-    let without_tools: Vec<String> = without_tools.map(|n| format!("{n:?}")).collect();
+    let built = |n: &&str| names.iter().any(|m| m == n);
+    let quoted = |list: &mut dyn Iterator<Item = &str>| -> String {
+        let quoted: Vec<String> = list.map(|n| format!("{n:?}")).collect();
+        quoted.join(", ")
+    };
     let text = format!(
         "// Written by the tests' build script (support/build.rs) from the root Cargo.toml.\n\
          /// The group programs built for this header (examples/groups/).\n\
          pub const GROUP_PROGRAMS: &[&str] = &[{}];\n\
          /// Those the driver serves only without a tool attached (support/programs.rs).\n\
          pub const WITHOUT_TOOLS: &[&str] = &[{}];\n\
+         /// Those that need two devices, waived on fewer (support/programs.rs).\n\
+         pub const TWO_GPUS: &[&str] = &[{}];\n\
+         /// The exit code of a waived program (support/programs.rs).\n\
+         pub const WAIVED_EXIT_CODE: i32 = {};\n\
          parity_tests!({});\n",
-        quoted.join(", "),
-        without_tools.join(", "),
+        quoted(&mut names.iter().map(String::as_str)),
+        quoted(&mut programs::WITHOUT_TOOLS.iter().copied().filter(built)),
+        quoted(&mut programs::TWO_GPUS.iter().copied().filter(built)),
+        programs::WAIVED_EXIT_CODE,
         names.join(", ")
     );
     let path = out.join("group_programs.rs");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text =
+        String::from("// Written by the tests' build script (support/build.rs) from CONTROLS.\n");
+    for c in programs::CONTROLS.iter().filter(|c| built(&c.program)) {
+        let valid =
+            |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !valid(c.program) || !valid(c.name) {
+            return Err(format!(
+                "support/programs.rs: the control {:?} of {:?}: names are letters, digits and `_`",
+                c.name, c.program
+            ));
+        }
+        text.push_str(&format!(
+            "#[test]\nfn {}_{}() {{\n    crate::parity_of({:?}, Some(({:?}, {:?})));\n}}\n",
+            c.program, c.name, c.program, c.name, c.fails_with
+        ));
+    }
+    let path = out.join("controls.rs");
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

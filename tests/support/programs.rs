@@ -25,9 +25,9 @@ pub const FOLDER: &str = "examples/groups";
 /// their parity compares the two sides' refusals; the GPU run runs them once more without one.
 pub const WITHOUT_TOOLS: &[&str] = &["checkpoint"];
 
-/// The group programs that need two GPUs (peer access between them): on a machine with one, or
-/// with two that cannot access each other's memory, they print `Result = WAIVED: <why>` and exit
-/// with [`WAIVED_EXIT_CODE`].
+/// The group programs that need two devices to test their point: on a machine with fewer they
+/// print `Result = WAIVED: <why>` and exit with [`WAIVED_EXIT_CODE`]; with two or more they must
+/// pass.
 pub const TWO_GPUS: &[&str] = &["peer"];
 
 /// A deliberately wrong variant of a group program, to show that one of its checks can fail: both

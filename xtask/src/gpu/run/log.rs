@@ -6,10 +6,12 @@ use std::fs::File;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The logs folder and the checks that failed so far.
+/// The logs folder, the checks that failed so far and the programs that were waived (not
+/// passed: they could not test their point on this machine).
 pub struct Logs {
     pub out: PathBuf,
     pub failures: Vec<String>,
+    pub waived: Vec<String>,
 }
 
 impl Logs {
@@ -17,6 +19,7 @@ impl Logs {
         Logs {
             out,
             failures: Vec::new(),
+            waived: Vec::new(),
         }
     }
 

@@ -53,12 +53,12 @@ pub fn run(args: &[String]) -> Result {
     std::env::set_var("CUDA_CACHE_DISABLE", "1");
     let mut logs = Logs::new(out);
 
-    machine(&logs)?;
+    let gpus = machine(&logs)?;
     if want("tests") {
-        tests::run(&here, &checks, &mut logs)?;
+        tests::run(&here, &checks, &mut logs, gpus)?;
     }
     if want("sanitizer") {
-        sanitizer::run(&here, &checks, &mut logs)?;
+        sanitizer::run(&here, &checks, &mut logs, gpus)?;
     }
     if want("rustacuda") {
         // test_enums_align may fail: it pins the attribute count of the header rustacuda was
@@ -75,8 +75,21 @@ pub fn run(args: &[String]) -> Result {
         bench(&here, &mut logs)?;
     }
     println!();
+    if !logs.waived.is_empty() {
+        println!(
+            "gpu-run: {} waived, not passed (they cannot test their point on this machine):",
+            logs.waived.len()
+        );
+        for waived in &logs.waived {
+            println!("  {waived}");
+        }
+    }
     if logs.failures.is_empty() {
-        println!("gpu-run: all passed");
+        let but = match logs.waived.len() {
+            0 => String::new(),
+            n => format!(" but the {n} waived"),
+        };
+        println!("gpu-run: all passed{but}");
         Ok(())
     } else {
         println!(
@@ -92,12 +105,16 @@ pub fn run(args: &[String]) -> Result {
 /// (`cargo xtask coverage` reads them), where the bundle has the recorder
 /// (`lib/libcuda-calls.so`, loaded by the driver from `CUDA_INJECTION64_PATH`).
 pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str) -> Result {
+    record_calls_into(here, &logs.out.join("calls").join(name), command)
+}
+
+/// [`record_calls`] into the folder `dir`.
+pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Result {
     let recorder = here.join("lib/libcuda-calls.so");
     if !recorder.is_file() {
         return Ok(());
     }
-    let dir = logs.out.join("calls").join(name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     command
         .env("CUDA_INJECTION64_PATH", recorder)
         .env("CUDA_CALLS_DIR", dir);
@@ -105,8 +122,8 @@ pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str)
 }
 
 /// The GPUs (`gpus.csv`), the driver's own summary (`nvidia-smi.txt`, with its CUDA version) and
-/// the date (`date`), printed and kept.
-fn machine(logs: &Logs) -> Result {
+/// the date (`date`), printed and kept; how many GPUs the machine has (`gpus.csv`'s rows).
+fn machine(logs: &Logs) -> Result<usize> {
     println!("== machine");
     let query = "--query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max";
     logs.tee(
@@ -117,7 +134,22 @@ fn machine(logs: &Logs) -> Result {
     logs.tee(
         "date",
         Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
-    )
+    )?;
+    let csv = files::read(&logs.out.join("gpus.csv"))?;
+    let gpus = gpu_rows(&csv);
+    println!("{gpus} GPU(s)");
+    Ok(gpus)
+}
+
+/// The GPUs of `nvidia-smi --query-gpu=index,... --format=csv`'s output: its rows after the
+/// header that begin with an index.
+fn gpu_rows(csv: &str) -> usize {
+    let index = |l: &&str| {
+        l.split(',')
+            .next()
+            .is_some_and(|i| i.trim().parse::<u32>().is_ok())
+    };
+    csv.lines().skip(1).filter(index).count()
 }
 
 /// A published dependent on this crate (`<name>-check --bundle`, in the bundle's folder `name`):
@@ -194,6 +226,19 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
         logs.print_matching("bench-dynamic", &[""], "", usize::MAX)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod gpus {
+    #[test]
+    fn gpus_are_the_rows_of_the_query() {
+        let csv = "index, name, driver_version, pcie.link.gen.max, pcie.link.width.max\n\
+                   0, NVIDIA H100 80GB HBM3, 580.159.04, 5, 16\n\
+                   1, NVIDIA H100 80GB HBM3, 580.159.04, 5, 16\n";
+        assert_eq!(super::gpu_rows(csv), 2);
+        assert_eq!(super::gpu_rows(""), 0);
+        assert_eq!(super::gpu_rows("NVIDIA-SMI has failed\n"), 0);
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::checks::Checks;
 use super::log::Logs;
-use crate::base::examples::programs::WITHOUT_TOOLS;
+use crate::base::examples::programs::{CONTROLS, TWO_GPUS, WITHOUT_TOOLS};
 use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,8 +29,8 @@ const EGL_VENDOR_FILES: &[&str] = &[
     "/usr/share/glvnd/egl_vendor.d/10_nvidia.json",
 ];
 
-/// Runs the part.
-pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
+/// Runs the part, on a machine with `gpus` GPUs.
+pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result {
     println!(
         "== tests (each test binary; logs in {})",
         logs.out.display()
@@ -57,12 +57,53 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
             super::record_calls(here, logs, &mut command, &name)?;
         }
         logs.run(&name, &mut command);
-        // Those the driver serves only without a tool: once more, unrecorded, to succeed.
-        for program in WITHOUT_TOOLS.iter().filter(|_| parity) {
-            if here.join(format!("c-twins-{tag}/{program}")).is_file() {
-                let mut again = test_command();
-                again.args(["--exact", &format!("group::{program}"), "--nocapture"]);
-                logs.run(&format!("{name}-{program}-without-tools"), &mut again);
+        if !parity {
+            continue;
+        }
+        // The waived programs, apart from those that passed.
+        for line in logs.matching(&name, &[": parity ok"])? {
+            if let Some((label, why)) = waived(&line) {
+                logs.waived.push(format!("{name}: {label} ({why})"));
+            }
+        }
+        let built = |program: &&&str| here.join(format!("c-twins-{tag}/{program}")).is_file();
+        // Those the driver serves only without a tool, and their controls: once more,
+        // unrecorded, to succeed (the controls: to fail their check).
+        for program in WITHOUT_TOOLS.iter().filter(built) {
+            let mut again = test_command();
+            again.args(["--exact", &format!("group::{program}")]);
+            let controls = CONTROLS.iter().filter(|c| c.program == *program);
+            again.args(controls.map(|c| format!("control::{}_{}", c.program, c.name)));
+            again.arg("--nocapture");
+            logs.run(&format!("{name}-{program}-without-tools"), &mut again);
+        }
+        // Those that need two GPUs, on a machine that has them: once more on one, where they
+        // must be waived (recorded apart from the coverage's runs).
+        for program in TWO_GPUS.iter().filter(built).filter(|_| gpus >= 2) {
+            let log = format!("{name}-{program}-one-gpu");
+            let mut again = test_command();
+            again.args(["--exact", &format!("group::{program}"), "--nocapture"]);
+            again.env("CUDA_VISIBLE_DEVICES", "0");
+            super::record_calls_into(
+                here,
+                &logs.out.join("calls-one-gpu").join(&name),
+                &mut again,
+            )?;
+            if logs.run(&log, &mut again) {
+                let lines = logs.matching(&log, &[": parity ok"])?;
+                match lines.iter().find_map(|l| waived(l)) {
+                    Some((label, why)) => println!(
+                        "  {label} on one GPU (CUDA_VISIBLE_DEVICES=0): Result = WAIVED: {why}, as \
+                         it must be"
+                    ),
+                    None => {
+                        println!(
+                            "{log:<44} FAILED (not waived on one GPU; {})",
+                            logs.path(&log).display()
+                        );
+                        logs.failures.push(format!("{log}-waived"));
+                    }
+                }
             }
         }
     }
@@ -75,6 +116,17 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
     }
     gl_interop(here, logs)?;
     profiler(here, checks, logs)
+}
+
+/// The program and its reason of a parity line that says it was waived
+/// (`<label>: parity ok (...), Result = WAIVED: <why>[; trace: ...]`).
+fn waived(line: &str) -> Option<(&str, &str)> {
+    let (label, rest) = line.split_once(": parity ok")?;
+    let why = rest.split_once(", Result = WAIVED: ")?.1;
+    Some((
+        label,
+        why.split_once("; trace: ").map_or(why, |(why, _)| why),
+    ))
 }
 
 /// tests/gl_interop-* and tests/egl_interop-* --ignored (linked and dynamic-loading) with the
@@ -218,4 +270,16 @@ fn nsight_compute() -> Option<PathBuf> {
         .into_iter()
         .map(|v| v.join("ncu"))
         .find(|ncu| ncu.exists())
+}
+
+#[cfg(test)]
+mod waived_lines {
+    #[test]
+    fn waived_programs_are_read_from_their_parity_lines() {
+        let line = "peer: parity ok (40 lines, exit code 100), Result = WAIVED: one GPU; trace: 3 \
+                    calls in 3 runs, 1 process, 1 thread, the same";
+        assert_eq!(super::waived(line), Some(("peer", "one GPU")));
+        let passed = "peer: parity ok (40 lines, exit code 0), Result = PASS; trace: 3 calls";
+        assert_eq!(super::waived(passed), None);
+    }
 }

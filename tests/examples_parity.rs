@@ -81,9 +81,10 @@
 //!   `cuDriverGetVersion`: the C twin's `entry()` asks the driver's version at its first lookup,
 //!   as the Rust side's typed entry points do when linked, but the Rust loader asked it before
 //!   `cuInit` (resolving `cuInit` itself), where the recorder does not see it, and keeps it; and
-//!   a run of `CUDA_ERROR_NOT_READY` (600: a poll that found work still running) may differ in
-//!   count, and may be missing on the side that found the work done at once (it is then followed
-//!   by the same entry's other result).
+//!   a poll is settled: a run of `CUDA_ERROR_NOT_READY` (600: work still running) that the same
+//!   entry's other result ends is taken out on both sides, and the runs that then meet merged
+//!   (one side may find work done at once that the other polls for, as often as it takes); a
+//!   poll that never ended stays, its count free.
 //!
 //! A difference fails the test, showing the first differing place (process, thread, index, both
 //! sides' runs); so does a side whose recorder could not subscribe (`# cupti-error`), and, on a

@@ -195,37 +195,44 @@ pub fn tree(mut processes: Vec<Process>) -> Side {
     side
 }
 
-/// Where the runs `c` and `rust` first differ (the index of each), or `None` where they are the
-/// same: the same entries and results in the same order, and the same counts but for runs of
-/// [`NOT_READY`], whose counts may differ; a poll run one side made before the same entry's
-/// other result (it polled, the other found the work done) may be missing on the other.
-pub fn first_difference(c: &[Run], rust: &[Run]) -> Option<(usize, usize)> {
-    let (mut i, mut j) = (0, 0);
-    // A poll run at `at` of `runs`, followed by the same entry's other result, whose entry is
-    // `other`'s: one side's poll the other did not need.
-    let extra_poll = |runs: &[Run], at: usize, other: &Run| {
-        runs[at].result == NOT_READY
-            && runs[at].entry == other.entry
+/// The runs of a thread as the comparison sees them: a poll run ([`NOT_READY`]) followed by the
+/// same entry's other result taken out (one side polled, the other found the work done, or polled
+/// more often), and the runs that then meet merged.
+pub fn settled(runs: &[Run]) -> Vec<Run> {
+    let mut out: Vec<Run> = Vec::new();
+    for (k, run) in runs.iter().enumerate() {
+        let ended_poll = run.result == NOT_READY
             && runs
-                .get(at + 1)
-                .is_some_and(|next| next.entry == other.entry)
-    };
-    loop {
-        match (c.get(i), rust.get(j)) {
-            (None, None) => return None,
-            (Some(a), Some(b))
-                if a.entry == b.entry
-                    && a.result == b.result
-                    && (a.count == b.count || a.result == NOT_READY) =>
-            {
-                i += 1;
-                j += 1;
+                .get(k + 1)
+                .is_some_and(|next| next.entry == run.entry && next.result != NOT_READY);
+        if ended_poll {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.entry == run.entry && last.result == run.result => {
+                last.count += run.count
             }
-            (Some(_), Some(b)) if extra_poll(c, i, b) => i += 1,
-            (Some(a), Some(_)) if extra_poll(rust, j, a) => j += 1,
-            _ => return Some((i, j)),
+            _ => out.push(run.clone()),
         }
     }
+    out
+}
+
+/// Where the settled runs `c` and `rust` ([`settled`]) first differ (the index of each), or
+/// `None` where they are the same: the same entries and results in the same order, and the same
+/// counts but for a poll run that never ended ([`NOT_READY`] last), whose count may differ.
+pub fn first_difference(c: &[Run], rust: &[Run]) -> Option<(usize, usize)> {
+    let n = c.len().max(rust.len());
+    (0..n)
+        .find(|&k| match (c.get(k), rust.get(k)) {
+            (Some(a), Some(b)) => {
+                a.entry != b.entry
+                    || a.result != b.result
+                    || (a.count != b.count && a.result != NOT_READY)
+            }
+            _ => true,
+        })
+        .map(|k| (k, k))
 }
 
 /// The threads of `c` and `rust` paired: first each C thread with a Rust thread whose runs are the
@@ -238,7 +245,8 @@ pub fn pair_threads(c: &[Thread], rust: &[Thread]) -> Vec<(Option<usize>, Option
     let mut rust_paired = vec![false; rust.len()];
     for (i, thread) in c.iter().enumerate() {
         let same = |j: &usize| {
-            !rust_paired[*j] && first_difference(&thread.runs, &rust[*j].runs).is_none()
+            !rust_paired[*j]
+                && first_difference(&settled(&thread.runs), &settled(&rust[*j].runs)).is_none()
         };
         let same_ordinal = rust.iter().position(|r| r.ordinal == thread.ordinal);
         let found = same_ordinal
@@ -341,13 +349,14 @@ pub fn compare(c: &Side, rust: &Side, set_apart: &[&str]) -> Result<Same, String
             };
             let ct = i.map_or(&empty, |i| &cp.threads[i]);
             let rt = j.map_or(&empty, |j| &rp.threads[j]);
-            if let Some((a, b)) = first_difference(&ct.runs, &rt.runs) {
+            let (cs, rs) = (settled(&ct.runs), settled(&rt.runs));
+            if let Some((a, b)) = first_difference(&cs, &rs) {
                 return Err(format!(
-                    "{where_}: they differ at run {} (C twin) and {} (Rust example), counted \
-                     from 0:\n{}",
+                    "{where_}: they differ at run {} (C twin) and {} (Rust example) of their \
+                     polls settled, counted from 0:\n{}",
                     a,
                     b,
-                    show(&ct.runs, a, &rt.runs, b)
+                    show(&cs, a, &rs, b)
                 ));
             }
             same.threads += 1;
@@ -501,6 +510,18 @@ mod tests {
         assert!(compare(&c, &other_poll).is_err());
         let last_poll = side(&[file(2, 0, "0 cuLaunchKernel 0 1\n0 cuEventQuery 600 3\n")]);
         assert!(compare(&c, &last_poll).is_err());
+        // Two streams polled in turn: the second found done at once on one side, polled on the
+        // other; its success then meets the first's on one side only.
+        let at_once = side(&[file(1, 0, "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 2\n")]);
+        let polled = side(&[file(
+            2,
+            0,
+            "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 1\n0 cuStreamQuery 600 3\n\
+             0 cuStreamQuery 0 1\n",
+        )]);
+        assert!(compare(&at_once, &polled).is_ok());
+        let once = side(&[file(2, 0, "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 1\n")]);
+        assert!(compare(&at_once, &once).is_err());
     }
 
     #[test]

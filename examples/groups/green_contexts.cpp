@@ -153,6 +153,15 @@ int main(int argc, char** argv)
     check(cuMemAlloc(&seen, WORDS * sizeof(unsigned int)));
     check(cuMemsetD32(written, 0, WORDS));
     check(cuCtxSynchronize());
+    // Each kernel loaded into its partition's context before the rounds: loading the copy at its
+    // first launch would wait for the first partition's kernel (on an H200 it did), which would
+    // order the first round without the event.
+    for (int i = 0; i < 2; ++i) {
+        CUfunction function;
+        check(cuCtxSetCurrent(ctx[i]));
+        check(cuKernelGetFunction(&function, i == 0 ? late_fill : copy_words));
+        check(cuFuncLoad(function));
+    }
     static unsigned int copied[WORDS];
     for (int round = 0; round < 2; ++round) {
         bool through_green = round == 1;

@@ -246,6 +246,15 @@ fn main() {
     check!(unsafe { cuMemAlloc(&mut seen, WORDS * size_of::<c_uint>()) });
     check!(unsafe { cuMemsetD32(written, 0, WORDS) });
     check!(unsafe { cuCtxSynchronize() });
+    // Each kernel loaded into its partition's context before the rounds: loading the copy at its
+    // first launch would wait for the first partition's kernel (on an H200 it did), which would
+    // order the first round without the event.
+    for (i, kernel) in [late_fill, copy_words].into_iter().enumerate() {
+        let mut function: CUfunction = ptr::null_mut();
+        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
+        check!(unsafe { cuKernelGetFunction(&mut function, kernel) });
+        check!(unsafe { cuFuncLoad(function) });
+    }
     let mut copied = vec![0 as c_uint; WORDS];
     for round in 0..2 {
         let through_green = round == 1;

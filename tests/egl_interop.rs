@@ -561,16 +561,18 @@ fn image() -> Result<Checks, String> {
     const W: usize = 256;
     const H: usize = 192;
     let tex = headless.texture(W, H, 1)?;
-    let written = pattern(5, 0, W, H);
-    if !control("eglimage-no-gl-write") {
-        headless.write_texture(tex, 0, W, H, &written)?;
-    }
     unsafe { (headless.gl.finish)() };
     let (image, resource, frame) = register_image(&headless, create, tex)?;
     println!(
         "EGLImage of a GL texture {W} x {H} (GL_RGBA8): {}",
         describe(&frame)
     );
+    // GL writes the texture once CUDA has it registered, as a renderer writes each frame.
+    let written = pattern(5, 0, W, H);
+    if !control("eglimage-no-gl-write") {
+        headless.write_texture(tex, 0, W, H, &written)?;
+    }
+    unsafe { (headless.gl.finish)() };
     let mut read = vec![0u32; W * H];
     copy_3d(plane(&frame), &mut read, W, H, false, None);
     checks.all(

@@ -192,12 +192,15 @@ fn streams() -> Result<Checks, String> {
         }
     );
     let (device, _) = headless_gl::cuda_on_gl_device();
-    // The producer: a context of its own on the same device, as NVIDIA's sample has it.
+    // The producer: a context of its own on the same device, as NVIDIA's sample has it, created
+    // through the driver-entry table: CUDA 13's cuCtxCreate is cuCtxCreate_v4, which a 12.x driver
+    // library lacks, and the table binds it only when called (a linked call would stop the test
+    // from loading there, as it did in CI on the 535 library).
     let mut producer_ctx: CUcontext = ptr::null_mut();
     #[cfg(not(feature = "cuda-13000"))]
-    check_cu!(cuCtxCreate(&mut producer_ctx, 0, device));
+    check_cu!(table().cuCtxCreate(&mut producer_ctx, 0, device));
     #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL)
-    check_cu!(cuCtxCreate(&mut producer_ctx, ptr::null_mut(), 0, device));
+    check_cu!(table().cuCtxCreate(&mut producer_ctx, ptr::null_mut(), 0, device));
     check_cu!(cuCtxPopCurrent(&mut producer_ctx));
     let (mut consumer_stream, mut producer_stream) = (ptr::null_mut(), ptr::null_mut());
     check_cu!(cuStreamCreate(

@@ -30,6 +30,22 @@ const EXCLUDED: &[(&str, &str)] = &[
     ),
 ];
 
+/// The functions the GPU machines' driver cannot serve, and why (each still proven by the C
+/// compiler): a platform's own, or one the x86-64 driver lacks, which a test looks up and is
+/// waived on.
+const NOT_ON_THIS_MACHINE: &[(&str, &str)] = &[
+    (
+        "cuWGLGetDevice",
+        "Windows only (WGL): its declaration and spelling are proven by the C compiler for \
+         the Windows target",
+    ),
+    (
+        "cuEventCreateFromEGLSync",
+        "not in the x86-64 driver (Jetson's has it): egl_interop looks it up, cuGetProcAddress \
+         finds no such symbol, and the test is waived",
+    ),
+];
+
 /// Where NVIDIA documents a group (Doxygen doubles its underscores).
 const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
 
@@ -464,6 +480,9 @@ fn reason(f: &Function, machine: &Machine, excluded: Option<&str>, one_sided: bo
     }
     if f.group == "-" {
         return "in no documented group: the driver's private export tables".into();
+    }
+    if let Some((_, why)) = NOT_ON_THIS_MACHINE.iter().find(|(name, _)| *name == f.name) {
+        return format!("not on this machine: {why}");
     }
     "no program calls it".into()
 }

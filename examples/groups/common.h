@@ -167,6 +167,18 @@ static inline CUfunction get_function(CUmodule module, const char* name) {
     return function;
 }
 
+// Waits up to 10 s for the work queued in `stream` to finish (cuStreamQuery each millisecond);
+// whether it did (a failed query reported and counted).
+static inline bool finished(CUstream stream) {
+    for (int ms = 0; ms < 10000; ms++) {
+        CUresult code = cuStreamQuery(stream);
+        if (code != CUDA_ERROR_NOT_READY) return check(code);
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return false;
+}
+
 // Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
 static inline bool wait_for(volatile unsigned int* word, unsigned int value) {
     for (int ms = 0; ms < 10000; ms++) {

@@ -70,17 +70,6 @@ static void CUDA_CB hold(void* released) {
     }
 }
 
-// Waits up to 10 s for `stream` to finish its work; whether it did.
-static bool finished(CUstream stream) {
-    for (int ms = 0; ms < 10000; ms++) {
-        CUresult code = cuStreamQuery(stream);
-        if (code != CUDA_ERROR_NOT_READY) return check(code);
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
-    }
-    return false;
-}
-
 // Ends the program at once, failed, where a stream is stuck: without the driver's teardown at
 // exit, which could wait for it.
 static void abandon() {

@@ -24,7 +24,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use common::{check, control, expect, expect_all, finish, primary_context};
+use common::{check, control, expect, expect_all, finish, finished, primary_context};
 use cuda_driver_sys::*;
 
 /// An allocation whose shareable handle is a POSIX file descriptor, mapped read-write at
@@ -92,19 +92,6 @@ unsafe extern "C" fn hold(released: *mut c_void) {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-/// Waits up to 10 s for `stream` to finish its work; whether it did.
-fn finished(stream: CUstream) -> bool {
-    for _ in 0..10_000 {
-        // SAFETY: a stream of this program.
-        let code = unsafe { cuStreamQuery(stream) };
-        if code != CUDA_ERROR_NOT_READY {
-            return check!(code);
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    false
 }
 
 /// Ends the program at once, failed, where a stream is stuck: without the driver's teardown at

@@ -49,17 +49,6 @@ static size_t count_value(CUdeviceptr ptr, unsigned int value) {
     return same;
 }
 
-// Waits up to 10 s for the work queued in `stream` to finish; whether it did (a failure reported).
-static bool settled(CUstream stream) {
-    for (int ms = 0; ms < 10000; ms++) {
-        CUresult code = cuStreamQuery(stream);
-        if (code != CUDA_ERROR_NOT_READY) return check(code);
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
-    }
-    return false;
-}
-
 // The child: checks the parent's data, writes the pool's memory, then queues the late write of the
 // legacy IPC memory and records the parent's event after it.
 static int child(int argc, char** argv, int socket) {
@@ -229,7 +218,7 @@ int main(int argc, char** argv) {
     if (said == 1 && recorded == 1 && check(cuMemAllocHost((void**)&host, BYTES))) {
         if (!control("no_wait")) check(cuStreamWaitEvent(stream, event, 0));
         check(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
-        if (!settled(stream)) {
+        if (!finished(stream)) {
             expect(false, "parent: the copy after the child's event finished within 10 s");
             return finish();
         }

@@ -22,7 +22,7 @@ use std::mem::zeroed;
 use std::ptr;
 
 use common::{check, control, expect, expect_all, failed, finish, get_function, load_module};
-use common::{location, yes};
+use common::{finished, location, yes};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
@@ -49,19 +49,6 @@ unsafe fn count_value(ptr: CUdeviceptr, value: c_uint) -> usize {
     let mut back: Vec<c_uint> = vec![0; N];
     check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), ptr, BYTES));
     count_words(&back, value)
-}
-
-/// Waits up to 10 s for the work queued in `stream` to finish; whether it did (a failure
-/// reported).
-unsafe fn settled(stream: CUstream) -> bool {
-    for _ in 0..10_000 {
-        let code = cuStreamQuery(stream);
-        if code != CUDA_ERROR_NOT_READY {
-            return check!(code);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    false
 }
 
 /// A message header for one `Message` and room for one file descriptor in `ancillary`.
@@ -325,7 +312,7 @@ fn main() {
                 check!(cuStreamWaitEvent(stream, event, 0));
             }
             check!(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
-            if !settled(stream) {
+            if !finished(stream) {
                 expect(
                     false,
                     "parent: the copy after the child's event finished within 10 s",

@@ -201,6 +201,20 @@ pub fn get_function(module: CUmodule, name: &CStr) -> CUfunction {
     function
 }
 
+/// Waits up to 10 s for the work queued in `stream` to finish (`cuStreamQuery` each
+/// millisecond); whether it did (a failed query reported and counted).
+pub fn finished(stream: cuda_driver_sys::CUstream) -> bool {
+    for _ in 0..10_000 {
+        // SAFETY: a stream of the caller's.
+        let code = unsafe { cuda_driver_sys::cuStreamQuery(stream) };
+        if code != CUresult::CUDA_ERROR_NOT_READY {
+            return check!(code);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    false
+}
+
 /// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
 ///
 /// # Safety

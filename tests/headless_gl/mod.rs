@@ -591,6 +591,7 @@ impl Headless {
     }
 
     /// Level `level` (`width` x `height`) of `tex`, as GL reads it (`glGetTexImage`).
+    #[allow(dead_code)] // gl_interop's; egl_interop reads through CUDA only
     pub fn read_texture(
         &self,
         tex: GLuint,

@@ -556,7 +556,9 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
-/// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit.
+/// Runs `exe args...` with `CUDA_CACHE_DISABLE=1`, under the time limit (the bad-input and
+/// no-driver tests', which exist on Unix and under `dynamic-loading`).
+#[cfg(any(unix, feature = "dynamic-loading"))]
 fn run_with_args(what: &str, exe: &Path, args: &[&OsStr]) -> Result<Run, String> {
     run_with(what, exe, args, &[])
 }

@@ -77,6 +77,18 @@ static bool launched(const char* what, CUresult code, int since)
     return ok;
 }
 
+// The launch attribute of clusters of `blocks` x 1 x 1 blocks.
+static CUlaunchAttribute cluster_dimension(unsigned int blocks)
+{
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = blocks;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    return attr;
+}
+
 // A launch configuration of `grid` x 1 x 1 blocks of `block` x 1 x 1 threads on `stream`, with no
 // attributes.
 static CUlaunchConfig launch_config(unsigned int grid, unsigned int block, CUstream stream)
@@ -257,12 +269,7 @@ int main(int argc, char** argv)
     show("cuOccupancyAvailableDynamicSMemPerBlock",
          cuOccupancyAvailableDynamicSMemPerBlock(&smem, fill, 2, 256));
     printf("  fill, 2 blocks of 256 per SM: %zu bytes\n", smem);
-    CUlaunchAttribute cluster_attr;
-    memset(&cluster_attr, 0, sizeof(cluster_attr));
-    cluster_attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster_attr.value.clusterDim.x = 2;
-    cluster_attr.value.clusterDim.y = 1;
-    cluster_attr.value.clusterDim.z = 1;
+    CUlaunchAttribute cluster_attr = cluster_dimension(2);
     CUlaunchConfig config = launch_config(8, 32, nullptr);
     show("cuOccupancyMaxPotentialClusterSize", cuOccupancyMaxPotentialClusterSize(&cluster_size, cluster_ranks, &config));
     printf("  cluster_ranks, 32 threads: at most %d blocks per cluster\n", cluster_size);
@@ -288,10 +295,7 @@ int main(int argc, char** argv)
     for (unsigned int size = 2; size <= 4; size += 2) {
         CUlaunchAttribute attrs[2];
         memset(attrs, 0, sizeof(attrs));
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = size;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(size);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
         attrs[1].value.clusterSchedulingPolicyPreference = CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
         printf("clusters of %u blocks:\n", size);
@@ -302,10 +306,7 @@ int main(int argc, char** argv)
     {
         CUlaunchAttribute attrs[2];
         memset(attrs, 0, sizeof(attrs));
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = 2;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(2);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
         attrs[1].value.preferredClusterDim.x = 4;
         attrs[1].value.preferredClusterDim.y = 1;
@@ -319,10 +320,7 @@ int main(int argc, char** argv)
     {
         CUlaunchAttribute attrs[2];
         memset(attrs, 0, sizeof(attrs));
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = 2;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(2);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE;
         attrs[1].value.portableClusterSizeMode = CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE;
         printf("clusters of 2 blocks, a portable size required:\n");

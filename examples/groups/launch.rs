@@ -97,6 +97,16 @@ fn launched(what: &str, code: CUresult, since: c_int) -> bool {
     ok
 }
 
+/// The launch attribute of clusters of `blocks` x 1 x 1 blocks.
+fn cluster_dimension(blocks: c_uint) -> CUlaunchAttribute {
+    let mut attr: CUlaunchAttribute = unsafe { zeroed() };
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = blocks;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    attr
+}
+
 /// A launch configuration of `grid` x 1 x 1 blocks of `block` x 1 x 1 threads on `stream`, with
 /// no attributes.
 fn launch_config(grid: c_uint, block: c_uint, stream: CUstream) -> CUlaunchConfig {
@@ -386,11 +396,7 @@ fn main() {
         cuOccupancyAvailableDynamicSMemPerBlock(&mut smem, fill, 2, 256)
     });
     println!("  fill, 2 blocks of 256 per SM: {} bytes", smem);
-    let mut cluster_attr: CUlaunchAttribute = unsafe { zeroed() };
-    cluster_attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster_attr.value.clusterDim.x = 2;
-    cluster_attr.value.clusterDim.y = 1;
-    cluster_attr.value.clusterDim.z = 1;
+    let mut cluster_attr = cluster_dimension(2);
     let mut config = launch_config(8, 32, ptr::null_mut());
     show("cuOccupancyMaxPotentialClusterSize", unsafe {
         cuOccupancyMaxPotentialClusterSize(&mut cluster_size, cluster_ranks, &config)
@@ -427,10 +433,7 @@ fn main() {
     let mut size: c_uint = 2;
     while size <= 4 {
         let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = size;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(size);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
         attrs[1].value.clusterSchedulingPolicyPreference = CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
         println!("clusters of {} blocks:", size);
@@ -449,10 +452,7 @@ fn main() {
     #[cfg(feature = "cuda-12080")]
     {
         let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = 2;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(2);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
         attrs[1].value.preferredClusterDim.x = 4;
         attrs[1].value.preferredClusterDim.y = 1;
@@ -472,10 +472,7 @@ fn main() {
     #[cfg(feature = "cuda-13020")]
     {
         let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attrs[0].value.clusterDim.x = 2;
-        attrs[0].value.clusterDim.y = 1;
-        attrs[0].value.clusterDim.z = 1;
+        attrs[0] = cluster_dimension(2);
         attrs[1].id = CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE;
         attrs[1].value.portableClusterSizeMode = CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE;
         println!("clusters of 2 blocks, a portable size required:");

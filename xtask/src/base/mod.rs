@@ -4,7 +4,8 @@
 //! dependencies and their environment ([`deps`]), the driver library a build links and runs on
 //! ([`driver`]), the example programs ([`examples`]), the bindings' generator ([`generator`]), the
 //! pinned crate files ([`pinned_crate`]), the dependents' outcomes ([`outcomes`]), headings and
-//! times ([`steps`]), rustup ([`rustup`]), and a task's [`Result`].
+//! times ([`steps`]), rustup ([`rustup`]), libtest's output ([`libtest`]), medians ([`median`]),
+//! and a task's [`Result`].
 
 pub mod capture;
 pub mod cargo_json;
@@ -13,6 +14,8 @@ pub mod driver;
 pub mod examples;
 pub mod files;
 pub mod generator;
+pub mod libtest;
+pub mod median;
 pub mod outcomes;
 pub mod pinned_crate;
 pub mod process;

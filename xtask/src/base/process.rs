@@ -32,6 +32,20 @@ pub fn loader_path_with(dir: &Path) -> String {
     }
 }
 
+/// The program `name` on PATH, as `command -v` finds it.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| crate::base::files::executable(p))
+}
+
+/// How `command` ended, run with the task's standard streams; an error (naming it) only if it
+/// cannot start. For a command whose failure is an answer, not an error.
+pub fn status(command: &mut Command) -> Result<ExitStatus> {
+    command.status().map_err(|e| error(command, e).into())
+}
+
 /// Runs `command` with the task's standard streams; an error if it cannot start or fails.
 pub fn run(command: &mut Command) -> Result {
     let status = command.status().map_err(|e| error(command, e))?;
@@ -59,6 +73,41 @@ pub fn run_to_stderr(command: &mut Command) -> Result {
         .try_clone_to_owned()
         .map_err(|e| format!("stderr: {e}"))?;
     run(command.stdout(Stdio::from(stderr)))
+}
+
+/// Runs `commands`, at most `at_once` at a time (as many as there are CPUs if `None`); each
+/// failure is waited out, the first named in the error.
+pub fn run_parallel(commands: Vec<Command>, at_once: Option<usize>) -> Result {
+    let at_once = at_once
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mut running = std::collections::VecDeque::new();
+    let mut failed: Vec<String> = Vec::new();
+    let wait = |(mut child, command): (std::process::Child, Command), failed: &mut Vec<_>| {
+        let ended = child.wait().map_err(|e| error(&command, e));
+        if let Err(e) = ended
+            .map_err(Into::into)
+            .and_then(|status| check(&command, status))
+        {
+            failed.push(e.to_string());
+        }
+    };
+    for mut command in commands {
+        if running.len() >= at_once {
+            wait(running.pop_front().expect("one runs"), &mut failed);
+        }
+        match command.spawn() {
+            Ok(child) => running.push_back((child, command)),
+            Err(e) => {
+                failed.push(error(&command, e));
+                break;
+            }
+        }
+    }
+    for started in running {
+        wait(started, &mut failed);
+    }
+    failed.first().map_or(Ok(()), |f| Err(f.clone().into()))
 }
 
 /// Runs `command` and returns its standard output (its standard error goes to the task's).

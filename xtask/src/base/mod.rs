@@ -5,7 +5,7 @@
 //! ([`driver`]), the example programs ([`examples`]), the bindings' generator ([`generator`]), the
 //! pinned crate files ([`pinned_crate`]), the dependents' outcomes ([`outcomes`]), headings and
 //! times ([`steps`]), rustup ([`rustup`]), libtest's output ([`libtest`]), medians ([`median`]),
-//! and a task's [`Result`].
+//! the driver functions the bindings declare ([`prototypes`]), and a task's [`Result`].
 
 pub mod capture;
 pub mod cargo_json;
@@ -19,6 +19,7 @@ pub mod median;
 pub mod outcomes;
 pub mod pinned_crate;
 pub mod process;
+pub mod prototypes;
 pub mod rustup;
 pub mod scratch;
 pub mod steps;

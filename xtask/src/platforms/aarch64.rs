@@ -33,14 +33,13 @@ pub fn check() -> Result {
     // The loader's path, the same whoever calls this (cuda-driver-sys's build script reruns when
     // it changes): the arm64 library's folder, for cargo and for the runner, which cargo gives
     // its own folders.
-    let runner = format!("env LD_LIBRARY_PATH={arm64} qemu-aarch64 -L /usr/aarch64-linux-gnu");
+    let runner = format!(
+        "env LD_LIBRARY_PATH={} qemu-aarch64 -L /usr/aarch64-linux-gnu",
+        arm64.display()
+    );
     let target_dir = root().join("target/cross");
     let cargo = |v: u32| {
-        let link = if v > driver {
-            stub.as_path()
-        } else {
-            arm64.as_ref()
-        };
+        let link = if v > driver { &stub } else { &arm64 };
         let mut command = process::command("cargo");
         command
             .env("LD_LIBRARY_PATH", &arm64)

@@ -4,10 +4,9 @@
 //! does here.
 
 use crate::base::process::{self, root};
-use crate::base::Result;
-use std::io::Write;
+use crate::base::{files, prototypes, Result};
+use fs_err as fs;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 /// The one difference: the arm64 build exports cuEventCreateFromEGLSync (cudaEGL.h), which the
 /// amd64 535 library lacks (tests/common's may_be_absent).
@@ -15,10 +14,16 @@ const ARM64_ONLY: &str = "absent: cuEventCreateFromEGLSync";
 
 /// Runs the probe on both libraries and compares their answers.
 pub fn check(scratch: &Path) -> Result {
-    let symbols = function_symbols()?;
+    // The functions of the bindings, one a line, the probes' input.
+    let symbols: String = prototypes::functions()?
+        .into_iter()
+        .map(|n| n + "\n")
+        .collect();
+    let input = scratch.join("symbols.txt");
+    files::write(&input, &symbols)?;
     let driver = crate::base::driver::driver()?;
     let source = root().join(super::DATA).join("driver_probe.c");
-    let headers = format!("-I{}", super::headers(driver)?);
+    let headers = format!("-I{}", super::headers(driver)?.display());
     let version = format!("-DDRIVER_VERSION={driver}");
     for (compiler, name) in [
         ("gcc", "probe-x86_64"),
@@ -32,18 +37,19 @@ pub fn check(scratch: &Path) -> Result {
                 .arg("-ldl"),
         )?;
     }
-    let library = |dir: &str| {
-        Ok::<_, Box<dyn std::error::Error>>(format!("{}/libcuda.so.1", super::env(dir)?))
-    };
-    let mut amd64 = process::command(scratch.join("probe-x86_64"));
-    amd64.arg(library("CUDA_LIBRARY_PATH")?);
-    let mut arm64 = process::command("qemu-aarch64");
-    arm64
-        .args(["-L", "/usr/aarch64-linux-gnu"])
-        .arg(scratch.join("probe-aarch64"))
-        .arg(library("CUDA_DRIVER_ARM64")?);
-    let amd64 = run_with_input(&mut amd64, &symbols)?;
-    let arm64 = run_with_input(&mut arm64, &symbols)?;
+    let library = |dir: &str| super::env(dir).map(|d| d.join("libcuda.so.1"));
+    let amd64 = process::output(
+        process::command(scratch.join("probe-x86_64"))
+            .arg(library("CUDA_LIBRARY_PATH")?)
+            .stdin(fs::File::open(&input)?.into_file()),
+    )?;
+    let arm64 = process::output(
+        process::command("qemu-aarch64")
+            .args(["-L", "/usr/aarch64-linux-gnu"])
+            .arg(scratch.join("probe-aarch64"))
+            .arg(library("CUDA_DRIVER_ARM64")?)
+            .stdin(fs::File::open(&input)?.into_file()),
+    )?;
     for line in arm64.lines().filter(|l| !l.starts_with("absent: ")) {
         println!("{line}");
     }
@@ -90,44 +96,4 @@ pub fn check(scratch: &Path) -> Result {
         symbols.lines().count()
     );
     Ok(())
-}
-
-/// The functions of the bindings (`pub fn NAME(` of *functions.rs), sorted, one a line.
-fn function_symbols() -> Result<String> {
-    let mut names = std::collections::BTreeSet::new();
-    for file in super::generated("functions.rs")? {
-        for line in crate::base::files::read(&file)?.lines() {
-            let Some(rest) = line.trim_start_matches(' ').strip_prefix("pub fn ") else {
-                continue;
-            };
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if rest[name.len()..].starts_with('(') {
-                names.insert(name);
-            }
-        }
-    }
-    Ok(names.into_iter().map(|n| n + "\n").collect())
-}
-
-/// Runs `command` with `input` on its standard input; its standard output.
-fn run_with_input(command: &mut Command, input: &str) -> Result<String> {
-    let line = process::describe(command);
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("{line}: {e}"))?;
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(input.as_bytes())?;
-    let out = child.wait_with_output()?;
-    if !out.status.success() {
-        return Err(format!("{line} failed ({})", out.status).into());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

@@ -44,18 +44,16 @@ pub fn check(scratch: &Path, versions: &[u32]) -> Result<PathBuf> {
             (GNU, "x86_64-w64-mingw32-gcc", &gnu),
             (MSVC, "x86_64-w64-mingw32-gcc", &msvc),
         ];
-        let mut children = Vec::new();
+        let mut commands = Vec::new();
         for (target, cc, args) in runs {
-            children.push(super::spawn(generate(
-                &generator, scratch, target, cc, v, args,
-            )?)?);
+            commands.push(generate(&generator, scratch, target, cc, v, args)?);
         }
         let mut pass = process::task("regenerate")?;
         pass.arg("--windows-pass")
             .arg(&windows_pass)
             .arg(v.to_string());
-        children.push(super::spawn(pass)?);
-        super::wait_all(children)?;
+        commands.push(pass);
+        process::run_parallel(commands, Some(runs.len() + 1))?;
         let out = |target: &str| scratch.join(target).join(v.to_string());
         let linux = out(LINUX);
         let comparisons = [
@@ -96,7 +94,7 @@ fn generate(
 ) -> Result<std::process::Command> {
     let clang_args = format!(
         "{} --target={target} {}",
-        super::env("BINDGEN_EXTRA_CLANG_ARGS")?,
+        super::env("BINDGEN_EXTRA_CLANG_ARGS")?.display(),
         args.join(" ")
     );
     let mut command = process::command(generator);

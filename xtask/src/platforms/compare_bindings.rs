@@ -1,9 +1,10 @@
 //! The generator's output for one target compared with another's (one CUDA version each), in
 //! one of four ways ([`Mode`]); one line of counts, or an error naming what else differs.
 
-use super::sequence;
 use crate::base::Result;
+use fs_err as fs;
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::path::Path;
 
 /// What may differ between the two folders.
@@ -87,19 +88,45 @@ pub fn compare(mode: Mode, base: &Path, other: &Path) -> Result<String> {
 }
 
 fn file_names(dir: &Path) -> Result<BTreeSet<String>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut names = BTreeSet::new();
-    for entry in entries {
+    for entry in fs::read_dir(dir)? {
         names.insert(entry?.file_name().to_string_lossy().into_owned());
     }
     Ok(names)
 }
 
+/// The parts where `a` and `b` differ, in order, their lines counted from `at` (a's, b's): as
+/// Python's difflib finds them (without junk), the longest common block (the earliest in `a`,
+/// then in `b`), then the same on each side of it. Quadratic: for files of a few hundred lines.
+fn changes(a: &[&str], b: &[&str], at: (usize, usize)) -> Vec<(Range<usize>, Range<usize>)> {
+    // The longest common block (start in a, start in b, length); `row[j + 1]`: the length of the
+    // common block ending at a[i - 1] and b[j].
+    let (mut best, mut row) = ((0, 0, 0), vec![0; b.len() + 1]);
+    for (i, x) in a.iter().enumerate() {
+        let mut next = vec![0; b.len() + 1];
+        for (j, y) in b.iter().enumerate().filter(|(_, y)| *y == x) {
+            next[j + 1] = row[j] + 1;
+            if next[j + 1] > best.2 {
+                best = (i + 1 - next[j + 1], j + 1 - next[j + 1], next[j + 1]);
+            }
+        }
+        row = next;
+    }
+    let (i, j, k) = best;
+    if k == 0 {
+        let part = (at.0..at.0 + a.len(), at.1..at.1 + b.len());
+        return (!(a.is_empty() && b.is_empty())).then_some(part).into_iter().collect();
+    }
+    let mut parts = changes(&a[..i], &b[..j], at);
+    parts.extend(changes(&a[i + k..], &b[j + k..], (at.0 + i + k, at.1 + j + k)));
+    parts
+}
+
 /// Every differing part names cuWGLGetDevice, HGPUNV, the header notes or a length constant.
 fn windows_only(a: &[&str], b: &[&str]) -> std::result::Result<String, String> {
-    let parts = sequence::changes(a, b);
-    for part in &parts {
-        let (old, new) = (&a[part.a_start..part.a_end], &b[part.b_start..part.b_end]);
+    let parts = changes(a, b, (0, 0));
+    for (old, new) in &parts {
+        let (old, new) = (&a[old.clone()], &b[new.clone()]);
         if !old.iter().chain(new).any(|l| is_windows_only(l)) {
             return Err(format!("{old:?} -> {new:?}"));
         }
@@ -188,5 +215,67 @@ mod tests {
         );
         let other = ["a", linux[1], "b", "pub fn cuOther();"];
         assert!(windows_only(&linux, &other).is_err());
+    }
+}
+
+#[cfg(test)]
+mod proof {
+    #[test]
+    fn same_as_difflib_port() {
+        let dir = crate::base::prototypes::generated();
+        let mut seed: u64 = 12345;
+        let mut rnd = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+
+        let (mut same_count, mut same_spans, mut total) = (0, 0, 0);
+        for file in crate::base::files::named(&dir, "", ".rs").unwrap() {
+            let text = crate::base::files::read(&file).unwrap();
+            let a: Vec<&str> = text.lines().collect();
+            if a.len() < 20 || a.len() > 3000 {
+                continue;
+            }
+            for trial in 0..40 {
+                let mut b = a.clone();
+                for _ in 0..(1 + trial % 5) {
+                    let at = rnd(b.len());
+                    let n = 1 + rnd(4);
+                    match rnd(3) {
+                        0 => {
+                            let end = (at + n).min(b.len());
+                            b.drain(at..end);
+                        }
+                        1 => {
+                            let src = rnd(a.len());
+                            for k in 0..n {
+                                if src + k < a.len() {
+                                    b.insert(at, a[src + k]);
+                                }
+                            }
+                        }
+                        _ => {
+                            b[at] = "pub fn cuWGLGetDevice();";
+                        }
+                    }
+                }
+                let old = super::super::sequence::changes(&a, &b);
+                let new = super::changes(&a, &b, (0, 0));
+                total += 1;
+                if old.len() == new.len() {
+                    same_count += 1;
+                }
+                let olds: Vec<_> = old
+                    .iter()
+                    .map(|c| (c.a_start..c.a_end, c.b_start..c.b_end))
+                    .collect();
+                if olds == new {
+                    same_spans += 1;
+                }
+            }
+        }
+        eprintln!("total {total}, same count {same_count}, same spans {same_spans}");
     }
 }

@@ -15,7 +15,7 @@
 //! `cargo xtask platforms` generates the bindings of the anchor header versions,
 //! `--all-versions` every version, `platforms V1 V2 ...` these (CUDA_VERSION numbers); the tests
 //! run for the versions tagged `aarch64`. The cross compilers, qemu-user and wine64 are installed
-//! with apt-get when missing (as root), the targets' standard libraries with rustup. Each section
+//! with apt-get when missing (as root), the targets' standard libraries with rustup. Each step
 //! says how long it took, for CI's time budget.
 
 mod aarch64;
@@ -27,11 +27,11 @@ mod sequence;
 mod test_counts;
 mod windows;
 
-use crate::base::process::{self, root};
-use crate::base::{deps, versions, Result};
+use crate::base::scratch::Scratch;
+use crate::base::steps::Steps;
+use crate::base::{deps, process, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 /// The C sources and headers the checks compile (data files of this task).
 pub const DATA: &str = "ci/platforms";
@@ -47,6 +47,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("gcc-mingw-w64-x86-64", "x86_64-w64-mingw32-gcc"),
     ("g++-aarch64-linux-gnu", "aarch64-linux-gnu-g++"),
     ("g++-mingw-w64-x86-64", "x86_64-w64-mingw32-g++"),
+    ("binutils-mingw-w64-x86-64", "x86_64-w64-mingw32-dlltool"),
     ("wine64", "/usr/lib/wine/wine64"),
 ];
 
@@ -69,25 +70,28 @@ pub fn run(args: &[String]) -> Result {
     if versions.is_empty() {
         return Err("no version to check: versions.txt tags none `anchor`".into());
     }
-    let scratch = Scratch::new()?;
-    let mut sections = Sections::new("");
+    let scratch = Scratch::new("platforms")?;
+    let mut steps = Steps::new();
     let list = join(&versions);
-    sections.start(&format!("bindings per target (header versions {list})"));
-    bindings::check(&scratch.0, &versions)?;
-    sections.start("the arm64 driver library under qemu-aarch64");
-    arm64_driver::check(&scratch.0)?;
-    sections.start("the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library");
+    steps.step(&format!("bindings per target (header versions {list})"));
+    bindings::check(scratch.path(), &versions)?;
+    steps.step("the arm64 driver library under qemu-aarch64");
+    arm64_driver::check(scratch.path())?;
+    steps.step("the workspace's tests built for aarch64 Linux, under qemu-aarch64 with the arm64 driver library");
     aarch64::check()?;
-    sections.start("the workspace's tests built for x86-64 Windows (GNU), under wine");
+    steps.step("the workspace's tests built for x86-64 Windows (GNU), under wine");
     windows::check()?;
-    sections.finish();
+    steps.finish();
     Ok(())
 }
 
 fn install_missing_tools() -> Result {
     let missing: Vec<&str> = TOOLS
         .iter()
-        .filter(|(_, tool)| !found(tool))
+        .filter(|(_, tool)| match tool.contains('/') {
+            true => !Path::new(tool).exists(),
+            false => process::on_path(tool).is_none(),
+        })
         .map(|(package, _)| *package)
         .collect();
     if missing.is_empty() {
@@ -111,25 +115,16 @@ fn install_missing_tools() -> Result {
     )
 }
 
-/// Whether `tool` (a path, or a command on PATH) exists.
-pub fn found(tool: &str) -> bool {
-    if tool.contains('/') {
-        return Path::new(tool).exists();
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
-}
-
 /// The value of the environment variable `name`, which the fetched dependencies set.
-pub fn env(name: &str) -> Result<String> {
-    std::env::var(name).map_err(|_| {
-        format!("{name} is not set: the fetched dependencies lack it (cargo xtask fetch-deps)")
-            .into()
-    })
+pub fn env(name: &str) -> Result<PathBuf> {
+    deps::env_path(
+        name,
+        "the fetched dependencies lack it (cargo xtask fetch-deps)",
+    )
 }
 
 /// The folder of the CUDA headers of `version` (fetched).
-pub fn headers(version: u32) -> Result<String> {
+pub fn headers(version: u32) -> Result<PathBuf> {
     env(&format!("CUDA_HEADERS_{version}"))
 }
 
@@ -140,82 +135,4 @@ pub fn join(versions: &[u32]) -> String {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Starts `command`; its handle, with the command line for errors.
-pub fn spawn(mut command: Command) -> Result<(std::process::Child, String)> {
-    let line = process::describe(&command);
-    let child = command.spawn().map_err(|e| format!("{line}: {e}"))?;
-    Ok((child, line))
-}
-
-/// Waits for every child; an error naming the first that failed.
-pub fn wait_all(children: Vec<(std::process::Child, String)>) -> Result {
-    let mut failed = None;
-    for (mut child, line) in children {
-        let status = child.wait().map_err(|e| format!("{line}: {e}"))?;
-        if !status.success() && failed.is_none() {
-            failed = Some(format!("{line} failed ({status})"));
-        }
-    }
-    failed.map_or(Ok(()), |f| Err(f.into()))
-}
-
-/// The generated bindings' files whose name ends with `suffix`, sorted.
-pub fn generated(suffix: &str) -> Result<Vec<PathBuf>> {
-    crate::base::files::named(
-        &root().join("cuda-driver-sys-items/src/generated"),
-        "",
-        suffix,
-    )
-}
-
-/// A scratch folder, removed when dropped.
-pub struct Scratch(pub PathBuf);
-
-impl Scratch {
-    pub fn new() -> Result<Self> {
-        let dir = std::env::temp_dir().join(format!("xtask-platforms.{}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        Ok(Scratch(dir))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Section headings, `--- <prefix><what>`, each after the wall time of the one before, `(N s)`.
-pub struct Sections {
-    prefix: &'static str,
-    current: Option<Instant>,
-}
-
-impl Sections {
-    pub fn new(prefix: &'static str) -> Self {
-        Sections {
-            prefix,
-            current: None,
-        }
-    }
-
-    /// Ends the section before (its time) and starts `what`.
-    pub fn start(&mut self, what: &str) {
-        self.end();
-        println!("--- {}{what}", self.prefix);
-        self.current = Some(Instant::now());
-    }
-
-    /// Ends the last section.
-    pub fn finish(mut self) {
-        self.end();
-    }
-
-    fn end(&mut self) {
-        if let Some(start) = self.current.take() {
-            println!("({} s)", start.elapsed().as_secs());
-        }
-    }
 }

@@ -4,7 +4,7 @@
 //! Linux layout test passes with it), 4 on Windows, where the layout test must fail naming it.
 
 use super::GNU;
-use crate::base::Result;
+use crate::base::{files, Result};
 use crate::platforms::cross::Suite;
 use std::path::Path;
 
@@ -17,21 +17,14 @@ const FIELD: (&str, &str) = (
 /// Runs the layout test of `version` for Windows against the changed copy (in `scratch`); it
 /// must fail on that field.
 pub fn check(suite: &Suite, scratch: &Path, version: u32) -> Result {
-    let headers = crate::platforms::headers(version)?;
     let copy = scratch.join(format!("headers-{version}"));
-    std::fs::create_dir_all(&copy)?;
-    for entry in std::fs::read_dir(&headers)? {
-        let path = entry?.path();
-        if path.is_file() {
-            std::fs::copy(&path, copy.join(path.file_name().unwrap_or_default()))?;
-        }
-    }
+    files::copy_files(&crate::platforms::headers(version)?, &copy)?;
     let cuda_h = copy.join("cuda.h");
-    let text = crate::base::files::read(&cuda_h)?;
+    let text = files::read(&cuda_h)?;
     if text.matches(FIELD.0).count() != 1 {
         return Err(format!("{}: no one line `{}` to change", cuda_h.display(), FIELD.0).into());
     }
-    std::fs::write(&cuda_h, text.replace(FIELD.0, FIELD.1))?;
+    files::write(&cuda_h, text.replace(FIELD.0, FIELD.1))?;
     let features = format!("cuda-{version}");
     let mut command = (suite.cargo)(version);
     command

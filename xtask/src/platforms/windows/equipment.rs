@@ -4,15 +4,15 @@
 use super::environment::Windows;
 use super::{nvcuda_table, SOURCES};
 use crate::base::process::{self, root};
-use crate::base::Result;
-use std::path::PathBuf;
+use crate::base::{files, Result};
+use std::path::{Path, PathBuf};
 
 impl Windows {
     /// bcryptprimitives.dll, its check, the stub nvcuda.dll and its import library cuda.lib.
-    pub fn equipment(&self, linux_driver: &str) -> Result {
+    pub fn equipment(&self, linux_driver: &Path) -> Result {
         let sources = root().join(SOURCES);
         let nvcuda = self.equipment.join("nvcuda");
-        std::fs::create_dir_all(&nvcuda)?;
+        files::create_dir(&nvcuda)?;
         let gcc = |args: &[&str], output: PathBuf, inputs: &[PathBuf]| {
             process::run(
                 process::command("x86_64-w64-mingw32-gcc")
@@ -33,12 +33,8 @@ impl Windows {
             &[sources.join("prng_check.c")],
         )?;
         let stub = sources.join("nvcuda_stub.c");
-        let generated = root().join("cuda-driver-sys-items/src/generated");
-        let libcuda = format!("{linux_driver}/libcuda.so.1");
-        println!(
-            "{}",
-            nvcuda_table::write(&generated, &libcuda, &stub, &self.equipment, self.driver)?
-        );
+        let libcuda = linux_driver.join("libcuda.so.1");
+        println!("{}", nvcuda_table::write(&libcuda, &stub, self)?);
         let include = format!("-I{}", self.equipment.display());
         let def = self.equipment.join("nvcuda.def");
         gcc(

@@ -25,12 +25,12 @@ mod control;
 mod environment;
 mod equipment;
 mod nvcuda_table;
-mod real_driver;
 mod wine;
 
 use super::cross::{self, Suite};
-use super::{found, Sections};
-use crate::base::process::root;
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::steps::Steps;
 use crate::base::{deps, rustup, versions, Result};
 use environment::Windows;
 use std::process::{Command, Stdio};
@@ -47,18 +47,8 @@ const SOURCES: &str = "ci/platforms/windows";
 /// (os error 6)" from CreateProcess); interop needs the interop modules.
 const NOT_RUN: [&str; 2] = ["prototypes", "interop"];
 
-/// Builds, runs and compares on Windows; its sections' times.
+/// Builds, runs and compares on Windows; its steps' times.
 pub fn check() -> Result {
-    for tool in [
-        "x86_64-w64-mingw32-gcc",
-        "x86_64-w64-mingw32-g++",
-        "x86_64-w64-mingw32-dlltool",
-        WINE,
-    ] {
-        if !found(tool) {
-            return Err(format!("windows: no {tool}: apt-get install gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64").into());
-        }
-    }
     rustup::targets(&[GNU, MSVC])?;
     deps::use_fetched(&[])?;
     let linux_driver = super::env("CUDA_LIBRARY_PATH")?;
@@ -74,20 +64,18 @@ pub fn check() -> Result {
         driver: newest,
         wine_path: Vec::new(),
     };
-    let scratch = super::Scratch::new()?;
+    let scratch = Scratch::new("windows")?;
     let _server = WineServer(windows.command(WINESERVER));
     let examples = examples()?;
-    let mut sections = Sections::new("windows: ");
+    let mut steps = Steps::new();
 
-    sections.start(
-        "test equipment: bcryptprimitives.dll, the stub nvcuda.dll and its import library cuda.lib",
-    );
+    steps.step("windows: test equipment: bcryptprimitives.dll, the stub nvcuda.dll and its import library cuda.lib");
     windows.equipment(&linux_driver)?;
-    sections.start("wine: the prefix and a server kept for the step");
-    windows.start_wine(&scratch.0)?;
+    steps.step("windows: wine: the prefix and a server kept for the step");
+    windows.start_wine(scratch.path())?;
 
-    sections.start(&format!(
-        "the tests, linked against cuda.lib and with dynamic-loading, run under wine with the stub nvcuda.dll (header versions {})",
+    steps.step(&format!(
+        "windows: the tests, linked against cuda.lib and with dynamic-loading, run under wine with the stub nvcuda.dll (header versions {})",
         super::join(&versions)
     ));
     windows.wine_path = vec![windows.equipment.clone(), windows.equipment.join("nvcuda")];
@@ -104,10 +92,10 @@ pub fn check() -> Result {
     };
     suite.run(&versions)?;
 
-    sections.start("control: a field 4 bytes on Windows and 8 on Linux fails the layout test");
-    control::check(&suite, &scratch.0, versions[0])?;
+    steps.step("windows: control: a field 4 bytes on Windows and 8 on Linux fails the layout test");
+    control::check(&suite, scratch.path(), versions[0])?;
 
-    sections.start("run under wine without nvcuda.dll");
+    steps.step("windows: run under wine without nvcuda.dll");
     let mut without = windows.clone();
     without.wine_path = vec![windows.equipment.clone()];
     let cargo = |_: u32| without.cargo(GNU);
@@ -117,7 +105,7 @@ pub fn check() -> Result {
     };
     without.without_library(&suite, newest)?;
 
-    sections.start("x86_64-pc-windows-msvc: type-checked (no MSVC C runtime to link with)");
+    steps.step("windows: x86_64-pc-windows-msvc: type-checked (no MSVC C runtime to link with)");
     let cargo = |_: u32| windows.cargo(MSVC);
     let msvc = Suite {
         target: MSVC,
@@ -142,7 +130,7 @@ pub fn check() -> Result {
         "cuda-driver-sys (gl, table; linked and dynamic-loading), cuda-check's tests and {} examples compile for {MSVC}",
         examples.len()
     );
-    sections.finish();
+    steps.finish();
     Ok(())
 }
 
@@ -162,11 +150,7 @@ struct WineServer(Command);
 
 impl Drop for WineServer {
     fn drop(&mut self) {
-        let _ = self
-            .0
-            .arg("-k")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        let quiet = self.0.arg("-k").stdout(Stdio::null()).stderr(Stdio::null());
+        let _ = process::status(quiet);
     }
 }

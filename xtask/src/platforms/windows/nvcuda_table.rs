@@ -11,35 +11,25 @@
 //!   STUB_ERROR for each code the real library names, with its cuGetErrorName and
 //!   cuGetErrorString.
 
-use super::real_driver::Driver;
-use crate::base::Result;
+use super::environment::Windows;
+use crate::base::{files, prototypes, Result};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::{c_char, c_int, CStr};
 use std::path::Path;
 
 /// An entry point of the dynamic-loading tables: base name, version, per-thread, symbol.
 type Entry = (String, u32, bool, String);
 
-/// Writes nvcuda.def and nvcuda_table.h into `out`, the stub reporting `version`; the line of
-/// counts.
-pub fn write(
-    generated: &Path,
-    libcuda: &str,
-    stub_c: &Path,
-    out: &Path,
-    version: u32,
-) -> Result<String> {
-    let mut exports = BTreeSet::new();
-    for file in crate::base::files::named(generated, "", "functions.rs")? {
-        exports.extend(names_after(
-            &crate::base::files::read(&file)?,
-            "pub fn ",
-            true,
-        ));
-    }
-    let defined: BTreeSet<String> =
-        names_after(&crate::base::files::read(stub_c)?, "CUresult ", false)
-            .into_iter()
-            .collect();
+/// Writes nvcuda.def and nvcuda_table.h into the equipment folder of `windows`, the stub
+/// reporting its driver version and the error strings of the real library `libcuda`, from the C
+/// source `stub_c`; the line of counts.
+pub fn write(libcuda: &Path, stub_c: &Path, windows: &Windows) -> Result<String> {
+    let (generated, version) = (prototypes::generated(), windows.driver);
+    let exports = prototypes::functions()?;
+    let defined: BTreeSet<String> = (files::read(stub_c)?.lines())
+        .filter_map(|line| prototypes::function_at(line.strip_prefix("CUresult ")?))
+        .map(String::from)
+        .collect();
     let not_bound: Vec<&String> = defined.difference(&exports).collect();
     if exports.is_empty() || !not_bound.is_empty() {
         return Err(format!(
@@ -49,20 +39,19 @@ pub fn write(
         )
         .into());
     }
-    // The real library's answers (Debian's 535 on Linux, no GPU needed for these).
-    let driver = Driver::load(libcuda)?;
-    let errors = driver.errors()?;
-    let (entries, first_abis) = entry_points(generated, &exports)?;
+    let errors = driver_errors(libcuda)?;
+    let (entries, first_abis) = entry_points(&generated, &exports)?;
     let exports: BTreeSet<String> = exports.union(&first_abis).cloned().collect();
 
     let mut def = String::from("LIBRARY nvcuda.dll\nEXPORTS\n");
     for e in &exports {
         def += &format!("    {e}\n");
     }
-    std::fs::write(out.join("nvcuda.def"), def)?;
+    files::write(&windows.equipment.join("nvcuda.def"), def)?;
     let mut header = format!(
-        "/* Written by `cargo xtask platforms` (xtask/src/platforms/windows/nvcuda_table.rs) from {} and {libcuda}. */\n",
-        generated.display()
+        "/* Written by `cargo xtask platforms` (xtask/src/platforms/windows/nvcuda_table.rs) from {} and {}. */\n",
+        generated.display(),
+        libcuda.display()
     );
     header += &format!("STUB_DRIVER_VERSION({version})\n");
     for e in exports.iter().filter(|e| !defined.contains(*e)) {
@@ -84,7 +73,7 @@ pub fn write(
             c_string(message)
         );
     }
-    std::fs::write(out.join("nvcuda_table.h"), header)?;
+    files::write(&windows.equipment.join("nvcuda_table.h"), header)?;
     Ok(format!(
         "stub nvcuda.dll tables: {} exports ({} first ABIs), driver version {version}, {} of {} entry points, {} error codes",
         exports.len(),
@@ -95,6 +84,41 @@ pub fn write(
     ))
 }
 
+/// The name and message of each result code below 1000 that the real driver library at `path`
+/// names (Debian's 535 on Linux; no GPU needed for these).
+fn driver_errors(path: &Path) -> Result<Vec<(i32, String, String)>> {
+    type StringFn = unsafe extern "C" fn(c_int, *mut *const c_char) -> c_int;
+    let failed = |e: libloading::Error| format!("{}: {e}", path.display());
+    // SAFETY: the driver library, loaded as the tests load it.
+    let library = unsafe { libloading::Library::new(path) }.map_err(failed)?;
+    // SAFETY: the driver API's prototypes of these two functions.
+    let name = unsafe { library.get::<StringFn>(b"cuGetErrorName") }.map_err(failed)?;
+    let message = unsafe { library.get::<StringFn>(b"cuGetErrorString") }.map_err(failed)?;
+    let string = |f: &StringFn, code| {
+        let mut text: *const c_char = std::ptr::null();
+        // SAFETY: on success the library gives a static NUL-terminated string.
+        let status = unsafe { f(code, &mut text) };
+        (status == 0 && !text.is_null()).then(|| {
+            unsafe { CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned()
+        })
+    };
+    let mut errors = Vec::new();
+    for code in 0..1000 {
+        if let Some(name) = string(&name, code) {
+            let message = string(&message, code).ok_or_else(|| {
+                format!(
+                    "{} names code {code} but has no message for it",
+                    path.display()
+                )
+            })?;
+            errors.push((code, name, message));
+        }
+    }
+    Ok(errors)
+}
+
 /// Each function's symbol with its entry point, from the dynamic-loading tables, and the first
 /// ABIs the bindings declare no function for.
 fn entry_points(
@@ -102,13 +126,11 @@ fn entry_points(
     exports: &BTreeSet<String>,
 ) -> Result<(BTreeSet<Entry>, BTreeSet<String>)> {
     let (mut entries, mut first_abis) = (BTreeSet::new(), BTreeSet::new());
-    for dynamic in crate::base::files::named(generated, "", "dynamic.rs")? {
+    for dynamic in files::named(generated, "", "dynamic.rs")? {
         let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
         let module = name.strip_suffix("dynamic.rs").unwrap_or("");
-        let consts = entry_consts(&crate::base::files::read(
-            &generated.join(format!("{module}entry.rs")),
-        )?);
-        let bound = bound_symbols(&crate::base::files::read(&dynamic)?);
+        let consts = entry_consts(&files::read(&generated.join(format!("{module}entry.rs")))?);
+        let bound = bound_symbols(&files::read(&dynamic)?);
         for (symbol, constant) in &bound {
             let (base, version, per_thread) = consts
                 .get(constant)
@@ -140,24 +162,6 @@ fn entry_points(
         .into());
     }
     Ok((entries, first_abis))
-}
-
-/// The words `cu...` after `prefix` at the start of a line (after spaces where `indented`) and
-/// followed by `(`.
-fn names_after(text: &str, prefix: &str, indented: bool) -> Vec<String> {
-    text.lines()
-        .filter_map(|line| {
-            let line = if indented {
-                line.trim_start_matches(' ')
-            } else {
-                line
-            };
-            let rest = line.strip_prefix(prefix)?;
-            let name = word(rest);
-            (name.starts_with("cu") && rest[name.len()..].starts_with('('))
-                .then(|| name.to_string())
-        })
-        .collect()
 }
 
 /// The leading identifier characters of `text`.

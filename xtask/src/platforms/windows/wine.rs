@@ -3,8 +3,9 @@
 
 use super::environment::Windows;
 use super::{GNU, WINE, WINESERVER};
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 use crate::platforms::cross::Suite;
+use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -14,26 +15,23 @@ impl Windows {
     pub fn start_wine(&mut self, scratch: &Path) -> Result {
         // The server and the services wineboot starts outlive the commands: their output goes
         // nowhere, so that no pipe of this task waits on them.
-        std::fs::create_dir_all(self.out.join("wine-prefix"))?;
+        files::create_dir(&self.out.join("wine-prefix"))?;
         let quiet = |mut c: Command| {
             c.stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
             c
         };
-        let mut server = quiet(self.command(WINESERVER));
-        if !server.arg("-p").status().is_ok_and(|s| s.success()) {
-            return Err("windows: wineserver did not start".into());
-        }
+        process::run(quiet(self.command(WINESERVER)).arg("-p"))?;
         let start = Instant::now();
         let log = scratch.join("wineboot.log");
-        let file = std::fs::File::create(&log)?;
+        let file = fs::File::create(&log)?;
         let mut boot = quiet(self.command(WINE));
         boot.args(["wineboot", "--init"])
-            .stdout(file.try_clone()?)
-            .stderr(file);
-        if !boot.status().is_ok_and(|s| s.success()) {
-            print!("{}", crate::base::files::read(&log)?);
+            .stdout(file.try_clone()?.into_file())
+            .stderr(file.into_file());
+        if !process::status(&mut boot)?.success() {
+            print!("{}", files::read(&log)?);
             return Err("windows: wineboot failed (above)".into());
         }
         println!("wineboot: {} s", start.elapsed().as_secs());
@@ -82,8 +80,8 @@ impl Windows {
         args.extend(base);
         suite.cargo(version, &args)?;
         let apart = examples_dir.join("dynamic-loading");
-        std::fs::create_dir_all(&apart)?;
-        std::fs::rename(
+        files::create_dir(&apart)?;
+        fs::rename(
             examples_dir.join("check_driver.exe"),
             apart.join("check_driver.exe"),
         )?;

@@ -103,8 +103,7 @@ impl Suite<'_> {
     pub fn test(&self, log: &mut String, version: u32, args: &[&str]) -> Result {
         let line = format!("cargo test --target {} {}", self.target, args.join(" "));
         println!("{line}");
-        log.push_str(&line);
-        log.push('\n');
+        *log += &format!("{line}\n");
         let mut full = vec!["test", "--target", self.target];
         full.extend(args);
         log.push_str(&self.cargo(version, &full)?);
@@ -116,12 +115,9 @@ impl Suite<'_> {
         let mut command = (self.cargo)(version);
         command.env("CARGO_TERM_COLOR", "never").args(args);
         let (status, output) = crate::base::capture::merged_shown(&mut command)?;
-        let line = process::describe(&command);
-        if !status.success() {
-            return Err(format!("{line} failed ({status})").into());
-        }
+        process::check(&command, status)?;
         if output.lines().any(|l| l.starts_with("warning")) {
-            return Err(format!("{line}: a warning (above)").into());
+            return Err(process::error(&command, "a warning (above)").into());
         }
         Ok(output)
     }

@@ -23,7 +23,6 @@ mod arm64_driver;
 mod bindings;
 mod compare_bindings;
 mod cross;
-mod sequence;
 mod test_counts;
 mod windows;
 

@@ -137,12 +137,9 @@ pub fn check() -> Result {
 /// The examples but runtime_interop, which also loads the CUDA runtime (examples/common/cudart.rs:
 /// libcudart.so.12 through dlopen, Linux only), and profiler (the interop feature).
 fn examples() -> Result<Vec<String>> {
-    let files = crate::base::files::named(&root().join("examples"), "", ".rs")?;
-    Ok(files
-        .iter()
-        .filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .filter(|name| name != "runtime_interop" && name != "profiler")
-        .collect())
+    let mut names = crate::base::examples::stems("examples", "rs")?;
+    names.retain(|name| name != "runtime_interop" && name != "profiler");
+    Ok(names)
 }
 
 /// Stops the wine server (and the services wineboot started) when dropped.

@@ -175,36 +175,24 @@ fn word(text: &str) -> &str {
 /// `pub const NAME: EntryPoint<...> = unsafe { EntryPoint::new[_per_thread](c"BASE", VERSION) }`
 /// of an entry.rs: NAME -> (BASE, VERSION, per-thread).
 fn entry_consts(text: &str) -> BTreeMap<String, (String, u32, bool)> {
-    let mut consts = BTreeMap::new();
-    for part in text.split("pub const ").skip(1) {
+    let compact: String = text.split_whitespace().collect();
+    let entry = |part: &str| {
         let name = word(part);
-        let compact: String = part[name.len()..].split_whitespace().collect();
-        let Some(rest) = compact.strip_prefix(":EntryPoint<") else {
-            continue;
+        let rest = part[name.len()..].strip_prefix(":EntryPoint<")?;
+        let call = rest.split_once(">=unsafe{EntryPoint::")?.1;
+        let (per_thread, args) = match call.strip_prefix("new_per_thread(c\"") {
+            Some(args) => (true, args),
+            None => (false, call.strip_prefix("new(c\"")?),
         };
-        let Some((_, call)) = rest.split_once(">=unsafe{EntryPoint::") else {
-            continue;
-        };
-        let (per_thread, args) = match (
-            call.strip_prefix("new_per_thread(c\""),
-            call.strip_prefix("new(c\""),
-        ) {
-            (Some(args), _) => (true, args),
-            (None, Some(args)) => (false, args),
-            _ => continue,
-        };
-        let base = word(args);
-        let Some(version) = args[base.len()..].strip_prefix("\",") else {
-            continue;
-        };
-        let digits = &version[..version
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(version.len())];
-        if let Ok(v) = digits.parse() {
-            consts.insert(name.to_string(), (base.to_string(), v, per_thread));
-        }
-    }
-    consts
+        let (base, version) = args.split_once("\",")?;
+        let version = version.split(')').next()?.parse().ok()?;
+        Some((name.to_string(), (base.to_string(), version, per_thread)))
+    };
+    compact
+        .split("pubconst")
+        .skip(1)
+        .filter_map(entry)
+        .collect()
 }
 
 /// `symbol: c"SYMBOL", entry: super::entry::CONST.info()` of a dynamic.rs: (SYMBOL, CONST).

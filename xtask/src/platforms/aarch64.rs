@@ -7,7 +7,7 @@
 
 use super::cross::{self, Suite};
 use crate::base::process::{self, root};
-use crate::base::{deps, rustup, versions, Result};
+use crate::base::{rustup, versions, Result};
 use std::process::Command;
 
 const TARGET: &str = "aarch64-unknown-linux-gnu";
@@ -15,7 +15,6 @@ const TARGET: &str = "aarch64-unknown-linux-gnu";
 /// Builds and runs the tests for aarch64 under qemu; the tests passed per test binary.
 pub fn check() -> Result {
     rustup::targets(&[TARGET])?;
-    deps::use_fetched(&["--arm64-driver"])?;
     let versions = versions::tagged("aarch64")?;
     let driver = crate::base::driver::driver()?;
     // Builds for headers newer than the driver link an aarch64 stub library; what runs is the

@@ -1,9 +1,9 @@
-//! The generator run for each target, each output compared with x86-64 Linux's of the same header
-//! version (which the regenerate task's `--check` compares with the committed files). Windows
-//! differs by cudaGL.h's cuWGLGetDevice (declared under _WIN32), which the committed gl_*.rs carry
-//! under cfg(windows): the regenerate task's Windows pass (the gl module for
-//! x86_64-pc-windows-gnu, merged under that cfg) is compared with the mingw-w64 output, file for
-//! file.
+//! The generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu (mingw-w64 headers) and
+//! x86_64-pc-windows-msvc, each output compared with x86-64 Linux's of the same header version
+//! (which the regenerate task's `--check` compares with the committed files); Windows differs by
+//! cudaGL.h's cuWGLGetDevice (declared under _WIN32), which the committed gl_*.rs carry under
+//! cfg(windows): the regenerate task's Windows pass (the gl module for x86_64-pc-windows-gnu,
+//! merged under that cfg) is compared with the mingw-w64 output, file for file.
 
 use super::compare_bindings::{compare, Mode};
 use crate::base::process::{self, root};
@@ -21,7 +21,8 @@ pub fn check(scratch: &Path, versions: &[u32]) -> Result {
     let generator = crate::base::generator::build()?;
     let extra = super::env("BINDGEN_EXTRA_CLANG_ARGS")?;
     let interop = super::env("CUDA_INTEROP_INCLUDE")?;
-    // (The C preprocessor only resolves cuda.h's renaming macros, the same under MSVC.)
+    // No MSVC headers: clang -ffreestanding with the declarations GL/EGL take from windows.h (the
+    // C preprocessor only resolves cuda.h's renaming macros, the same under MSVC).
     let msvc = format!(
         "-ffreestanding -isystem {} -Wno-ignored-attributes",
         root().join(super::DATA).join("msvc-shim").display()

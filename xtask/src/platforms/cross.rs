@@ -104,9 +104,10 @@ impl Suite<'_> {
         let line = format!("cargo test --target {} {}", self.target, args.join(" "));
         println!("{line}");
         *log += &format!("{line}\n");
-        let mut full = vec!["test", "--target", self.target];
-        full.extend(args);
-        log.push_str(&self.cargo(version, &full)?);
+        *log += &self.cargo(
+            version,
+            &[&["test", "--target", self.target][..], args].concat(),
+        )?;
         Ok(())
     }
 

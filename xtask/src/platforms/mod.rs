@@ -1,16 +1,9 @@
 //! `cargo xtask platforms`: aarch64 Linux and x86-64 Windows, checked by the workspace's tests
 //! built for each target (the host's cargo and rustc, rustup's standard library for the target)
-//! and run there:
-//! 1. [`bindings`]: the generator run for aarch64-unknown-linux-gnu, x86_64-pc-windows-gnu
-//!    (mingw-w64 headers) and x86_64-pc-windows-msvc (no MSVC headers: clang -ffreestanding with
-//!    the declarations GL/EGL take from windows.h, `ci/platforms/msvc-shim/`), each compared with
-//!    the x86-64 Linux output of the same header version ([`compare_bindings`] says what may
-//!    differ and why), and the regenerate task's Windows pass compared with the mingw-w64 output;
-//! 2. [`arm64_driver`]: Debian's arm64 libcuda.so.1 loaded under qemu-aarch64 by a cross-compiled
-//!    C program answers as the amd64 library does;
-//! 3. [`aarch64`] and [`windows`]: the same tests ([`cross`]: the ABI tests layout, constants
-//!    and prototypes, the driver tests, the examples against their C twins) run under
-//!    qemu-aarch64 against that library and under wine against a test stub nvcuda.dll.
+//! and run there: the [`bindings`] generated for each target, compared with x86-64 Linux's;
+//! Debian's arm64 libcuda.so.1 under qemu-aarch64, answering as the amd64 one ([`arm64_driver`]);
+//! the same tests ([`cross`]) under qemu-aarch64 against that library ([`aarch64`]) and under
+//! wine against a test stub nvcuda.dll ([`windows`]).
 //!
 //! `cargo xtask platforms` generates the bindings of the anchor header versions,
 //! `--all-versions` every version, `platforms V1 V2 ...` these (CUDA_VERSION numbers); the tests
@@ -98,10 +91,8 @@ fn install_missing_tools() -> Result {
     }
     let list = missing.join(" ");
     if process::output(Command::new("id").arg("-u"))?.trim() != "0" {
-        return Err(format!(
-            "missing {list}: install them (apt-get install {list}) or run as root"
-        )
-        .into());
+        let e = format!("missing {list}: install them (apt-get install {list}) or run as root");
+        return Err(e.into());
     }
     println!("platforms: installing {list}");
     process::run(Command::new("apt-get").args(["update", "-qq"]))?;
@@ -129,9 +120,6 @@ pub fn headers(version: u32) -> Result<PathBuf> {
 
 /// The versions, space-separated.
 pub fn join(versions: &[u32]) -> String {
-    versions
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    let list: Vec<String> = versions.iter().map(u32::to_string).collect();
+    list.join(" ")
 }

@@ -1,9 +1,12 @@
 //! The Windows build's environment, given to each child command: the cross toolchain for cargo,
-//! wine's prefix and DLL search path for the programs run under wine.
+//! wine's prefix and DLL search path for the programs run under wine; and the test equipment:
+//! bcryptprimitives.dll (which wine lacks and Rust's standard library imports), its check, the
+//! stub nvcuda.dll and its import library cuda.lib.
 
-use super::WINE;
-use crate::base::process;
-use std::path::PathBuf;
+use super::{nvcuda_table, SOURCES, WINE};
+use crate::base::process::{self, root};
+use crate::base::{files, Result};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The Windows build's environment, given to each child.
@@ -64,5 +67,48 @@ impl Windows {
     /// The folder of the examples built for `target`.
     pub fn examples_dir(&self, target: &str) -> PathBuf {
         self.out.join(target).join("debug/examples")
+    }
+
+    /// bcryptprimitives.dll, its check, the stub nvcuda.dll and its import library cuda.lib.
+    pub fn equipment(&self, linux_driver: &Path) -> Result {
+        let sources = root().join(SOURCES);
+        let nvcuda = self.equipment.join("nvcuda");
+        files::create_dir(&nvcuda)?;
+        let gcc = |args: &[&str], output: PathBuf, inputs: &[PathBuf]| {
+            process::run(
+                process::command("x86_64-w64-mingw32-gcc")
+                    .args(args)
+                    .arg("-o")
+                    .arg(output)
+                    .args(inputs),
+            )
+        };
+        gcc(
+            &["-shared", "-O2", "-Wall", "-Werror"],
+            self.equipment.join("bcryptprimitives.dll"),
+            &[sources.join("bcryptprimitives.c"), "-lbcrypt".into()],
+        )?;
+        gcc(
+            &["-O2", "-Wall", "-Werror"],
+            self.equipment.join("prng_check.exe"),
+            &[sources.join("prng_check.c")],
+        )?;
+        let stub = sources.join("nvcuda_stub.c");
+        let libcuda = linux_driver.join("libcuda.so.1");
+        println!("{}", nvcuda_table::write(&libcuda, &stub, self)?);
+        let include = format!("-I{}", self.equipment.display());
+        let def = self.equipment.join("nvcuda.def");
+        gcc(
+            &["-shared", "-O1", "-Wall", "-Wextra", "-Werror", &include],
+            nvcuda.join("nvcuda.dll"),
+            &[stub, def.clone()],
+        )?;
+        process::run(
+            process::command("x86_64-w64-mingw32-dlltool")
+                .arg("-d")
+                .arg(&def)
+                .arg("-l")
+                .arg(nvcuda.join("cuda.lib")),
+        )
     }
 }

@@ -23,7 +23,6 @@
 
 mod control;
 mod environment;
-mod equipment;
 mod nvcuda_table;
 mod wine;
 
@@ -31,7 +30,7 @@ use super::cross::{self, Suite};
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
 use crate::base::steps::Steps;
-use crate::base::{deps, rustup, versions, Result};
+use crate::base::{rustup, versions, Result};
 use environment::Windows;
 use std::process::{Command, Stdio};
 
@@ -50,7 +49,6 @@ const NOT_RUN: [&str; 2] = ["prototypes", "interop"];
 /// Builds, runs and compares on Windows; its steps' times.
 pub fn check() -> Result {
     rustup::targets(&[GNU, MSVC])?;
-    deps::use_fetched(&[])?;
     let linux_driver = super::env("CUDA_LIBRARY_PATH")?;
     let versions = versions::tagged("aarch64")?;
     let newest = versions::all()?

@@ -59,19 +59,12 @@ pub fn write(libcuda: &Path, stub_c: &Path, windows: &Windows) -> Result<String>
     }
     let supported: Vec<&Entry> = entries.iter().filter(|e| e.1 <= version).collect();
     for (base, v, per_thread, symbol) in &supported {
-        header += &format!(
-            "STUB_ENTRY({}, {v}, {}, {})\n",
-            c_string(base),
-            u8::from(*per_thread),
-            c_string(symbol)
-        );
+        let (base, per_thread, symbol) = (c_string(base), u8::from(*per_thread), c_string(symbol));
+        header += &format!("STUB_ENTRY({base}, {v}, {per_thread}, {symbol})\n");
     }
     for (code, name, message) in &errors {
-        header += &format!(
-            "STUB_ERROR({code}, {}, {})\n",
-            c_string(name),
-            c_string(message)
-        );
+        let (name, message) = (c_string(name), c_string(message));
+        header += &format!("STUB_ERROR({code}, {name}, {message})\n");
     }
     files::write(&windows.equipment.join("nvcuda_table.h"), header)?;
     Ok(format!(

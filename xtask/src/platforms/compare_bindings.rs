@@ -146,21 +146,15 @@ fn is_windows_only(line: &str) -> bool {
 fn msvc_spellings(a: &[&str], b: &[&str]) -> std::result::Result<String, String> {
     let (mut enums, mut typedefs) = (0, 0);
     for (x, y) in a.iter().zip(b).filter(|(x, y)| x != y) {
-        match (enum_newtype(x), enum_newtype(y)) {
-            (Some((nx, "c_uint")), Some((ny, "c_int"))) if nx == ny => enums += 1,
+        let newtype = (x.strip_prefix("pub struct "))
+            .and_then(|x| x.strip_suffix("(pub ::core::ffi::c_uint);"));
+        match newtype {
+            Some(name) if *y == format!("pub struct {name}(pub ::core::ffi::c_int);") => enums += 1,
             _ if CUUINT.contains(&(x, y)) => typedefs += 1,
             _ => return Err(format!("{x:?} -> {y:?}")),
         }
     }
     Ok(format!("{enums} enums c_int, {typedefs} cuuint typedefs"))
-}
-
-/// `pub struct NAME(pub ::core::ffi::c_int);` (or `c_uint`): NAME and the type.
-fn enum_newtype(line: &str) -> Option<(&str, &str)> {
-    let (name, rest) = line.strip_prefix("pub struct ")?.split_once('(')?;
-    let ty = rest.strip_prefix("pub ::core::ffi::")?.strip_suffix(");")?;
-    let word = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (word && (ty == "c_int" || ty == "c_uint")).then_some((name, ty))
 }
 
 fn first_difference(a: &[&str], b: &[&str]) -> String {

@@ -3,10 +3,9 @@
 //! g++) and run under wine64 (Debian's wine 8.0), in a prefix under target/windows:
 //! 1. with the test stub nvcuda.dll (`ci/platforms/windows/nvcuda_stub.c`: a driver of the
 //!    newest header version without a GPU, with the 535 library's error strings), linked through
-//!    its import library cuda.lib, found by the build script's Windows search (CUDA_LIBRARY_PATH
-//!    holding cuda.lib), and with dynamic-loading, for the versions the aarch64 section runs
-//!    (tagged `aarch64`);
-//!    Its control ([`control`]): a layout difference only Windows has fails it;
+//!    its import library cuda.lib (CUDA_LIBRARY_PATH holding it, as the build script's Windows
+//!    search wants), and with dynamic-loading, for the versions tagged `aarch64`; its
+//!    [`control`]: a layout difference only Windows has fails it;
 //! 2. with no nvcuda.dll: dynamic-loading binaries start and say in one line that the library
 //!    could not be loaded; a linked binary does not start (the Windows loader's error);
 //! 3. x86_64-pc-windows-msvc: the crate, cuda-check's tests and the examples type-checked (cargo
@@ -14,12 +13,8 @@
 //!    runtime's startup objects (mainCRTStartup, _tls_used, __chkstk, __CxxFrameHandler3,
 //!    _fltused), which only Microsoft's toolchain ships.
 //!
-//! The tests package is built without the interop modules: its build script parses the headers
-//! the GL/EGL headers include, which for Windows are mingw-w64's windows.h and its intrinsics
-//! (lang-c cannot parse those); so the interop test and the profiler example are not run here.
-//! runtime_interop is neither: it loads libcudart.so.12 (Linux only). Wine's own DLLs lack
-//! bcryptprimitives.dll, which Rust's standard library imports: `bcryptprimitives.c` is a test
-//! DLL giving it (its randomness checked here).
+//! The tests package is built without the interop modules: its build script cannot parse the
+//! headers the GL/EGL headers include for Windows (mingw-w64's windows.h and its intrinsics).
 
 mod control;
 mod environment;

@@ -74,19 +74,13 @@ impl Windows {
             suite.test(&mut log, version, &[&base[..], args].concat())?;
         }
         print!("{}", crate::platforms::test_counts::report(&log).0);
-        // The dynamic-loading check_driver, kept apart (a linked build would replace it).
+        // The dynamic-loading check_driver, run before the linked build replaces it.
         let examples_dir = self.examples_dir(GNU);
         let mut args = vec!["build", "--target", GNU, "--example", "check_driver"];
         args.extend(base);
         suite.cargo(version, &args)?;
-        let apart = examples_dir.join("dynamic-loading");
-        files::create_dir(&apart)?;
-        fs::rename(
-            examples_dir.join("check_driver.exe"),
-            apart.join("check_driver.exe"),
-        )?;
         let mut dynamic = self.command(WINE);
-        dynamic.arg(examples_dir.join("dynamic-loading/check_driver.exe"));
+        dynamic.arg(examples_dir.join("check_driver.exe"));
         let (_, report) = crate::base::capture::merged(&mut dynamic)?;
         let report = report.replace('\r', "");
         println!(

@@ -5,11 +5,13 @@
 
 use crate::base::libtest::{self, Outcome};
 
+/// A test binary of a run: its name, the tests passed, whether a harness's summary counted them.
+type Binary = (String, usize, bool);
+
 /// The report (a line per run and per binary, then the total) and the binaries with no test
 /// passed.
 pub fn report(log: &str) -> (String, Vec<String>) {
-    // Each run's arguments and binaries: name, tests passed, counted by a harness's summary.
-    let mut runs: Vec<(&str, Vec<(String, usize, bool)>)> = Vec::new();
+    let mut runs: Vec<(&str, Vec<Binary>)> = Vec::new();
     for line in log.lines() {
         if let Some(arguments) = line.strip_prefix("cargo test ") {
             runs.push((arguments, Vec::new()));

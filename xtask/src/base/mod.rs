@@ -7,6 +7,7 @@
 //! times ([`steps`]), rustup ([`rustup`]), libtest's output ([`libtest`]), medians ([`median`]),
 //! and a task's [`Result`].
 
+pub mod args;
 pub mod capture;
 pub mod cargo_json;
 pub mod deps;

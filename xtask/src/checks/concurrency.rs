@@ -17,6 +17,7 @@
 //!
 //! Nothing is suppressed: no sanitizer options but the report's exit code.
 
+use crate::base::args::Args;
 use crate::base::driver::expect_535_driver;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
@@ -81,10 +82,7 @@ const WEAKENED: [Weakening; 6] = [
 ];
 
 /// `cargo xtask concurrency`: the checks above, in that order.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask concurrency (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     let default = the_one("default")?;

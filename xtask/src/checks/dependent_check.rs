@@ -3,6 +3,7 @@
 //! libclang variable cleared, and its build script checks the `DEP_CUDA_*` metadata
 //! cuda-driver-sys exports to dependents.
 
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::versions::the_one;
 use crate::base::Result;
@@ -27,10 +28,7 @@ pub fn success() -> cuda_driver_sys::CUresult {
 ";
 
 /// `cargo xtask dependent-check`: writes the dependent crate under target/ and builds it.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask dependent-check (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     let version = the_one("dependent-crate")?;
     let root = root();
     let dir = root.join("target/dependent-check");

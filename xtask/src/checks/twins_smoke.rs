@@ -14,6 +14,7 @@
 //! Outputs go to `target/twins/out/<name>.txt` (stdout only; the exit code in `<name>.rc`), or to the
 //! folder given as OUTPUT_DIR.
 
+use crate::base::args::Args;
 use crate::base::capture::exit_code;
 use crate::base::deps::{self, env_path};
 use crate::base::examples::{group_programs, programs, stems};
@@ -32,14 +33,12 @@ const USES_RUNTIME: &str = "runtime_interop";
 const TIME_LIMIT: &str = "120";
 
 /// `cargo xtask twins-smoke [OUTPUT_DIR]`: builds every twin, then runs those built.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let root = root();
     let bin = root.join("target/twins");
-    let out = match args {
-        [] => bin.join("out"),
-        [dir] => root.join(dir),
-        _ => return Err("usage: cargo xtask twins-smoke [OUTPUT_DIR]".into()),
-    };
+    let out = args
+        .value("OUTPUT_DIR")
+        .map_or(bin.join("out"), |dir| root.join(dir));
     deps::use_fetched(&[])?;
     // (name, source, oldest header): the posts' twins build with every header.
     let mut twins: Vec<(String, String, u32)> = stems("examples", "cpp")?

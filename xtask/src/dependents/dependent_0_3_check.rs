@@ -10,6 +10,7 @@
 //! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
 //! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
 
+use crate::base::args::Args;
 use crate::base::driver::Links;
 use crate::base::process;
 use crate::base::{versions, Result};
@@ -19,7 +20,7 @@ use std::process::Stdio;
 
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let check = Check {
         name: "dependent-0-3",
         version: None,

@@ -14,15 +14,13 @@
 //! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
 //! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
 
+use crate::base::args::Args;
 use crate::base::files::{name as file_name, sorted};
 use crate::base::Result;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | \
-                     --same-as BASELINE_OUTCOMES FILE]";
 
 /// What the outcomes are held to.
 enum HeldTo<'a> {
@@ -36,16 +34,12 @@ enum HeldTo<'a> {
 }
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let (dir, outcomes_path, held_to) = match args {
-        [dir, outcomes] => (dir, outcomes, HeldTo::Nothing),
-        [dir, outcomes, flag, file] if flag == "--all-pass-except" => {
-            (dir, outcomes, HeldTo::AllPassExcept(file))
-        }
-        [dir, outcomes, flag, baseline, file] if flag == "--same-as" => {
-            (dir, outcomes, HeldTo::SameAs(baseline, file))
-        }
-        _ => return Err(USAGE.into()),
+pub fn run(args: &Args) -> Result {
+    let [dir, outcomes_path] = ["DIR", "OUTCOMES"].map(|n| args.value(n).expect("declared"));
+    let held_to = match (args.value("FILE"), args.value("BASELINE_OUTCOMES")) {
+        (None, _) => HeldTo::Nothing,
+        (Some(file), None) => HeldTo::AllPassExcept(file),
+        (Some(file), Some(baseline)) => HeldTo::SameAs(baseline, file),
     };
     let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
     let outcomes_path = PathBuf::from(outcomes_path);

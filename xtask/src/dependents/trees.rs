@@ -11,6 +11,7 @@
 //! fetches every crate it names with `--locked` before the offline builds, so that they need
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
+use crate::base::args::Args;
 use crate::base::driver::{self, Links};
 use crate::base::files::link;
 use crate::base::process::{self, root, run_task};
@@ -52,20 +53,10 @@ impl Check<'_> {
     /// target folder, and makes the two trees: the crate unpacked (or the program copied) twice,
     /// the second with `ci/NAME/migration.patch` applied, exactly; then fetches each tree's
     /// locked crates; with `--update-locks`, `None` once the locks are updated instead.
-    pub fn start(&self, args: &[String]) -> Result<Option<Started>> {
+    pub fn start(&self, args: &Args) -> Result<Option<Started>> {
         let (task, data) = (self.task(), self.data());
-        let usage = match self.takes_bundle {
-            true => "[--bundle DIR | --update-locks]",
-            false => "[--update-locks]",
-        };
-        let (bundle, update_locks) = match args {
-            [] => (None, false),
-            [flag, dir] if self.takes_bundle && flag == "--bundle" => {
-                (Some(root().join(dir)), false)
-            }
-            [flag] if flag == "--update-locks" => (None, true),
-            _ => return Err(format!("usage: cargo xtask {task} {usage}").into()),
-        };
+        let bundle = args.value("DIR").map(|dir| root().join(dir));
+        let update_locks = args.flag("--update-locks");
         deps::use_fetched(&[])?;
         let work = root().join("target").join(&task);
         std::fs::create_dir_all(&work)?;

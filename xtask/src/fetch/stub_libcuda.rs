@@ -6,16 +6,15 @@
 //! cargo's target folder (cargo puts link-search folders inside it on the loader path of
 //! `cargo run` and `cargo test`). `CC` names the target's C compiler (`cc` by default).
 
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::{files, Result};
 use std::collections::BTreeSet;
 
 /// `cargo xtask stub-libcuda DIR`.
-pub fn run(args: &[String]) -> Result {
-    let [dir] = args else {
-        return Err("usage: cargo xtask stub-libcuda DIR".into());
-    };
-    let shown = dir.as_str();
+pub fn run(args: &Args) -> Result {
+    let dir = args.value("DIR").expect("declared");
+    let shown = dir;
     let dir = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let names = committed_functions()?;

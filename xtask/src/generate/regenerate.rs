@@ -18,6 +18,7 @@
 //! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
 //! `DIR/wV`.
 
+use crate::base::args::Args;
 use crate::base::files::remove_dir;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
@@ -25,23 +26,15 @@ use crate::base::{deps, generator, versions, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
-const USAGE: &str = "usage: cargo xtask regenerate [--check | --windows-pass DIR VERSION...]";
-
 /// `cargo xtask regenerate [--check | --windows-pass DIR VERSION...]`.
-pub fn run(args: &[String]) -> Result {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let check = match args[..] {
-        [] => false,
-        ["--check"] => true,
-        ["--windows-pass", dir, ref numbers @ ..] if !numbers.is_empty() => {
-            let jobs: Vec<Job> = numbers
-                .iter()
-                .map(|v| Job::new(v, Path::new(dir).join(format!("w{v}")), Pass::Windows))
-                .collect();
-            return generator(&jobs);
-        }
-        _ => return Err(USAGE.into()),
-    };
+pub fn run(args: &Args) -> Result {
+    if let Some(dir) = args.value("DIR") {
+        let jobs: Vec<Job> = (args.values("VERSION").iter())
+            .map(|v| Job::new(v, Path::new(dir).join(format!("w{v}")), Pass::Windows))
+            .collect();
+        return generator(&jobs);
+    }
+    let check = args.flag("--check");
     let numbers: Vec<String> = versions::all()?
         .iter()
         .map(|v| v.number.to_string())

@@ -8,6 +8,7 @@
 //!
 //! Sources are fetched once before the first pair; each build starts from an empty target folder.
 
+use crate::base::args::Args;
 use crate::base::files::{create_dir, remove_dir, write};
 use crate::base::{deps, process, versions, Result};
 use std::path::Path;
@@ -20,16 +21,15 @@ const CUDARC_VERSION: &str = "0.19.10";
 const CUDARC_CUDA_FEATURE: &str = "cuda-12090";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let usage = "usage: cargo xtask build-cost [PAIRS] [FEATURE]";
-    let pairs: usize = match args.first() {
-        Some(p) => p.parse().ok().filter(|&n| n > 0).ok_or(usage)?,
+pub fn run(args: &Args) -> Result {
+    let pairs: usize = match args.value("PAIRS") {
+        Some(p) => (p.parse().ok().filter(|&n| n > 0))
+            .ok_or_else(|| format!("PAIRS `{p}` is not a count of pairs"))?,
         None => 7,
     };
-    let feature = match args.get(1..) {
-        Some([feature]) => feature.clone(),
-        Some([]) | None => format!("cuda-{}", versions::tagged("default")?[0]),
-        Some(_) => return Err(usage.into()),
+    let feature = match args.value("FEATURE") {
+        Some(feature) => feature.to_string(),
+        None => format!("cuda-{}", versions::tagged("default")?[0]),
     };
     deps::use_fetched(&[])?;
     let root = process::root();

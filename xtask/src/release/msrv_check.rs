@@ -12,6 +12,7 @@
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
+use crate::base::args::Args;
 use crate::base::files::read;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
@@ -33,10 +34,7 @@ const MANIFESTS: [&str; 4] = [
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
 
 /// `cargo xtask msrv-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask msrv-check".into());
-    }
+pub fn run(_: &Args) -> Result {
     let manifest = read(&root().join("Cargo.toml"))?;
     let msrv = manifest
         .lines()

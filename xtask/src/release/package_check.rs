@@ -6,6 +6,7 @@
 //! the build scripts, a README and both license texts; and nothing of the tests, the examples or
 //! the CI.
 
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
 use crate::base::{deps, Result};
@@ -20,10 +21,7 @@ const CRATES: [&str; 4] = [
 const MAX_KIB: u64 = 1024;
 
 /// `cargo xtask package-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask package-check".into());
-    }
+pub fn run(_: &Args) -> Result {
     deps::use_fetched(&[])?;
     let target = Scratch::new("package-check")?;
     let mut package = process::command("cargo");

@@ -7,7 +7,7 @@
 //!
 //! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
 //! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The
-//! task runs itself with `--teed` (first) for the steps, its output teed, in homes of its own
+//! task runs itself (marked by `XTASK_TEST_TEED` in its environment) for the steps, its output teed, in homes of its own
 //! for cargo, rustup and pip, empty at each start ([`home`]): what a step needs, it fetches or
 //! installs.
 
@@ -15,34 +15,31 @@ mod home;
 mod imports;
 mod tee;
 
+use crate::base::args::Args;
 use crate::base::driver::Links;
 use crate::base::process::{self, root, run_task};
 use crate::base::steps::Steps;
 use crate::base::{deps, driver, versions, Result};
 use std::path::{Path, PathBuf};
 
-const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
-/// The argument of the teed run of the steps.
-const TEED: &str = "--teed";
+/// Set in the environment of the teed run of the steps (the task run again by itself).
+const TEED: &str = "XTASK_TEST_TEED";
 
 /// `cargo xtask test [--only WORDS]`.
-pub fn run(args: &[String]) -> Result {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args[..] {
-        [] => {
-            home::fresh()?;
-            tee::run(&["test", TEED], "all checks passed")
-        }
-        ["--only", words] => {
-            home::fresh()?;
-            tee::run(
-                &["test", TEED, "--only", words],
-                &format!("the steps whose heading holds `{words}` passed"),
-            )
-        }
-        [TEED] => steps(None),
-        [TEED, "--only", words] => steps(Some(words)),
-        _ => Err(USAGE.into()),
+pub fn run(args: &Args) -> Result {
+    let only = args.value("WORDS");
+    if std::env::var_os(TEED).is_some() {
+        std::env::remove_var(TEED);
+        return steps(only);
+    }
+    home::fresh()?;
+    std::env::set_var(TEED, "1");
+    match only {
+        None => tee::run(&["test"], "all checks passed"),
+        Some(words) => tee::run(
+            &["test", "--only", words],
+            &format!("the steps whose heading holds `{words}` passed"),
+        ),
     }
 }
 

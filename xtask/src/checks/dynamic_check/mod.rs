@@ -22,6 +22,7 @@
 
 mod binary;
 
+use crate::base::args::Args;
 use crate::base::capture::tee;
 use crate::base::cargo_json::{self, Executable};
 use crate::base::deps::{self, env_path};
@@ -69,10 +70,7 @@ fn configs() -> Result<Vec<Config>> {
 }
 
 /// `cargo xtask dynamic-check`: the loader cache checked empty, then each configuration.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask dynamic-check (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).

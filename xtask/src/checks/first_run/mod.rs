@@ -28,6 +28,7 @@ mod examples;
 mod toolkit;
 mod without_headers;
 
+use crate::base::args::Args;
 use crate::base::deps::env_path;
 use crate::base::examples::stems;
 use crate::base::process::{self, root};
@@ -58,10 +59,7 @@ pub struct FirstRun {
 const USES_RUNTIME: &str = "runtime_interop";
 
 /// `cargo xtask first-run`: the fresh clone, then the three steps.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask first-run (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     let from_fetch_deps =
         |name: &str, what: &str| env_path(name, &format!("{what} (fetch-deps sets {name})"));
     let run = FirstRun {

@@ -23,6 +23,7 @@
 
 mod build;
 
+use crate::base::args::Args;
 use crate::base::driver::links_stub;
 use crate::base::files::{copy, read};
 use crate::base::process::root;
@@ -36,7 +37,7 @@ use std::time::Instant;
 const VERSION: &str = "0.19.10";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let started = Instant::now();
     let check = Check {
         name: "cudarc",

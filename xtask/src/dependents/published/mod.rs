@@ -26,6 +26,7 @@
 
 mod build;
 
+use crate::base::args::Args;
 use crate::base::driver::binds_ctx_create_v4;
 use crate::base::files::read;
 use crate::base::outcomes as compare;
@@ -62,7 +63,7 @@ pub struct Dependent {
 
 /// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
 /// `--bundle`) the runs and their comparison.
-pub fn run(dep: &Dependent, args: &[String]) -> Result {
+pub fn run(dep: &Dependent, args: &Args) -> Result {
     let started = Instant::now();
     let check = Check {
         name: dep.name,

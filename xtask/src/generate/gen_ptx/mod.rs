@@ -18,6 +18,7 @@
 
 mod nvrtc;
 
+use crate::base::args::Args;
 use crate::base::deps::ptx_tools::{parse_isa, Pins, Tools};
 use crate::base::scratch::Scratch;
 use crate::base::{process, Result};
@@ -116,12 +117,8 @@ fn ptxas_arches(arch: &str) -> Vec<String> {
 }
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => return Err("usage: cargo xtask gen-ptx [--check]".into()),
-    };
+pub fn run(args: &Args) -> Result {
+    let check = args.flag("--check");
     let pins = Pins::read()?;
     let tools = pins.fetch()?;
     let kernels = process::root().join("examples/kernels");

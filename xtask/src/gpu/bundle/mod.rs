@@ -25,6 +25,7 @@
 mod builds;
 mod recorder;
 
+use crate::base::args::Args;
 use crate::base::cargo_json::{self, Built, Executable};
 use crate::base::driver::Links;
 use crate::base::files::{copy, copy_files, create_dir, remove_dir, sorted, write};
@@ -40,15 +41,10 @@ use std::path::Path;
 const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cust", "cudarc"];
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let all = PARTS.join(" ");
-    let (parts, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["--parts", words, dir] => (words, dir),
-        ["--parts", words] => (words, "target/gpu-bundle"),
-        [dir] if !dir.starts_with('-') => (all.as_str(), dir),
-        [] => (all.as_str(), "target/gpu-bundle"),
-        _ => return Err("usage: cargo xtask gpu-bundle [--parts WORDS] [DIR]".into()),
-    };
+    let parts = args.value("WORDS").unwrap_or(&all);
+    let dir = args.value("DIR").unwrap_or("target/gpu-bundle");
     let parts: Vec<&str> = parts.split_whitespace().collect();
     if let Some(unknown) = parts.iter().find(|p| !PARTS.contains(p)) {
         return Err(format!(

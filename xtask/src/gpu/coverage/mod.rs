@@ -19,6 +19,7 @@ mod calls;
 mod headers;
 mod report;
 
+use crate::base::args::Args;
 use crate::base::process::root;
 use crate::base::Result;
 use std::collections::BTreeSet;
@@ -28,11 +29,10 @@ use std::path::Path;
 const PAGE: &str = "docs/COVERAGE.md";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    match args {
-        [flag] if flag == "--check" => check(),
-        [out] if !out.starts_with('-') => write(Path::new(out)),
-        _ => Err("usage: cargo xtask coverage OUT | --check".into()),
+pub fn run(args: &Args) -> Result {
+    match args.value("OUT") {
+        None => check(),
+        Some(out) => write(Path::new(out)),
     }
 }
 

@@ -10,6 +10,7 @@ mod log;
 mod sanitizer;
 mod tests;
 
+use crate::base::args::Args;
 use crate::base::{files, Result};
 use checks::Checks;
 use log::Logs;
@@ -20,7 +21,7 @@ use std::process::Command;
 const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
     let want = |part: &str| parts.split_whitespace().any(|p| p == part);
     let exe = std::env::current_exe()?;
@@ -28,11 +29,7 @@ pub fn run(args: &[String]) -> Result {
         .parent()
         .ok_or("the xtask binary has no folder")?
         .to_path_buf();
-    let out = match args {
-        [] => here.join("out"),
-        [out] => PathBuf::from(out),
-        _ => return Err("usage: run.sh [OUT] (xtask gpu-run [OUT])".into()),
-    };
+    let out = args.value("OUT").map_or(here.join("out"), PathBuf::from);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let checks_file = here.join("checks");
     let checks = std::fs::read_to_string(&checks_file)

@@ -18,6 +18,7 @@
 
 mod pages;
 
+use crate::base::args::Args;
 use crate::base::files::{read, remove_dir, write};
 use crate::base::process::{self, root};
 use crate::base::{versions, Result};
@@ -33,10 +34,7 @@ const BOTH_VALUES: &str =
     "<li>Values: <code>93</code> in CUDA 11.7 to 11.8; <code>122</code> since CUDA 12.0</li>";
 
 /// `cargo xtask doc-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask doc-check".into());
-    }
+pub fn run(_: &Args) -> Result {
     let target = root().join("target/doc-check");
     let manifest = read(&root().join("cuda-driver-sys/Cargo.toml"))?;
     let features = docs_rs_features(&manifest)

@@ -5,7 +5,6 @@
 //! include a release itself (no `-updates`, `-security`, `-backports`): the Debian archive.
 
 use crate::base::{files, Result};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The key of a source that names none, or embeds its key in the stanza.
@@ -16,8 +15,7 @@ const KEYRING: &str = "/usr/share/keyrings/debian-archive-keyring.gpg";
 pub fn write(deps: &Path, suite: &str, component: &str) -> Result<PathBuf> {
     let mut configuration = Vec::new();
     for path in configuration_files()? {
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let text = String::from_utf8_lossy(&fs_err::read(&path)?).into_owned();
         configuration.push((path.to_string_lossy().into_owned(), text));
     }
     let list = sources_list(&configuration, suite, component)?;
@@ -29,23 +27,22 @@ pub fn write(deps: &Path, suite: &str, component: &str) -> Result<PathBuf> {
 
 /// The files of this machine's apt configuration, in the order they are read.
 fn configuration_files() -> Result<Vec<PathBuf>> {
-    let parts = Path::new("/etc/apt/sources.list.d");
-    let in_parts = |suffix| -> Result<Vec<PathBuf>> {
-        Ok(if parts.is_dir() {
-            files::named(parts, "", suffix)?
-        } else {
-            Vec::new()
-        })
+    let parts = files::sorted(Path::new("/etc/apt/sources.list.d"), "")?;
+    let ending = |suffix| {
+        let parts = parts.iter();
+        parts
+            .filter(move |p| p.to_string_lossy().ends_with(suffix))
+            .cloned()
     };
-    let mut found = in_parts(".sources")?;
+    let mut found: Vec<PathBuf> = ending(".sources").collect();
     found.push(PathBuf::from("/etc/apt/sources.list"));
-    found.extend(in_parts(".list")?);
+    found.extend(ending(".list"));
     found.retain(|p| p.is_file());
     Ok(found)
 }
 
-/// A source: its URI and its `signed-by` key.
-type Source = (String, String);
+/// A source: its URI, its `signed-by` key (if it names a file) and its suites.
+type Source = (String, String, Vec<String>);
 
 /// The sources list for `suite component` from `configuration` (each file's path and text); an
 /// error saying what to add when no source serves it.
@@ -54,38 +51,30 @@ fn sources_list(
     suite: &str,
     component: &str,
 ) -> std::result::Result<String, String> {
-    let (mut named, mut archives) = (Vec::new(), Vec::new());
+    let mut sources = Vec::new();
     for (path, text) in configuration {
-        let sources = if path.ends_with(".sources") {
-            deb822_sources(text)
-        } else {
-            one_line_sources(text)?
-        };
-        for ((uri, signed_by), suites) in sources {
-            let source = (uri, signed_by);
-            if suites.iter().any(|s| s == suite) {
-                named.push(source.clone());
-            }
-            if suites.iter().any(|s| !s.contains('-')) {
-                archives.push(source);
-            }
+        match path.ends_with(".sources") {
+            true => sources.extend(deb822_sources(text)),
+            false => sources.extend(one_line_sources(text)?),
         }
     }
-    if !suite.contains('-') {
-        named.extend(archives);
-    }
+    // The source that names the suite, else (for a release) the first that serves a release.
+    let names = |(_, _, suites): &&Source| suites.iter().any(|s| s == suite);
+    let archive = |(_, _, suites): &&Source| suites.iter().any(|s| !s.contains('-'));
+    let release = !suite.contains('-');
+    let chosen = sources.iter().find(names);
+    let chosen = chosen.or_else(|| sources.iter().find(archive).filter(|_| release));
     let paths: Vec<&str> = configuration.iter().map(|(p, _)| p.as_str()).collect();
-    let Some((uri, signed_by)) = named.into_iter().next() else {
+    let Some((uri, signed_by, _)) = chosen else {
         return Err(format!(
             "no Debian archive (a `deb` source of a release suite) in {}: add one to \
              /etc/apt/sources.list.d/ to fetch from {suite} {component}",
             paths.join(", ")
         ));
     };
-    let signed_by = if signed_by.starts_with('/') {
-        signed_by
-    } else {
-        KEYRING.to_string()
+    let signed_by = match signed_by.starts_with('/') {
+        true => signed_by,
+        false => KEYRING,
     };
     Ok(format!(
         "# From this machine's apt configuration ({}), written by cargo xtask fetch-deps.\n\
@@ -94,62 +83,50 @@ fn sources_list(
     ))
 }
 
-/// Each URI of each enabled `deb` stanza of a deb822 file, with its suites.
-fn deb822_sources(text: &str) -> Vec<(Source, Vec<String>)> {
+/// Each URI of each enabled `deb` stanza of a deb822 file, with its key and suites.
+fn deb822_sources(text: &str) -> Vec<Source> {
     let mut sources = Vec::new();
     for stanza in text.split("\n\n") {
-        let mut fields: HashMap<String, String> = HashMap::new();
-        let mut key: Option<String> = None;
+        let mut fields: Vec<(String, String)> = Vec::new();
         for line in stanza.lines() {
             if line.starts_with('#') || line.trim().is_empty() {
                 continue;
             }
-            match (&key, line.starts_with([' ', '\t'])) {
-                (Some(k), true) => {
-                    let value = fields.entry(k.clone()).or_default();
-                    value.push(' ');
-                    value.push_str(line.trim());
-                }
+            match (fields.last_mut(), line.starts_with([' ', '\t'])) {
+                (Some((_, value)), true) => *value = format!("{value} {}", line.trim()),
                 _ => {
-                    if let Some((k, value)) = line.split_once(':') {
-                        let k = k.trim().to_lowercase();
-                        fields.insert(k.clone(), value.trim().to_string());
-                        key = Some(k);
+                    if let Some((key, value)) = line.split_once(':') {
+                        fields.push((key.trim().to_lowercase(), value.trim().to_string()));
                     }
                 }
             }
         }
-        let field = |name: &str| fields.get(name).map(String::as_str);
-        let is_deb = field("types")
-            .unwrap_or("")
-            .split_whitespace()
-            .any(|t| t == "deb");
-        if !is_deb || field("enabled") == Some("no") {
+        let field = |name: &str| {
+            let found = fields.iter().rev().find(|(key, _)| key == name);
+            found.map_or("", |(_, value)| value.as_str())
+        };
+        let words = |name| field(name).split_whitespace().map(str::to_string);
+        if !words("types").any(|t| t == "deb") || field("enabled") == "no" {
             continue;
         }
-        let suites: Vec<String> = field("suites")
-            .unwrap_or("")
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        let signed_by = field("signed-by").unwrap_or(KEYRING);
-        for uri in field("uris").unwrap_or("").split_whitespace() {
-            sources.push(((uri.to_string(), signed_by.to_string()), suites.clone()));
+        for uri in words("uris") {
+            let signed_by = field("signed-by").to_string();
+            sources.push((uri, signed_by, words("suites").collect()));
         }
     }
     sources
 }
 
-/// Each `deb [option=value ...] uri suite components...` line of a one-line file, with its suite.
-fn one_line_sources(text: &str) -> std::result::Result<Vec<(Source, Vec<String>)>, String> {
+/// Each `deb [option=value ...] uri suite components...` line of a one-line file, with its key
+/// and suite.
+fn one_line_sources(text: &str) -> std::result::Result<Vec<Source>, String> {
     let mut sources = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
-        let Some(rest) = line.strip_prefix("deb ") else {
+        let Some(mut rest) = line.strip_prefix("deb ").map(str::trim) else {
             continue;
         };
-        let mut rest = rest.trim();
-        let mut signed_by = KEYRING;
+        let mut signed_by = "";
         if let Some(bracketed) = rest.strip_prefix('[') {
             let (inside, after) = bracketed
                 .split_once(']')
@@ -163,7 +140,8 @@ fn one_line_sources(text: &str) -> std::result::Result<Vec<(Source, Vec<String>)
         }
         if let [uri, suite, ..] = rest.split_whitespace().collect::<Vec<_>>()[..] {
             sources.push((
-                (uri.to_string(), signed_by.to_string()),
+                uri.to_string(),
+                signed_by.to_string(),
                 vec![suite.to_string()],
             ));
         }
@@ -180,26 +158,25 @@ mod tests {
         Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n\
         Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n";
 
-    fn list(files: &[(&str, &str)], suite: &str) -> Result<String, String> {
-        let files: Vec<(String, String)> = files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.to_string()))
-            .collect();
-        sources_list(&files, suite, "non-free")
+    /// The sources list for `suite` from the one file `path` holding `text`.
+    fn list(path: &str, text: &str, suite: &str) -> Result<String, String> {
+        sources_list(&[(path.into(), text.into())], suite, "non-free")
     }
+
+    const LIST: &str = "/etc/apt/sources.list";
 
     #[test]
     fn a_release_takes_the_archive_a_named_suite_its_source() {
-        let files = [("/etc/apt/sources.list.d/debian.sources", DEB822)];
-        let release = list(&files, "bullseye").unwrap();
-        assert!(release.ends_with(
-            "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
+        let path = "/etc/apt/sources.list.d/debian.sources";
+        let release = list(path, DEB822, "bullseye").unwrap();
+        assert_eq!(
+            release,
+            "# From this machine's apt configuration (/etc/apt/sources.list.d/debian.sources), \
+             written by cargo xtask fetch-deps.\n\
+             deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
              http://mirror.example/debian bullseye non-free\n"
-        ));
-        assert!(release.starts_with(
-            "# From this machine's apt configuration (/etc/apt/sources.list.d/debian.sources)"
-        ));
-        let security = list(&files, "bookworm-security").unwrap();
+        );
+        let security = list(path, DEB822, "bookworm-security").unwrap();
         assert!(security.contains(" http://mirror.example/debian-security bookworm-security "));
     }
 
@@ -207,41 +184,27 @@ mod tests {
     fn one_line_sources_with_options_and_embedded_keys() {
         let one_line =
             "# comment\ndeb [arch=amd64 signed-by=/k.gpg] http://m.example/d bookworm main\n";
-        let files = [("/etc/apt/sources.list", one_line)];
-        assert!(list(&files, "bookworm")
-            .unwrap()
-            .contains("deb [signed-by=/k.gpg] http://m.example/d bookworm non-free"));
+        let found = list(LIST, one_line, "bookworm").unwrap();
+        assert!(found.contains("deb [signed-by=/k.gpg] http://m.example/d bookworm non-free"));
         let embedded =
             "Types: deb\nURIs: http://m.example/d\nSuites: bookworm\nSigned-By:\n -----BEGIN PGP\n";
-        let files = [("/etc/apt/sources.list.d/d.sources", embedded)];
-        assert!(list(&files, "bookworm")
-            .unwrap()
-            .contains("[signed-by=/usr/share/keyrings/"));
+        let found = list("/etc/apt/sources.list.d/d.sources", embedded, "bookworm").unwrap();
+        assert!(found.contains("[signed-by=/usr/share/keyrings/"));
     }
 
     #[test]
     fn disabled_sources_other_suites_and_broken_lines_are_rejected() {
         let disabled = "Types: deb\nEnabled: no\nURIs: http://m.example/d\nSuites: bookworm\n";
         let only_updates = "deb http://m.example/d bookworm-updates main\n";
-        for files in [
-            vec![("/etc/apt/sources.list.d/d.sources", disabled)],
-            vec![("/etc/apt/sources.list", only_updates)],
-            vec![(
-                "/etc/apt/sources.list",
-                "deb-src http://m.example/d bookworm main\n",
-            )],
-            vec![(
-                "/etc/apt/sources.list",
-                "deb [signed-by=/k http://m.example/d bookworm main\n",
-            )],
+        for (path, text) in [
+            ("/etc/apt/sources.list.d/d.sources", disabled),
+            (LIST, only_updates),
+            (LIST, "deb-src http://m.example/d bookworm main\n"),
+            (LIST, "deb [signed-by=/k http://m.example/d bookworm main\n"),
         ] {
-            assert!(list(&files, "bookworm").is_err(), "{files:?} accepted");
+            assert!(list(path, text, "bookworm").is_err(), "{text:?} accepted");
         }
-        let err = list(
-            &[("/etc/apt/sources.list", only_updates)],
-            "bookworm-security",
-        )
-        .unwrap_err();
+        let err = list(LIST, only_updates, "bookworm-security").unwrap_err();
         assert!(err.contains("add one to /etc/apt/sources.list.d/ to fetch from bookworm-security"));
     }
 }

@@ -14,28 +14,12 @@ pub struct Variable {
     pub name: String,
     /// Its value, or the part put before the value it has (a search path).
     pub value: String,
-    /// Whether `value` goes before the variable's value (`value:old`) instead of replacing it.
+    /// Whether `value` goes before the variable's value (`value:old`) instead of replacing it:
+    /// for the one search path, `LD_LIBRARY_PATH`.
     pub prepends: bool,
 }
 
 impl Variable {
-    /// `name` set to `value`.
-    fn new(name: &str, value: impl Into<String>) -> Variable {
-        Variable {
-            name: name.to_string(),
-            value: value.into(),
-            prepends: false,
-        }
-    }
-
-    /// `name` with `value` put before the value it has.
-    fn prepending(name: &str, value: impl Into<String>) -> Variable {
-        Variable {
-            prepends: true,
-            ..Variable::new(name, value)
-        }
-    }
-
     /// `export NAME="VALUE"`; a prepended value keeps the variable's value after a `:`.
     pub fn export_line(&self) -> String {
         let Variable { name, value, .. } = self;
@@ -74,13 +58,10 @@ const NAMES: [&str; 11] = [
 /// The variables for the fetched dependencies under `deps`, the headers of `versions` first.
 pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     let path = |dir: &str, sub: &str| deps.join(dir).join(sub).display().to_string();
-    let mut variables: Vec<Variable> = versions
-        .iter()
-        .map(|v| {
-            let dir = headers::folder(deps, v.number).display().to_string();
-            Variable::new(&format!("CUDA_HEADERS_{}", v.number), dir)
-        })
-        .collect();
+    let headers = versions.iter().map(|v| {
+        let dir = headers::folder(deps, v.number).display().to_string();
+        (format!("CUDA_HEADERS_{}", v.number), dir)
+    });
     let numbers: Vec<String> = versions.iter().map(|v| v.number.to_string()).collect();
     let clang_lib = path(clang::DIR, "root/usr/lib/x86_64-linux-gnu");
     let values = [
@@ -96,16 +77,13 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
         path(interop::DIR, "include"),
         format!("-resource-dir={}", clang_resource_dir(deps)?),
     ];
-    variables.extend(
-        NAMES
-            .into_iter()
-            .zip(values)
-            .map(|(name, value)| match name {
-                "LD_LIBRARY_PATH" => Variable::prepending(name, value),
-                _ => Variable::new(name, value),
-            }),
-    );
-    Ok(variables)
+    let named = NAMES.into_iter().map(String::from).zip(values);
+    let variables = headers.chain(named).map(|(name, value)| Variable {
+        prepends: name == "LD_LIBRARY_PATH",
+        name,
+        value,
+    });
+    Ok(variables.collect())
 }
 
 /// clang's resource folder in `clang/` (`usr/lib/clang/<major.minor.patch>`): the first by name.
@@ -157,21 +135,25 @@ mod tests {
     }
 
     #[test]
-    fn export_lines_keep_a_search_path_after_a_prepended_part() {
-        assert_eq!(Variable::new("A", "x y").export_line(), "export A=\"x y\"");
-        let path = Variable::prepending("P", "/a:/b");
-        assert_eq!(path.export_line(), "export P=\"/a:/b${P:+:$P}\"");
-    }
-
-    #[test]
-    fn a_prepended_part_goes_before_the_value_in_the_process() {
-        let name = "XTASK_FETCH_DEPS_TEST_PATH";
-        let path = Variable::prepending(name, "/new");
+    fn a_prepended_part_keeps_the_value_after_it() {
+        let name = "XTASK_TEST_P";
+        let path = Variable {
+            name: name.into(),
+            value: "/new".into(),
+            prepends: true,
+        };
+        let export = "export XTASK_TEST_P=\"/new${XTASK_TEST_P:+:$XTASK_TEST_P}\"";
+        assert_eq!(path.export_line(), export);
         std::env::remove_var(name);
         path.set_in_process();
         assert_eq!(std::env::var(name).unwrap(), "/new");
         std::env::set_var(name, "/old");
         path.set_in_process();
         assert_eq!(std::env::var(name).unwrap(), "/new:/old");
+        let plain = Variable {
+            prepends: false,
+            ..path
+        };
+        assert_eq!(plain.export_line(), "export XTASK_TEST_P=\"/new\"");
     }
 }

@@ -1,6 +1,7 @@
 //! Debian packages: `apt-get download` as the invoking user (the files are ours, under
 //! `target/`), from a suite of this machine's mirror ([`download`]) or from the system's own
-//! sources ([`download_from_system`]), and `dpkg -x` of what was downloaded ([`unpack`]).
+//! sources ([`download_from_system`]), unpacked with `dpkg -x` into a folder of `target/ci-deps`
+//! ([`fetch`]).
 
 use super::{apt_sources, log};
 use crate::base::{files, process, Result};
@@ -14,7 +15,7 @@ pub fn download(
     (suite, component): (&str, &str),
     arch: Option<&str>,
     dest: &Path,
-    packages: &[String],
+    packages: &[&str],
 ) -> Result {
     let list = apt_sources::write(deps, suite, component)?;
     let text = files::read(&list)?;
@@ -73,10 +74,32 @@ pub fn download_from_system(dest: &Path, packages: &[&str]) -> Result {
     process::run_to_stderr(&mut download())
 }
 
-/// `dpkg -x` of each `.deb` in `debs` into `root`.
-pub fn unpack(debs: &Path, root: &Path) -> Result {
-    for deb in files::named(debs, "", ".deb")? {
-        process::run_to_stderr(process::command("dpkg").arg("-x").arg(&deb).arg(root))?;
+/// Fetches Debian packages into the folder `dir` unless the files `wanted` (paths under it) are
+/// all there: `download` puts them in the folder it is given (`dir/debs`), they are unpacked into
+/// `dir/root`, and `dir/<link>` links to `root/<target>`. `what` names them in the log and in the
+/// error if a file wanted is missing after (its folder removed).
+pub fn fetch(
+    dir: &Path,
+    what: &str,
+    wanted: &[String],
+    (link, target): (&str, &str),
+    download: impl FnOnce(&Path) -> Result,
+) -> Result {
+    let missing = || wanted.iter().find(|w| !dir.join(w).exists());
+    if missing().is_none() {
+        return Ok(());
+    }
+    log(&format!("downloading {what}"));
+    files::recreate_dir(dir, "debs")?;
+    download(&dir.join("debs"))?;
+    for deb in files::named(&dir.join("debs"), "", ".deb")? {
+        let mut dpkg = process::command("dpkg");
+        process::run_to_stderr(dpkg.arg("-x").arg(&deb).arg(dir.join("root")))?;
+    }
+    files::link(target, &dir.join(link))?;
+    if let Some(file) = missing() {
+        files::remove_dir(dir)?;
+        return Err(format!("no {file} from {what}; see apt's messages above").into());
     }
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! with `cuGetProcAddress` (v1) and no `cuGetProcAddress_v2`), and with `--arm64-driver` the arm64
 //! build of the 535 library (loaded under qemu-aarch64 by the platforms task).
 
-use super::{apt, log};
-use crate::base::{files, Result};
+use super::apt;
+use crate::base::Result;
 use std::path::Path;
 
 /// One driver library: its folder under `target/ci-deps`, where it comes from, and what it is.
@@ -63,30 +63,15 @@ pub fn fetch(deps: &Path, arm64: bool) -> Result {
 }
 
 fn fetch_one(deps: &Path, driver: &DriverLibrary) -> Result {
-    let dir = deps.join(driver.dir);
-    if dir.join("lib/libcuda.so.1").exists() {
-        return Ok(());
-    }
-    let (suite, what) = (driver.suite, driver.what);
-    log(&format!(
-        "downloading {} {what} ({suite} non-free)",
-        driver.packages.join(" ")
-    ));
-    files::recreate_dir(&dir, "debs")?;
-    let packages: Vec<String> = driver.packages.iter().map(|p| p.to_string()).collect();
-    let debs = dir.join("debs");
-    apt::download(deps, (suite, "non-free"), driver.apt_arch, &debs, &packages)?;
-    apt::unpack(&debs, &dir.join("root"))?;
-    let lib = format!("root/usr/lib/{}/nvidia/current", driver.multiarch);
-    files::link(&lib, &dir.join("lib"))?;
-    if !dir.join("lib/libcuda.so.1").exists() {
-        files::remove_dir(&dir)?;
-        return Err(format!(
-            "no libcuda.so.1 from {} {what} ({suite} non-free, {}); see apt's messages above",
-            driver.packages[0],
-            deps.join(format!("apt/{suite}-non-free.list")).display()
-        )
-        .into());
-    }
-    Ok(())
+    let (suite, packages) = (driver.suite, driver.packages);
+    let what = format!("{} {} ({suite} non-free)", packages.join(" "), driver.what);
+    let target = format!("root/usr/lib/{}/nvidia/current", driver.multiarch);
+    let wanted = ["lib/libcuda.so.1".to_string()];
+    apt::fetch(
+        &deps.join(driver.dir),
+        &what,
+        &wanted,
+        ("lib", &target),
+        |debs| apt::download(deps, (suite, "non-free"), driver.apt_arch, debs, packages),
+    )
 }

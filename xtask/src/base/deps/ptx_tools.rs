@@ -44,17 +44,11 @@ impl Pins {
             let (key, value) = line
                 .split_once(' ')
                 .ok_or_else(|| format!("`{line}` is not `KEY VALUE`"))?;
-            fields.insert(key, value.trim());
+            fields.insert(key, value.trim().to_string());
         }
-        let field = |key: &str| {
-            fields
-                .get(key)
-                .map(|v| v.to_string())
-                .ok_or_else(|| format!("no `{key}` line"))
-        };
-        let isa = field("isa")?;
+        let mut field = |key: &str| fields.remove(key).ok_or_else(|| format!("no `{key}` line"));
+        let (nvrtc, ptxas, isa) = (field("nvrtc")?, field("ptxas")?, field("isa")?);
         let isa = parse_isa(&isa).ok_or_else(|| format!("isa `{isa}` is not MAJOR.MINOR"))?;
-        let (nvrtc, ptxas) = (field("nvrtc")?, field("ptxas")?);
         if version(&nvrtc).is_none() || version(&nvrtc) != version(&ptxas) {
             return Err("nvrtc and ptxas are not `name==VERSION` wheels of one version".into());
         }

@@ -66,13 +66,11 @@ pub fn fetch_arm64(deps: &Path, versions: &[Version]) -> Result {
         "downloading {runtime} (aarch64) for its {LIBRARY}"
     ));
     files::remove_dir(&dir)?;
-    let member = format!("nvidia/cuda_runtime/lib/{LIBRARY}");
-    wheel::unpack("aarch64", &[runtime], &dir, |m| {
-        (m == member).then(|| Path::new("lib").join(LIBRARY))
-    })?;
+    let library_only = |member: &str| destination(member).filter(|to| to.starts_with("lib"));
+    wheel::unpack("aarch64", &[runtime], &dir, library_only)?;
     if !library.exists() {
         files::remove_dir(&dir)?;
-        return Err(format!("no {member} in {runtime}").into());
+        return Err(format!("no {LIBRARY} in {runtime}").into());
     }
     Ok(())
 }

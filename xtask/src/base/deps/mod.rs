@@ -35,7 +35,7 @@ pub mod wheel;
 pub use environment::{env_path, Variable};
 
 use crate::base::process::root;
-use crate::base::{files, versions, Result};
+use crate::base::{versions, Result};
 
 /// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
 /// interop headers.
@@ -71,7 +71,6 @@ pub fn use_fetched(options: &[&str]) -> Result {
 /// Fetches what is missing of what `options` ask for; the environment that points at it.
 pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
     let deps = root().join("target/ci-deps");
-    files::create_dir(&deps)?;
     let versions = versions::all()?;
     headers::fetch(&deps, &versions)?;
     cudart::fetch(&deps, &versions)?;

@@ -77,11 +77,6 @@ pub fn extract(wheel: &Path, name: &str, to: &Path) -> Result {
     }
     let file = fs_err::File::create(to)?;
     let mut unzip = process::command("unzip");
-    process::run(
-        unzip
-            .arg("-p")
-            .arg(wheel)
-            .arg(name)
-            .stdout(file.into_file()),
-    )
+    unzip.arg("-p").arg(wheel).arg(name);
+    process::run(unzip.stdout(file.into_file()))
 }

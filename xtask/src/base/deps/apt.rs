@@ -85,7 +85,7 @@ pub fn download_from_system(dest: &Path, packages: &[&str]) -> Result {
 pub fn fetch(
     dir: &Path,
     what: &str,
-    wanted: &[String],
+    wanted: &[impl AsRef<Path>],
     (link, target): (&str, &str),
     download: impl FnOnce(&Path) -> Result,
 ) -> Result {
@@ -103,6 +103,7 @@ pub fn fetch(
     files::link(target, &dir.join(link))?;
     if let Some(file) = missing() {
         files::remove_dir(dir)?;
+        let file = file.as_ref().display();
         return Err(format!("no {file} from {what}; see apt's messages above").into());
     }
     Ok(())

@@ -17,9 +17,8 @@ const LLVM: (&str, &str) = ("libllvm14", "libLLVM-14.so");
 /// Fetches `clang/` unless its `libclang.so.1` is there.
 pub fn fetch(deps: &Path) -> Result {
     let what = format!("{} (bookworm main)", PACKAGES.join(" and "));
-    let wanted = ["lib/libclang.so.1".to_string()];
-    let link = ("lib", "root/usr/lib/llvm-14/lib");
-    apt::fetch(&deps.join(DIR), &what, &wanted, link, |debs| {
+    let (dir, link) = (deps.join(DIR), ("lib", "root/usr/lib/llvm-14/lib"));
+    apt::fetch(&dir, &what, &["lib/libclang.so.1"], link, |debs| {
         let mut packages = PACKAGES.to_vec();
         let (llvm_package, llvm_library) = LLVM;
         if !process::output(process::command("ldconfig").arg("-p"))?.contains(llvm_library) {

@@ -15,8 +15,8 @@ pub struct DriverLibrary {
     suite: &'static str,
     /// The packages' architecture when not this machine's.
     apt_arch: Option<&'static str>,
-    /// Its multiarch folder under `usr/lib`.
-    multiarch: &'static str,
+    /// The folder of its `libcuda.so.1` in the packages.
+    lib: &'static str,
     /// The log's words for it.
     what: &'static str,
     packages: &'static [&'static str],
@@ -27,7 +27,7 @@ pub const DRIVER_535: DriverLibrary = DriverLibrary {
     dir: "driver",
     suite: "bookworm",
     apt_arch: None,
-    multiarch: "x86_64-linux-gnu",
+    lib: "root/usr/lib/x86_64-linux-gnu/nvidia/current",
     what: "535.x",
     packages: &["libcuda1", "libnvidia-ptxjitcompiler1"],
 };
@@ -37,7 +37,7 @@ pub const DRIVER_470: DriverLibrary = DriverLibrary {
     dir: "driver-470",
     suite: "bullseye",
     apt_arch: None,
-    multiarch: "x86_64-linux-gnu",
+    lib: "root/usr/lib/x86_64-linux-gnu/nvidia/current",
     what: "470.x",
     packages: &["libcuda1"],
 };
@@ -47,7 +47,7 @@ pub const DRIVER_535_ARM64: DriverLibrary = DriverLibrary {
     dir: "driver-arm64",
     suite: "bookworm",
     apt_arch: Some("arm64"),
-    multiarch: "aarch64-linux-gnu",
+    lib: "root/usr/lib/aarch64-linux-gnu/nvidia/current",
     what: "535.x for arm64",
     packages: &["libcuda1"],
 };
@@ -65,13 +65,8 @@ pub fn fetch(deps: &Path, arm64: bool) -> Result {
 fn fetch_one(deps: &Path, driver: &DriverLibrary) -> Result {
     let (suite, packages) = (driver.suite, driver.packages);
     let what = format!("{} {} ({suite} non-free)", packages.join(" "), driver.what);
-    let target = format!("root/usr/lib/{}/nvidia/current", driver.multiarch);
-    let wanted = ["lib/libcuda.so.1".to_string()];
-    apt::fetch(
-        &deps.join(driver.dir),
-        &what,
-        &wanted,
-        ("lib", &target),
-        |debs| apt::download(deps, (suite, "non-free"), driver.apt_arch, debs, packages),
-    )
+    let (dir, link) = (deps.join(driver.dir), ("lib", driver.lib));
+    apt::fetch(&dir, &what, &["lib/libcuda.so.1"], link, |debs| {
+        apt::download(deps, (suite, "non-free"), driver.apt_arch, debs, packages)
+    })
 }

@@ -103,17 +103,17 @@ fn clang_resource_dir(deps: &Path) -> Result<String> {
     Ok(first.display().to_string())
 }
 
-/// The value of the required environment variable `name`, which holds `what` (and says which
-/// task sets it): an error if it is unset or empty, one line saying to run fetch-deps when
-/// fetch-deps sets it.
+/// The value of the required environment variable `name`, which holds `what` (a few words: "the
+/// driver library's folder"); an error if it is unset or empty, one line that names it and, where
+/// fetch-deps sets it, says to run fetch-deps.
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
         _ if name.starts_with("CUDA_HEADERS_") || NAMES.contains(&name) => Err(format!(
-            "{name} is not set ({what}): run `eval \"$(cargo xtask fetch-deps)\"` first"
+            "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
         )
         .into()),
-        _ => Err(format!("{name} is not set ({what})").into()),
+        _ => Err(format!("{name} ({what}) is not set").into()),
     }
 }
 
@@ -126,11 +126,11 @@ mod tests {
         let err = |name| env_path(name, "x").unwrap_err().to_string();
         assert_eq!(
             err("CUDA_HEADERS_99999"),
-            "CUDA_HEADERS_99999 is not set (x): run `eval \"$(cargo xtask fetch-deps)\"` first"
+            "CUDA_HEADERS_99999 (x) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
         );
         assert_eq!(
             err("XTASK_UNSET_VARIABLE"),
-            "XTASK_UNSET_VARIABLE is not set (x)"
+            "XTASK_UNSET_VARIABLE (x) is not set"
         );
     }
 

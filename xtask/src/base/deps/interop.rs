@@ -16,13 +16,10 @@ pub fn fetch(deps: &Path) -> Result {
     let (packages, headers) = (header_set::debian_packages(), header_set::foreign_headers());
     let what = format!("{} (bookworm main) for their headers", listed(&packages));
     let wanted: Vec<String> = headers.iter().map(|h| format!("include/{h}")).collect();
-    apt::fetch(
-        &deps.join(DIR),
-        &what,
-        &wanted,
-        ("include", "root/usr/include"),
-        |debs| apt::download_from_system(debs, &packages),
-    )
+    let (dir, link) = (deps.join(DIR), ("include", "root/usr/include"));
+    apt::fetch(&dir, &what, &wanted, link, |debs| {
+        apt::download_from_system(debs, &packages)
+    })
 }
 
 /// `a, b and c`.

@@ -112,20 +112,17 @@ pub fn fetch(
 /// The `deb` line of `suite component` from `targets`, apt's index targets (`deb URI SUITE`
 /// lines); an error saying what to add when no source serves it.
 fn source_line(targets: &str, suite: &str, component: &str) -> std::result::Result<String, String> {
-    let sources: Vec<(&str, &str)> = (targets.lines())
-        .filter_map(
-            |line| match line.split_whitespace().collect::<Vec<_>>()[..] {
-                ["deb", uri, suite] => Some((uri.trim_end_matches('/'), suite)),
-                _ => None,
-            },
-        )
-        .collect();
+    let mut sources = Vec::new();
+    for line in targets.lines() {
+        if let ["deb", uri, of] = line.split_whitespace().collect::<Vec<_>>()[..] {
+            sources.push((uri.trim_end_matches('/'), of));
+        }
+    }
+    // The source of the suite itself, else (for a release) the first of a release.
     let release = |s: &str| !s.contains('-');
     let named = sources.iter().find(|(_, s)| *s == suite);
-    let archive = sources
-        .iter()
-        .find(|(_, s)| release(s))
-        .filter(|_| release(suite));
+    let archive = sources.iter().find(|(_, s)| release(s));
+    let archive = archive.filter(|_| release(suite));
     let Some((uri, _)) = named.or(archive) else {
         return Err(format!(
             "no Debian archive (a `deb` source of a release suite) in this machine's apt \

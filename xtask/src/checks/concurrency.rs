@@ -17,17 +17,17 @@
 //!
 //! Nothing is suppressed: no sanitizer options but the report's exit code.
 
+use crate::base::capture::merged;
 use crate::base::driver::expect_535_driver;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
-use crate::base::steps::Headings;
+use crate::base::steps::Steps;
 use crate::base::versions::the_one;
-use crate::base::{deps, Result};
+use crate::base::{deps, libtest, rustup, Result};
+use fs_err as fs;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Command, ExitStatus};
 
-const HEADINGS: Headings = Headings("concurrency");
 /// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
 /// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
 /// workspace, so the copy's builds would otherwise take the names of the real ones, in the
@@ -91,36 +91,32 @@ pub fn run(args: &[String]) -> Result {
     let copy = Scratch::new("concurrency")?;
     copy_checkout(copy.path())?;
 
-    let started = Instant::now();
-    HEADINGS.step("model check: the loader's state machine and the slots under loom");
-    let out = loom(&root(), "")?;
-    if !out.status.success() {
-        print!("{}", text(&out));
+    let mut steps = Steps::new();
+    steps.step("concurrency: model check: the loader's state machine and the slots under loom");
+    let (status, said) = loom(&root(), "")?;
+    if !status.success() {
+        print!("{said}");
         return Err("the model check failed".into());
     }
-    println!("{}", summary(&out));
+    println!("{}", summary(&said));
     for (what, file, from, to) in WEAKENED {
-        let found = with_weakened(copy.path(), file, from, to, || {
+        let (status, said) = with_weakened(copy.path(), file, from, to, || {
             loom(copy.path(), CONTROLS[0])
         })?;
-        let violation = text(&found)
-            .lines()
-            .find(|l| l.contains("Causality violation"))
-            .map(str::to_string);
-        match violation {
-            Some(line) if !found.status.success() => {
-                println!("control, {what}: fails: {line} ({})", summary(&found))
+        match said.lines().find(|l| l.contains("Causality violation")) {
+            Some(line) if !status.success() => {
+                println!("control, {what}: fails: {line} ({})", summary(&said))
             }
             _ => {
-                print!("{}", text(&found));
+                print!("{said}");
                 return Err(format!("the model check passes with {what}").into());
             }
         }
     }
 
-    took("the model check and its controls", &started);
-    let started = Instant::now();
-    HEADINGS.step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
+    steps.step(
+        "concurrency: ThreadSanitizer: the first-call race and the threaded table and loader tests",
+    );
     rust_src()?;
     for (extra, tests) in [
         ("", &["first_call_race", "table", "driver"][..]),
@@ -139,18 +135,16 @@ pub fn run(args: &[String]) -> Result {
     }
     let (what, file, from, to) = WEAKENED[0];
     let dynamic = format!("cuda-{default},interop,dynamic-loading");
-    let found = with_weakened(copy.path(), file, from, to, || {
+    let (status, report) = with_weakened(copy.path(), file, from, to, || {
         let control = format!("{dynamic}{}", CONTROLS[1]);
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
-        race.env("FIRST_CALL_RACE_RUNS", "3");
-        race.output().map_err(|e| process::error(&race, e).into())
+        merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
     })?;
-    let report = text(&found);
     match report
         .lines()
         .position(|l| l.contains("ThreadSanitizer: data race"))
     {
-        Some(i) if !found.status.success() => {
+        Some(i) if !status.success() => {
             // The race's two accesses, each with its first frames.
             let lines: Vec<&str> = report.lines().skip(i).collect();
             let write = lines.iter().position(|l| l.contains("Previous write"));
@@ -164,19 +158,14 @@ pub fn run(args: &[String]) -> Result {
         }
     }
 
-    took("ThreadSanitizer and its control", &started);
-    let started = Instant::now();
-    HEADINGS.step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
+    steps.step(
+        "concurrency: AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)",
+    );
     let tests = ["load_from", "faulty_library", "check_error_strings"];
     let mut test = sanitized(&root(), "address", &dynamic, &tests);
     process::run(test.args(["--", "--nocapture"]))?;
-    took("AddressSanitizer", &started);
+    steps.finish();
     Ok(())
-}
-
-/// Prints how long `what` took since `started`, for CI's time budget.
-fn took(what: &str, started: &Instant) {
-    println!("concurrency: {what}: {} s", started.elapsed().as_secs());
 }
 
 /// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
@@ -187,11 +176,12 @@ fn rust_src() -> Result {
     if library.is_file() {
         return Ok(());
     }
-    process::run(process::command("rustup").args(["component", "add", "rust-src"]))
+    rustup::component("rust-src")
 }
 
-/// The model check of the workspace at `dir`, with the features `extra` too, its output kept.
-fn loom(dir: &Path, extra: &str) -> Result<std::process::Output> {
+/// The model check of the workspace at `dir`, with the features `extra` too: how it ended, what
+/// it printed.
+fn loom(dir: &Path, extra: &str) -> Result<(ExitStatus, String)> {
     let mut test = process::command("cargo");
     test.current_dir(dir)
         .env("RUSTFLAGS", "--cfg loom")
@@ -199,7 +189,7 @@ fn loom(dir: &Path, extra: &str) -> Result<std::process::Output> {
         .args(["test", "--release", "-p", "cuda-driver-sys-items"])
         .args(["--features", &format!("table,dynamic-loading{extra}")])
         .args(["--test", "loom"]);
-    test.output().map_err(|e| process::error(&test, e).into())
+    merged(&mut test)
 }
 
 /// `cargo test` of the tests package's `tests` at `dir` with `features`, under the sanitizer
@@ -240,26 +230,18 @@ fn with_weakened<T>(
     check: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
     let path = dir.join(file);
-    let original = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+    let original = fs::read_to_string(&path)?;
     if original.matches(from).count() != 1 {
         return Err(format!("{file} does not hold `{from}` once: update the controls").into());
     }
-    std::fs::write(&path, original.replace(from, to))?;
+    fs::write(&path, original.replace(from, to))?;
     let result = check();
-    std::fs::write(&path, original)?;
+    fs::write(&path, original)?;
     result
 }
 
-/// What a command printed, both streams.
-fn text(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-/// The test harness's result line.
-fn summary(out: &std::process::Output) -> String {
-    let text = text(out);
-    text.lines()
-        .find(|l| l.starts_with("test result:"))
-        .unwrap_or("no test result line")
-        .to_string()
+/// The test harness's result line of `said`.
+fn summary(said: &str) -> &str {
+    let mut lines = said.lines();
+    (lines.find(|l| libtest::summary(l).is_some())).unwrap_or("no test result line")
 }

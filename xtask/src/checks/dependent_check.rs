@@ -5,7 +5,7 @@
 
 use crate::base::process::{self, root};
 use crate::base::versions::the_one;
-use crate::base::Result;
+use crate::base::{files, Result};
 
 /// The variables that could point a build at a CUDA installation or at libclang.
 const CLEARED: &[&str] = &[
@@ -34,8 +34,7 @@ pub fn run(args: &[String]) -> Result {
     let version = the_one("dependent-crate")?;
     let root = root();
     let dir = root.join("target/dependent-check");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src"))?;
+    files::recreate_dir(&dir, "src")?;
     let manifest = format!(
         "[package]
 name = \"dependent-check\"
@@ -56,9 +55,9 @@ cuda-driver-sys = {{ path = \"{}/cuda-driver-sys\", features = [\"cuda-{version}
 }}
 "#
     );
-    std::fs::write(dir.join("Cargo.toml"), manifest)?;
-    std::fs::write(dir.join("build.rs"), build_rs)?;
-    std::fs::write(dir.join("src/lib.rs"), LIB_RS)?;
+    files::write(&dir.join("Cargo.toml"), manifest)?;
+    files::write(&dir.join("build.rs"), build_rs)?;
+    files::write(&dir.join("src/lib.rs"), LIB_RS)?;
     let mut cargo = process::command("cargo");
     cargo
         .arg("build")

@@ -9,7 +9,7 @@
 //! release, minimal profile with clippy and rustfmt), and the steps run with it.
 
 use crate::base::process::{self, root};
-use crate::base::Result;
+use crate::base::{files, rustup, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -22,32 +22,13 @@ pub const HOMES: &str = "target/ci-home";
 pub fn fresh() -> Result {
     let started = Instant::now();
     let homes = root().join(HOMES);
-    if homes.exists() {
-        std::fs::remove_dir_all(&homes).map_err(|e| format!("{}: {e}", homes.display()))?;
-    }
+    files::remove_dir(&homes)?;
     let [cargo, rustup, pip] = ["cargo", "rustup", "pip"].map(|name| homes.join(name));
     for dir in [&cargo, &rustup, &pip] {
-        crate::base::files::create_dir(dir)?;
+        files::create_dir(dir)?;
     }
     let toolchain = running_toolchain()?;
-    let mut install = process::command("rustup");
-    install
-        .args(["toolchain", "install", &toolchain, "--profile", "minimal"])
-        .args(["--component", "clippy,rustfmt", "--no-self-update"])
-        .env("RUSTUP_HOME", &rustup)
-        .env("CARGO_HOME", &cargo);
-    let (status, said) = crate::base::capture::merged(&mut install)?;
-    if !status.success() {
-        return Err(format!(
-            "cannot install Rust {toolchain} into the test command's own rustup home ({}): {}",
-            rustup.display(),
-            said.lines()
-                .rfind(|l| !l.trim().is_empty())
-                .unwrap_or("")
-                .trim()
-        )
-        .into());
-    }
+    rustup::install_into(&toolchain, &["clippy", "rustfmt"], &rustup, &cargo)?;
     if let Some(paths) = std::env::var_os("LD_LIBRARY_PATH") {
         std::env::set_var("LD_LIBRARY_PATH", without_toolchain(&paths));
     }
@@ -112,7 +93,7 @@ pub fn downloads() -> String {
 
 /// The bytes of the files under `dir` (links not followed); 0 if it is missing.
 fn size(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(entries) = fs_err::read_dir(dir) else {
         return 0;
     };
     entries

@@ -12,13 +12,13 @@
 //! installs.
 
 mod home;
-mod imports;
 mod tee;
 
 use crate::base::driver::Links;
 use crate::base::process::{self, root, run_task};
 use crate::base::steps::Steps;
-use crate::base::{deps, driver, versions, Result};
+use crate::base::{cargo_json, deps, driver, elf, versions, Result};
+use fs_err as fs;
 use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
@@ -88,17 +88,20 @@ struct Beside {
     heading: String,
     child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
     /// Waits for the task: its exit status and its wall time.
-    watcher: Option<std::thread::JoinHandle<std::io::Result<(std::process::ExitStatus, u64)>>>,
+    watcher: Option<
+        std::thread::JoinHandle<std::result::Result<(std::process::ExitStatus, u64), String>>,
+    >,
     log: PathBuf,
 }
 
 impl Beside {
     fn start(heading: &str, task: &str) -> Result<Self> {
         let log = root().join(format!("target/ci-{task}.log"));
-        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-        let mut command = process::command(std::env::current_exe()?);
-        command.arg(task).stdout(file.try_clone()?).stderr(file);
+        let file = fs::File::create(&log)?.into_file();
+        let mut command = process::task(task)?;
+        command.stdout(file.try_clone()?).stderr(file);
         let child = command.spawn().map_err(|e| process::error(&command, e))?;
+        let line = process::describe(&command);
         println!(
             "(started beside the steps below: cargo xtask {task}, its output in {})",
             log.display()
@@ -106,8 +109,10 @@ impl Beside {
         let child = std::sync::Arc::new(std::sync::Mutex::new(child));
         let watched = child.clone();
         let started = std::time::Instant::now();
+        // Polled, not waited for: a step before it that fails kills it ([`Drop`]).
         let watcher = std::thread::spawn(move || loop {
-            if let Some(status) = watched.lock().expect("not poisoned").try_wait()? {
+            let ended = watched.lock().expect("not poisoned").try_wait();
+            if let Some(status) = ended.map_err(|e| format!("{line}: {e}"))? {
                 return Ok((status, started.elapsed().as_secs()));
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
@@ -124,9 +129,7 @@ impl Beside {
     fn finish(mut self) -> Result {
         let watcher = self.watcher.take().expect("finished once");
         let (status, seconds) = watcher.join().map_err(|_| "the watcher panicked")??;
-        let text = std::fs::read_to_string(&self.log)
-            .map_err(|e| format!("{}: {e}", self.log.display()))?;
-        print!("{text}");
+        print!("{}", fs::read_to_string(&self.log)?);
         println!("(ran beside the other steps, from their start: {seconds} s)");
         match status.success() {
             true => Ok(()),
@@ -351,27 +354,25 @@ fn clippy(args: &str, link: &Path) -> Result {
 }
 
 /// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
-/// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
-fn table_test_imports(args: &str, link: &Path) -> Result<(String, Vec<String>)> {
+/// shows the driver symbols it imports, and returns its path and those symbols.
+fn table_test_imports(args: &str, link: &Path) -> Result<(PathBuf, Vec<String>)> {
     let mut build = process::command("cargo");
-    build
-        .arg("test")
-        .args(args.split_whitespace())
-        .arg("--no-run");
-    build.env("CUDA_LIBRARY_PATH", link);
-    let (_, text) = crate::base::capture::merged(&mut build)?;
-    let binary = imports::table_test_binary(&text)
-        .filter(|b| crate::base::files::executable(&root().join(b)))
+    build.arg("test").args(args.split_whitespace());
+    build.args(["--no-run", "--message-format=json"]);
+    let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
+    let binary = (built.executables.into_iter())
+        .find(|e| e.kind == "test" && e.name == "table")
         .ok_or(format!(
             "no table test binary from {}",
             process::describe(&build)
         ))?
-        .to_string();
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
+        .path;
+    let mut symbols = elf::symbols(&binary, true)?;
+    symbols.retain(|s| s.starts_with("cu"));
+    symbols.sort();
+    let shown: String = symbols.iter().map(|s| format!("{s} ")).collect();
+    let relative = binary.strip_prefix(root()).unwrap_or(&binary);
+    println!("driver symbols imported by {}: {shown}", relative.display());
     Ok((binary, symbols))
 }
 
@@ -411,20 +412,20 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
         return Err(format!("no {proc_address} import: the check saw nothing").into());
     }
     if !old {
-        return match imports::loads_libcuda(&root().join(&binary))? {
+        return match elf::dynamic(&binary)?
+            .needed
+            .iter()
+            .any(|l| l == "libcuda.so.1")
+        {
             true => Ok(()),
             false => Err("the binary does not load libcuda.so.1".into()),
         };
     }
-    let driver_470 =
-        std::env::var_os("CUDA_DRIVER_470").ok_or("fetch-deps set no CUDA_DRIVER_470")?;
+    let driver_470 = deps::env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
+    let test = "table_resolves_what_the_driver_has_and_names_the_rest";
     process::run(
-        process::command(root().join(&binary))
-            .args([
-                "--exact",
-                "table_resolves_what_the_driver_has_and_names_the_rest",
-                "--nocapture",
-            ])
+        process::command(&binary)
+            .args(["--exact", test, "--nocapture"])
             .env("LD_LIBRARY_PATH", driver_470),
     )
 }

@@ -6,7 +6,7 @@
 use crate::base::capture::{exit_code, merged};
 use crate::base::scratch::Scratch;
 use crate::base::steps::Headings;
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.
 const USER_DIR: &str = "/nonexistent-user-dir";
@@ -23,13 +23,13 @@ pub fn check(headings: &Headings) -> Result {
     let scratch = Scratch::new("bad-input")?;
     let pc = scratch.path().join("pc");
     let include = scratch.path().join("include");
-    std::fs::create_dir_all(&pc)?;
-    std::fs::create_dir_all(&include)?;
+    files::create_dir(&pc)?;
+    files::create_dir(&include)?;
 
     headings.step("build script: a pkg-config package whose -L path is not UTF-8");
     let mut package = b"Name: cuda\nDescription: x\nVersion: 12.4\nLibs: -L/opt/cuda-".to_vec();
     package.extend_from_slice(b"\xff/lib64 -lcuda\n");
-    std::fs::write(pc.join("cuda-12.4.pc"), package)?;
+    files::write(&pc.join("cuda-12.4.pc"), package)?;
     let pkg_config_path = ("PKG_CONFIG_PATH", pc.to_string_lossy().into_owned());
     let log = cargo_check(Want::Ok, std::slice::from_ref(&pkg_config_path), &[])?;
     let not_found = grep(&log, "libcuda not found");
@@ -64,8 +64,8 @@ pub fn check(headings: &Headings) -> Result {
     show(&skipped);
 
     headings.step("build script: #define CUDA_VERSION 99999999999999");
-    std::fs::write(
-        include.join("cuda.h"),
+    files::write(
+        &include.join("cuda.h"),
         "#define CUDA_VERSION 99999999999999\n",
     )?;
     let log = cargo_check(

@@ -7,8 +7,8 @@ use crate::base::capture::{exit_code, show_non_empty};
 use crate::base::driver::{binds_ctx_create_v4, links_stub};
 use crate::base::examples::group_programs_at;
 use crate::base::versions::{self, the_one};
-use crate::base::{process, Result};
-use std::process::Stdio;
+use crate::base::{files, process, Result};
+use fs_err as fs;
 
 /// Step 1 for each `dependents` version.
 pub fn check(run: &FirstRun) -> Result {
@@ -24,7 +24,7 @@ pub fn check(run: &FirstRun) -> Result {
         let newer = links_stub(v)?;
         let link = if v4 || newer { &run.stub } else { &run.driver };
         let out = run.scratch(&format!("out/{v}"));
-        std::fs::create_dir_all(&out)?;
+        files::create_dir(&out)?;
         println!(
             "--- cuda-{v}: cargo run --example NAME, in {}",
             run.repo().display()
@@ -37,24 +37,20 @@ pub fn check(run: &FirstRun) -> Result {
             cargo
                 .args(["run", "-q", "--example", e])
                 .args(features)
-                .stdout(Stdio::from(std::fs::File::create(output(
-                    &out, e, "stdout",
-                ))?))
-                .stderr(Stdio::from(std::fs::File::create(output(
-                    &out, e, "stderr",
-                ))?));
+                .stdout(fs::File::create(output(&out, e, "stdout"))?.into_file())
+                .stderr(fs::File::create(output(&out, e, "stderr"))?.into_file());
             if v4 || (newer && groups.contains(e)) {
                 cargo.env("CUDA_LIBRARY_PATH", &run.stub);
             }
             if e == USES_RUNTIME {
                 cargo.env("CUDART_LIBRARY_PATH", &run.cudart_lib);
             }
-            let code = exit_code(cargo.status()?);
-            std::fs::write(output(&out, e, "code"), format!("{code}\n"))?;
-            let stdout = std::fs::read(output(&out, e, "stdout"))?;
+            let code = exit_code(process::status(&mut cargo)?);
+            files::write(&output(&out, e, "code"), format!("{code}\n"))?;
+            let stdout = fs::read(output(&out, e, "stdout"))?;
             let lines = stdout.iter().filter(|b| **b == b'\n').count();
             let stderr =
-                String::from_utf8_lossy(&std::fs::read(output(&out, e, "stderr"))?).into_owned();
+                String::from_utf8_lossy(&fs::read(output(&out, e, "stderr"))?).into_owned();
             let stop = undefined_symbol(&stderr)
                 .map(|s| format!(" ({s})"))
                 .unwrap_or_default();
@@ -62,7 +58,7 @@ pub fn check(run: &FirstRun) -> Result {
         }
         if v == default {
             println!("  driver_init printed:");
-            let printed = std::fs::read_to_string(output(&out, "driver_init", "stdout"))?;
+            let printed = files::read(&output(&out, "driver_init", "stdout"))?;
             for line in printed.lines() {
                 println!("    {line}");
             }

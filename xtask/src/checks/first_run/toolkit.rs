@@ -6,7 +6,7 @@ use crate::base::capture::show_non_empty;
 use crate::base::deps::env_path;
 use crate::base::driver::links_stub;
 use crate::base::versions::{dotted, the_one};
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 use std::path::Path;
 
 /// How many of the twins built to name.
@@ -34,21 +34,18 @@ pub fn check(run: &FirstRun) -> Result {
     // replace them, as one toolkit's headers are all of one version.
     let toolkit = run.scratch("toolkit");
     let include = toolkit.join("include");
-    std::fs::create_dir_all(&include)?;
-    std::fs::create_dir_all(toolkit.join("lib64"))?;
+    files::create_dir(&include)?;
+    files::create_dir(&toolkit.join("lib64"))?;
     let mut contents = run.cudart_include.clone().into_os_string();
     contents.push("/.");
     process::run(process::command("cp").arg("-r").arg(contents).arg(&include))?;
-    for entry in std::fs::read_dir(&headers)? {
-        let path = entry?.path();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if name.starts_with("cuda") && name.ends_with(".h") {
-            std::fs::copy(&path, include.join(&*name))?;
-        }
+    for path in files::named(&headers, "cuda", ".h")? {
+        files::copy(&path, &include.join(files::name(&path)))?;
     }
-    std::fs::copy(
-        run.cudart_lib.join("libcudart.so.12"),
-        toolkit.join("lib64/libcudart.so.12"),
+    let cudart = "libcudart.so.12";
+    files::copy(
+        &run.cudart_lib.join(cudart),
+        &toolkit.join("lib64").join(cudart),
     )?;
     let features = format!("cuda-{v},interop");
     let mut cargo = run.fresh("cargo");
@@ -89,7 +86,7 @@ pub fn check(run: &FirstRun) -> Result {
 /// The files under `dir` in a `cuda-driver-tests*/out/c-twins/` folder, in the order `find`
 /// walks (`inside`: `dir` is in one).
 fn find_twins(dir: &Path, inside: bool, found: &mut Vec<std::path::PathBuf>) -> Result {
-    for entry in std::fs::read_dir(dir)? {
+    for entry in fs_err::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {

@@ -3,7 +3,7 @@
 
 use super::{show_lines, FirstRun, USES_RUNTIME};
 use crate::base::capture::{exit_code, merged};
-use crate::base::Result;
+use crate::base::{process, Result};
 use std::process::Stdio;
 
 /// Steps 1b and 2.
@@ -11,11 +11,9 @@ pub fn check(run: &FirstRun) -> Result {
     println!(
         "--- runtime_interop without the CUDA runtime: one line naming ci/fetch-deps.sh, exit 1"
     );
-    let out = run
-        .fresh("cargo")
-        .args(["run", "-q", "--example", USES_RUNTIME])
-        .stdin(Stdio::null())
-        .output()?;
+    let mut cargo = run.fresh("cargo");
+    cargo.args(["run", "-q", "--example", USES_RUNTIME]);
+    let out = (cargo.stdin(Stdio::null()).output()).map_err(|e| process::error(&cargo, e))?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     show_lines(&stderr, "  ", |_| false);
     let code = exit_code(out.status);

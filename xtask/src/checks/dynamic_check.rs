@@ -1,7 +1,7 @@
 //! `cargo xtask dynamic-check`: the `dynamic-loading` checks, run by the test task; runs alone
 //! too. Without a GPU:
 //! 1. the test binaries (tests/dynamic.rs, driver.rs, table.rs) and every example built with
-//!    `dynamic-loading` load no driver library ([`binary`]);
+//!    `dynamic-loading` load no driver library ([`loads_no_driver`]);
 //! 2. with Debian's 535 library on LD_LIBRARY_PATH they pass the tests the linked build passes
 //!    (every function's pointer equal to `dlsym`'s of its symbol, the table, the examples' output
 //!    identical to their C twins'), for the default header in both stream modes, the header
@@ -20,8 +20,6 @@
 //!    bound lazily, as the program binds its functions: a header newer than the driver), and
 //!    start with none ([`groups`]).
 
-mod binary;
-
 use crate::base::capture::tee;
 use crate::base::cargo_json::{self, Executable};
 use crate::base::deps::{self, env_path};
@@ -29,7 +27,7 @@ use crate::base::driver::{self, expect_535_driver, DRIVER_470};
 use crate::base::examples::{group_programs_at, group_versions, stems};
 use crate::base::steps::Headings;
 use crate::base::versions::{dotted, the_one};
-use crate::base::{process, Result};
+use crate::base::{elf, files, process, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -164,7 +162,7 @@ fn check(config: &Config, link: &Path) -> Result {
             .ok_or_else(|| format!("{name}: the {t} test binary was not built"))
     };
     for t in &binaries {
-        binary::check(bin(t)?)?;
+        loads_no_driver(bin(t)?)?;
     }
     let mut examples_dir = None;
     if config.examples {
@@ -178,7 +176,7 @@ fn check(config: &Config, link: &Path) -> Result {
         .filter(|e| e.kind == "example")
         .collect();
         for e in &examples {
-            binary::check(&e.path)?;
+            loads_no_driver(&e.path)?;
             examples_dir = e.path.parent().map(Path::to_path_buf);
         }
         let want = stems("examples", "rs")?.len() + group_programs_at(config.version)?.len();
@@ -263,7 +261,7 @@ fn groups(version: u32, link: &Path) -> Result {
         .iter()
         .filter(|e| names.contains(&e.name))
     {
-        binary::check(&e.path)?;
+        loads_no_driver(&e.path)?;
         dir = e.path.parent().map(Path::to_path_buf);
     }
     let dir = dir.ok_or("no group program was built")?;
@@ -295,12 +293,8 @@ fn on_470(name: &str, table: &Path) -> Result {
         "CUDA_DRIVER_470",
         "the 470 driver library's folder (fetch-deps)",
     )?;
-    let symbols = process::output(
-        process::command("nm")
-            .args(["-D", "--defined-only"])
-            .arg(lib.join("libcuda.so.1")),
-    )?;
-    if binary::has_word(&symbols, "cuGetProcAddress_v2") {
+    let exported = elf::symbols(&lib.join("libcuda.so.1"), false)?;
+    if exported.iter().any(|s| s == "cuGetProcAddress_v2") {
         return Err(
             "the 470 library exports cuGetProcAddress_v2: this step would not show the v1 bootstrap"
                 .into(),
@@ -315,6 +309,38 @@ fn on_470(name: &str, table: &Path) -> Result {
         .arg("--nocapture"))?;
     if !log.contains(&format!("on driver {DRIVER_470}")) {
         return Err(format!("{name}: the table did not run on the 470 driver").into());
+    }
+    Ok(())
+}
+
+/// A binary built with `dynamic-loading` loads no driver library at start: no libcuda NEEDED, no
+/// undefined `cu*` symbol, no RPATH or RUNPATH; and it imports `dlopen` (the loader is there: the
+/// check looked at the right thing). Prints one line of what it found.
+fn loads_no_driver(path: &Path) -> Result {
+    let shown = path.display();
+    let dynamic = elf::dynamic(path)?;
+    let needed: String = dynamic.needed.iter().map(|l| format!("{l} ")).collect();
+    let imports = elf::symbols(path, true)?;
+    let driver: Vec<&String> = imports.iter().filter(|s| s.starts_with("cu")).collect();
+    let file = files::name(path);
+    println!(
+        "  {file}: NEEDED {needed}; undefined cu* symbols: {}",
+        driver.len()
+    );
+    if needed.contains("libcuda") {
+        return Err(format!("{shown} loads libcuda at start: NEEDED {needed}").into());
+    }
+    if !driver.is_empty() {
+        for s in &driver {
+            println!("{s}");
+        }
+        return Err(format!("{shown} imports the driver symbols above").into());
+    }
+    if !imports.iter().any(|s| s.starts_with("dlopen")) {
+        return Err(format!("{shown} imports no dlopen: it does not contain the loader").into());
+    }
+    if dynamic.run_path {
+        return Err(format!("{shown} has an RPATH/RUNPATH").into());
     }
     Ok(())
 }

@@ -28,43 +28,10 @@ use crate::base::examples::{group_programs_at, group_versions, stems};
 use crate::base::steps::Headings;
 use crate::base::versions::{dotted, the_one};
 use crate::base::{elf, files, process, Result};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 const HEADINGS: Headings = Headings("dynamic-loading");
-
-/// One configuration: its name in the headings, its header version, its cargo features, whether
-/// the examples are built and compared.
-struct Config {
-    name: String,
-    version: u32,
-    features: String,
-    examples: bool,
-}
-
-fn configs() -> Result<Vec<Config>> {
-    let default = the_one("default")?;
-    let ahead = the_one("ahead-of-driver")?;
-    let old = the_one("old-driver")?;
-    let config = |name: String, version, features: &str, examples| Config {
-        name,
-        version,
-        features: format!("cuda-{version},{features}dynamic-loading"),
-        examples,
-    };
-    Ok(vec![
-        config(default.to_string(), default, "interop,", true),
-        config(
-            format!("{default}-pt"),
-            default,
-            "interop,per-thread-default-stream,",
-            true,
-        ),
-        config(ahead.to_string(), ahead, "interop,", false),
-        config(old.to_string(), old, "", false),
-    ])
-}
 
 /// `cargo xtask dynamic-check`: the loader cache checked empty, then each configuration.
 pub fn run(args: &[String]) -> Result {
@@ -78,24 +45,36 @@ pub fn run(args: &[String]) -> Result {
 
     HEADINGS.step("no driver library in this machine's loader cache");
     let cache = process::output(process::command("ldconfig").arg("-p"))?;
-    let known: Vec<&str> = cache
-        .lines()
+    let known: Vec<&str> = (cache.lines())
         .filter(|l| l.to_lowercase().contains("libcuda.so"))
         .collect();
     if !known.is_empty() {
-        for line in known {
-            println!("{line}");
-        }
+        println!("{}", known.join("\n"));
         return Err("ldconfig knows the libcuda above: the no-library runs need a machine without the NVIDIA \
 driver library (a container without the GPU runtime hook); run this task there"
             .into());
     }
     println!("  ldconfig -p: no libcuda");
 
-    for config in configs()? {
-        check(&config, links.for_header(config.version)?)?;
+    // Each configuration: its name in the headings, its header, its features besides the
+    // version's and dynamic-loading, whether the examples are built and compared.
+    let (default, ahead) = (the_one("default")?, the_one("ahead-of-driver")?);
+    let old = the_one("old-driver")?;
+    let pt = "interop,per-thread-default-stream,";
+    let configs = [
+        (default.to_string(), default, "interop,", true),
+        (format!("{default}-pt"), default, pt, true),
+        (ahead.to_string(), ahead, "interop,", false),
+        (old.to_string(), old, "", false),
+    ];
+    for (name, version, features, examples) in configs {
+        let features = format!("cuda-{version},{features}dynamic-loading");
+        let link = links.for_header(version)?;
+        let table = check(&name, &features, examples.then_some(version), link)?;
+        if version == old {
+            on_470(&name, &table)?;
+        }
     }
-    let default = the_one("default")?;
     for version in group_versions()?.into_iter().filter(|v| *v != default) {
         groups(version, links.for_header(version)?)?;
     }
@@ -104,100 +83,59 @@ driver library (a container without the GPU runtime hook); run this task there"
     Ok(())
 }
 
-/// The checks of one configuration, its C twins linking the library in `link`.
-fn check(config: &Config, link: &Path) -> Result {
-    let name = &config.name;
+/// The checks of the configuration `name` with the cargo `features`, its C twins linking the
+/// library in `link`; its examples compared if `examples` gives their header version. Its table
+/// test binary.
+fn check(name: &str, features: &str, examples: Option<u32>, link: &Path) -> Result<PathBuf> {
     let mut binaries = vec!["dynamic", "load_from", "driver", "table"];
     // The interop modules (profiler, gl, egl, vdpau) through the same loader.
-    if config.features.contains("interop") {
+    if features.contains("interop") {
         binaries.push("interop");
     }
-    let mut tests: Vec<&str> = binaries.iter().flat_map(|t| ["--test", t]).collect();
-    if config.examples {
-        tests.extend(["--test", "examples_parity"]);
+    if examples.is_some() {
+        binaries.push("examples_parity");
     }
-    let cargo = |what: &str| cargo(what, link, &config.features);
+    let tests: Vec<&str> = binaries.iter().flat_map(|t| ["--test", t]).collect();
+    let cargo = |what: &str| cargo(what, link, features);
+    let step = |what: &str| HEADINGS.step(&format!("{name}: {what}"));
 
-    HEADINGS.step(&format!(
-        "{name}: clippy, and the crate's docs (warnings denied)"
-    ));
-    process::run(
-        cargo("clippy")
-            .args(["--workspace", "--all-targets"])
-            .args(["--", "-D", "warnings"]),
-    )?;
+    step("clippy, and the crate's docs (warnings denied)");
+    let clippy = "--workspace --all-targets -- -D warnings";
+    process::run(cargo("clippy").args(clippy.split(' ')))?;
     // cuda-driver-sys names the interop modules' features itself; `table` as on docs.rs (the
     // crate docs link `table()`).
-    let doc_features = config.features.replace("interop", "profiler,gl,egl,vdpau") + ",table";
-    process::run(
-        process::command("cargo")
-            .args([
-                "doc",
-                "-p",
-                "cuda-driver-sys",
-                "--no-deps",
-                "--no-default-features",
-            ])
-            .args(["--features", &doc_features])
-            .env("RUSTDOCFLAGS", "-D warnings"),
-    )?;
+    let doc_features = features.replace("interop", "profiler,gl,egl,vdpau") + ",table";
+    let args = "doc -p cuda-driver-sys --no-deps --no-default-features --features";
+    let mut doc = process::command("cargo");
+    doc.args(args.split(' ')).arg(doc_features);
+    process::run(doc.env("RUSTDOCFLAGS", "-D warnings"))?;
 
-    HEADINGS.step(&format!(
-        "{name}: build, and check the binaries load no driver library"
-    ));
-    let built = cargo_json::built(
-        cargo("test")
-            .args(["--no-run", "--message-format=json"])
-            .args(&tests)
-            .stderr(Stdio::inherit()),
-    )?;
-    let bins: HashMap<String, PathBuf> = built
-        .executables
-        .into_iter()
-        .map(|e| (e.name, e.path))
-        .collect();
-    let bin = |t: &str| {
-        bins.get(t)
-            .filter(|p| p.is_file())
-            .ok_or_else(|| format!("{name}: the {t} test binary was not built"))
-    };
-    for t in &binaries {
+    step("build, and check the binaries load no driver library");
+    let built = executables(cargo("test").arg("--no-run").args(&tests))?;
+    let bin = |t: &str| test_binary(&built, t).map_err(|e| format!("{name}: {e}"));
+    for t in binaries.iter().filter(|t| **t != "examples_parity") {
         loads_no_driver(bin(t)?)?;
     }
-    let mut examples_dir = None;
-    if config.examples {
-        let examples: Vec<Executable> = cargo_json::built(
-            cargo("build")
-                .args(["--examples", "--message-format=json"])
-                .stderr(Stdio::inherit()),
-        )?
-        .executables
-        .into_iter()
-        .filter(|e| e.kind == "example")
-        .collect();
-        for e in &examples {
-            loads_no_driver(&e.path)?;
-            examples_dir = e.path.parent().map(Path::to_path_buf);
+    let examples_dir = match examples {
+        Some(version) => {
+            let (count, dir) = built_examples(&mut cargo("build"), |_| true)?;
+            let want = stems("examples", "rs")?.len() + group_programs_at(version)?.len();
+            if count != want {
+                let what = "examples/*.rs and the group programs";
+                return Err(format!("{name}: {count} examples built, not {want} ({what})").into());
+            }
+            Some(dir)
         }
-        let want = stems("examples", "rs")?.len() + group_programs_at(config.version)?.len();
-        if examples.len() != want {
-            return Err(format!(
-                "{name}: {} examples built, not {want} (examples/*.rs and the group programs)",
-                examples.len()
-            )
-            .into());
-        }
-    }
+        None => None,
+    };
 
-    HEADINGS.step(&format!("{name}: with Debian's 535 library"));
+    step("with Debian's 535 library");
     let log = tee(cargo("test").args(&tests).args(["--", "--nocapture"]))?;
     if !log.lines().any(|l| l.starts_with("  path: loaded ")) {
         return Err(format!("{name}: load_from did not load the library by its path").into());
     }
 
-    HEADINGS.step(&format!(
-        "{name}: with no driver library reachable (LD_LIBRARY_PATH unset)"
-    ));
+    step("with no driver library reachable (LD_LIBRARY_PATH unset)");
     let alone = |path: &Path| {
         let mut command = process::command(path);
         command.env_remove("LD_LIBRARY_PATH");
@@ -208,10 +146,39 @@ fn check(config: &Config, link: &Path) -> Result {
     if let Some(dir) = examples_dir {
         start_without_library(bin("examples_parity")?, &dir)?;
     }
-    if config.version == the_one("old-driver")? {
-        on_470(name, bin("table")?)?;
+    Ok(bin("table")?.to_path_buf())
+}
+
+/// `cargo`, a build given its features, with `--message-format=json`: the executables it made.
+fn executables(cargo: &mut Command) -> Result<Vec<Executable>> {
+    let json = cargo.arg("--message-format=json").stderr(Stdio::inherit());
+    Ok(cargo_json::built(json)?.executables)
+}
+
+/// The test binary `test` among `built`.
+fn test_binary<'a>(built: &'a [Executable], test: &str) -> Result<&'a Path> {
+    (built
+        .iter()
+        .find(|e| e.name == test)
+        .map(|e| e.path.as_path()))
+    .filter(|p| p.is_file())
+    .ok_or_else(|| format!("the {test} test binary was not built").into())
+}
+
+/// Builds the examples (`cargo`: `cargo build` with the features) and checks that those `keep`
+/// takes load no driver library: how many, and their folder.
+fn built_examples(cargo: &mut Command, keep: impl Fn(&str) -> bool) -> Result<(usize, PathBuf)> {
+    let built = executables(cargo.arg("--examples"))?;
+    let mut dir = None;
+    let kept: Vec<&Executable> = (built.iter())
+        .filter(|e| e.kind == "example" && keep(&e.name))
+        .collect();
+    for e in &kept {
+        loads_no_driver(&e.path)?;
+        dir = e.path.parent();
     }
-    Ok(())
+    let dir = dir.ok_or("no example was built")?;
+    Ok((kept.len(), dir.to_path_buf()))
 }
 
 /// `cargo WHAT` with only the cargo `features`, its C twins linking the library in `link`.
@@ -235,40 +202,13 @@ fn groups(version: u32, link: &Path) -> Result {
     ));
     let features = format!("cuda-{version},interop,dynamic-loading");
     let cargo = |what: &str| cargo(what, link, &features);
-    let built = cargo_json::built(
-        cargo("test")
-            .args([
-                "--no-run",
-                "--message-format=json",
-                "--test",
-                "examples_parity",
-            ])
-            .stderr(Stdio::inherit()),
-    )?;
-    let parity = built
-        .executables
-        .into_iter()
-        .find(|e| e.name == "examples_parity")
-        .ok_or("the examples_parity test binary was not built")?;
-    let examples = cargo_json::built(
-        cargo("build")
-            .args(["--examples", "--message-format=json"])
-            .stderr(Stdio::inherit()),
-    )?;
-    let mut dir = None;
-    for e in examples
-        .executables
-        .iter()
-        .filter(|e| names.contains(&e.name))
-    {
-        loads_no_driver(&e.path)?;
-        dir = e.path.parent().map(Path::to_path_buf);
-    }
-    let dir = dir.ok_or("no group program was built")?;
-    tee(process::command(&parity.path)
+    let built = executables(cargo("test").args(["--no-run", "--test", "examples_parity"]))?;
+    let parity = test_binary(&built, "examples_parity")?;
+    let (_, dir) = built_examples(&mut cargo("build"), |name| names.iter().any(|n| n == name))?;
+    tee(process::command(parity)
         .env("CUDA_EXAMPLES_DIR", &dir)
         .args(["group::", "--nocapture"]))?;
-    start_without_library(&parity.path, &dir)
+    start_without_library(parity, &dir)
 }
 
 /// The `examples_start_without_the_driver_library` test of `parity` (the `examples_parity`
@@ -289,10 +229,7 @@ fn on_470(name: &str, table: &Path) -> Result {
         "{name}: on Debian bullseye's 470 driver (CUDA {}: cuGetProcAddress v1 only)",
         dotted(DRIVER_470)
     ));
-    let lib = env_path(
-        "CUDA_DRIVER_470",
-        "the 470 driver library's folder (fetch-deps)",
-    )?;
+    let lib = env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
     let exported = elf::symbols(&lib.join("libcuda.so.1"), false)?;
     if exported.iter().any(|s| s == "cuGetProcAddress_v2") {
         return Err(
@@ -300,13 +237,11 @@ fn on_470(name: &str, table: &Path) -> Result {
                 .into(),
         );
     }
-    let log = tee(process::command(table)
+    let test = "table_resolves_what_the_driver_has_and_names_the_rest";
+    let mut table = process::command(table);
+    let log = tee(table
         .env("LD_LIBRARY_PATH", &lib)
-        .args([
-            "--exact",
-            "table_resolves_what_the_driver_has_and_names_the_rest",
-        ])
-        .arg("--nocapture"))?;
+        .args(["--exact", test, "--nocapture"]))?;
     if !log.contains(&format!("on driver {DRIVER_470}")) {
         return Err(format!("{name}: the table did not run on the 470 driver").into());
     }

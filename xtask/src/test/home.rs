@@ -28,12 +28,17 @@ pub fn fresh() -> Result {
         files::create_dir(dir)?;
     }
     let toolchain = running_toolchain()?;
-    rustup::install_into(&toolchain, &["clippy", "rustfmt"], &rustup, &cargo)?;
     if let Some(paths) = std::env::var_os("LD_LIBRARY_PATH") {
         std::env::set_var("LD_LIBRARY_PATH", without_toolchain(&paths));
     }
     std::env::set_var("CARGO_HOME", &cargo);
     std::env::set_var("RUSTUP_HOME", &rustup);
+    rustup::install(&toolchain, &["clippy", "rustfmt"]).map_err(|e| {
+        format!(
+            "the test command's own rustup home {}: {e}",
+            rustup.display()
+        )
+    })?;
     std::env::set_var("RUSTUP_TOOLCHAIN", &toolchain);
     std::env::set_var("PIP_CACHE_DIR", &pip);
     // What `cargo run` set for this program, pointing into the toolchain that built it.
@@ -51,10 +56,9 @@ pub fn fresh() -> Result {
 /// stable release can be installed again by that name.
 fn running_toolchain() -> Result<String> {
     let said = process::output(process::command("rustc").arg("-vV"))?;
-    let release = said
-        .lines()
-        .find_map(|l| l.strip_prefix("release: "))
-        .ok_or("rustc -vV names no release")?;
+    let mut lines = said.lines();
+    let release =
+        (lines.find_map(|l| l.strip_prefix("release: "))).ok_or("rustc -vV: no release")?;
     if release.contains('-') {
         return Err(format!(
             "the test command installs the toolchain that runs it into a rustup home of its own, \
@@ -93,11 +97,8 @@ pub fn downloads() -> String {
 
 /// The bytes of the files under `dir` (links not followed); 0 if it is missing.
 fn size(dir: &Path) -> u64 {
-    let Ok(entries) = fs_err::read_dir(dir) else {
-        return 0;
-    };
+    let entries = fs_err::read_dir(dir).into_iter().flatten().flatten();
     entries
-        .filter_map(|e| e.ok())
         .map(|e| match e.file_type() {
             Ok(t) if t.is_dir() => size(&e.path()),
             Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),

@@ -20,6 +20,8 @@ use crate::base::steps::Steps;
 use crate::base::{cargo_json, deps, driver, elf, versions, Result};
 use fs_err as fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
 
 const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
 /// The argument of the teed run of the steps.
@@ -86,11 +88,9 @@ fn steps(only: Option<&str>) -> Result {
 /// idle much of the time. Its output goes to a file, shown when the other steps are done.
 struct Beside {
     heading: String,
-    child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
-    /// Waits for the task: its exit status and its wall time.
-    watcher: Option<
-        std::thread::JoinHandle<std::result::Result<(std::process::ExitStatus, u64), String>>,
-    >,
+    command: Command,
+    child: std::process::Child,
+    started: SystemTime,
     log: PathBuf,
 }
 
@@ -100,54 +100,41 @@ impl Beside {
         let file = fs::File::create(&log)?.into_file();
         let mut command = process::task(task)?;
         command.stdout(file.try_clone()?).stderr(file);
+        let started = SystemTime::now();
         let child = command.spawn().map_err(|e| process::error(&command, e))?;
-        let line = process::describe(&command);
-        println!(
-            "(started beside the steps below: cargo xtask {task}, its output in {})",
-            log.display()
-        );
-        let child = std::sync::Arc::new(std::sync::Mutex::new(child));
-        let watched = child.clone();
-        let started = std::time::Instant::now();
-        // Polled, not waited for: a step before it that fails kills it ([`Drop`]).
-        let watcher = std::thread::spawn(move || loop {
-            let ended = watched.lock().expect("not poisoned").try_wait();
-            if let Some(status) = ended.map_err(|e| format!("{line}: {e}"))? {
-                return Ok((status, started.elapsed().as_secs()));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        });
+        let shown = log.display();
+        println!("(started beside the steps below: cargo xtask {task}, its output in {shown})");
+        let heading = heading.to_string();
         Ok(Beside {
-            heading: heading.to_string(),
+            heading,
+            command,
             child,
-            watcher: Some(watcher),
+            started,
             log,
         })
     }
 
-    /// Waits for the task, shows its output and its own wall time; an error if it failed.
+    /// Waits for the task, shows its output and its own wall time (to its log's last write); an
+    /// error if it failed.
     fn finish(mut self) -> Result {
-        let watcher = self.watcher.take().expect("finished once");
-        let (status, seconds) = watcher.join().map_err(|_| "the watcher panicked")??;
+        let status = (self.child.wait()).map_err(|e| process::error(&self.command, e))?;
         print!("{}", fs::read_to_string(&self.log)?);
+        let ended = fs::metadata(&self.log)?.modified()?;
+        let seconds = ended.duration_since(self.started)?.as_secs();
         println!("(ran beside the other steps, from their start: {seconds} s)");
-        match status.success() {
-            true => Ok(()),
-            false => {
-                Err(format!("`{}` failed ({status}): its output is above", self.heading).into())
-            }
+        if !status.success() {
+            return Err(
+                format!("`{}` failed ({status}): its output is above", self.heading).into(),
+            );
         }
+        Ok(())
     }
 }
 
 impl Drop for Beside {
-    /// A step before it failed: the task is not waited for.
+    /// A step before it failed: the task is killed (once waited for, it is not signalled).
     fn drop(&mut self) {
-        if self.watcher.is_some() {
-            if let Ok(mut child) = self.child.lock() {
-                let _ = child.kill();
-            }
-        }
+        let _ = self.child.kill();
     }
 }
 

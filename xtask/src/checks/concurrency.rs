@@ -37,46 +37,41 @@ const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
 /// The target the sanitized builds name (`-Zbuild-std` needs one).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
-/// One weakened ordering: what it breaks, the file, the line as written, the line weakened.
-type Weakening = (&'static str, &'static str, &'static str, &'static str);
+/// One weakened ordering: what it breaks, the file (in cuda-driver-sys-items/src/), the line as
+/// written, whose Release or Acquire is weakened to Relaxed.
+type Weakening = (&'static str, &'static str, &'static str);
 
 /// The controls of the model check; the first is also ThreadSanitizer's.
 const WEAKENED: [Weakening; 6] = [
     (
         "the loader's outcome published Relaxed",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         ".store(if loaded { LOADED } else { FAILED }, Ordering::Release);",
-        ".store(if loaded { LOADED } else { FAILED }, Ordering::Relaxed);",
     ),
     (
         "the loader's state read Relaxed by a first call",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         "match self.outcome(self.state.load(Ordering::Acquire)) {",
-        "match self.outcome(self.state.load(Ordering::Relaxed)) {",
     ),
     (
         "the loader's state read Relaxed by a waiting thread",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         "let s = self.state.load(Ordering::Acquire);",
-        "let s = self.state.load(Ordering::Relaxed);",
     ),
     (
         "a trampoline's slot stored Relaxed",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "slot.store(p, Ordering::Release);",
-        "slot.store(p, Ordering::Relaxed);",
     ),
     (
         "a table slot stored Relaxed",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "self.0.store(p, Ordering::Release);",
-        "self.0.store(p, Ordering::Relaxed);",
     ),
     (
         "a table slot read Relaxed by a call",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "let p = self.0.load(Ordering::Acquire);\n        (p.addr()",
-        "let p = self.0.load(Ordering::Relaxed);\n        (p.addr()",
     ),
 ];
 
@@ -99,10 +94,9 @@ pub fn run(args: &[String]) -> Result {
         return Err("the model check failed".into());
     }
     println!("{}", summary(&said));
-    for (what, file, from, to) in WEAKENED {
-        let (status, said) = with_weakened(copy.path(), file, from, to, || {
-            loom(copy.path(), CONTROLS[0])
-        })?;
+    for weakening @ (what, _, _) in WEAKENED {
+        let control = || loom(copy.path(), CONTROLS[0]);
+        let (status, said) = with_weakened(copy.path(), weakening, control)?;
         match said.lines().find(|l| l.contains("Causality violation")) {
             Some(line) if !status.success() => {
                 println!("control, {what}: fails: {line} ({})", summary(&said))
@@ -118,24 +112,23 @@ pub fn run(args: &[String]) -> Result {
         "concurrency: ThreadSanitizer: the first-call race and the threaded table and loader tests",
     );
     rust_src()?;
-    for (extra, tests) in [
-        ("", &["first_call_race", "table", "driver"][..]),
-        (",table-only", &["first_call_race", "table"][..]),
-        (
-            ",dynamic-loading",
-            &["first_call_race", "table", "dynamic", "driver"][..],
-        ),
-    ] {
+    let modes = [
+        ("", "first_call_race table driver"),
+        (",table-only", "first_call_race table"),
+        (",dynamic-loading", "first_call_race table dynamic driver"),
+    ];
+    for (extra, tests) in modes {
         let features = format!("cuda-{default},interop{extra}");
+        let tests: Vec<&str> = tests.split(' ').collect();
         println!("--- {features}: {}", tests.join(", "));
-        let mut test = sanitized(&root(), "thread", &features, tests);
+        let mut test = sanitized(&root(), "thread", &features, &tests);
         // The harness-less first_call_race ignores the filter.
         test.args(["--", "many_threads", "--nocapture"]);
         process::run(&mut test)?;
     }
-    let (what, file, from, to) = WEAKENED[0];
+    let (what, _, _) = WEAKENED[0];
     let dynamic = format!("cuda-{default},interop,dynamic-loading");
-    let (status, report) = with_weakened(copy.path(), file, from, to, || {
+    let (status, report) = with_weakened(copy.path(), WEAKENED[0], || {
         let control = format!("{dynamic}{}", CONTROLS[1]);
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
         merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
@@ -196,45 +189,41 @@ fn loom(dir: &Path, extra: &str) -> Result<(ExitStatus, String)> {
 /// `sanitizer`, the standard library built with it.
 fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Command {
     let mut test = process::command("cargo");
-    test.current_dir(dir)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"))
-        // File and line in the reports, without the rest of the debug info (a third of the
-        // build).
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
-        .env(
-            "CARGO_TARGET_DIR",
-            root().join(format!("target/{sanitizer}-sanitizer")),
-        )
-        .args([
-            "test",
-            "-Zbuild-std",
-            "--target",
-            TARGET,
-            "-p",
-            "cuda-driver-tests",
-        ])
-        .args(["--no-default-features", "--features", features]);
-    for t in tests {
-        test.args(["--test", t]);
-    }
+    test.current_dir(dir).env("RUSTC_BOOTSTRAP", "1");
+    test.env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"));
+    // File and line in the reports, without the rest of the debug info (a third of the build).
+    test.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    let target = root().join(format!("target/{sanitizer}-sanitizer"));
+    test.env("CARGO_TARGET_DIR", target);
+    test.args([
+        "test",
+        "-Zbuild-std",
+        "--target",
+        TARGET,
+        "-p",
+        "cuda-driver-tests",
+    ]);
+    test.args(["--no-default-features", "--features", features]);
+    test.args(tests.iter().flat_map(|t| ["--test", t]));
     test
 }
 
-/// `check` run with `from` replaced by `to` in `file` of the copy at `dir`, then put back.
+/// `check` run with the ordering `weakening` weakened in the copy at `dir`, then put back.
 fn with_weakened<T>(
     dir: &Path,
-    file: &str,
-    from: &str,
-    to: &str,
+    weakening: Weakening,
     check: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
-    let path = dir.join(file);
+    let (_, file, from) = weakening;
+    let file = format!("cuda-driver-sys-items/src/{file}");
+    let path = dir.join(&file);
     let original = fs::read_to_string(&path)?;
     if original.matches(from).count() != 1 {
         return Err(format!("{file} does not hold `{from}` once: update the controls").into());
     }
-    fs::write(&path, original.replace(from, to))?;
+    let to = (from.replace("Ordering::Release", "Ordering::Relaxed"))
+        .replace("Ordering::Acquire", "Ordering::Relaxed");
+    fs::write(&path, original.replace(from, &to))?;
     let result = check();
     fs::write(&path, original)?;
     result

@@ -8,16 +8,8 @@ use crate::base::versions::the_one;
 use crate::base::{files, Result};
 
 /// The variables that could point a build at a CUDA installation or at libclang.
-const CLEARED: &[&str] = &[
-    "CUDA_LIBRARY_PATH",
-    "CUDA_PATH",
-    "CUDA_ROOT",
-    "CUDA_TOOLKIT_ROOT_DIR",
-    "CUDA_HOME",
-    "CUDA_INCLUDE_PATH",
-    "LIBCLANG_PATH",
-    "LD_LIBRARY_PATH",
-];
+const CLEARED: &str = "CUDA_LIBRARY_PATH CUDA_PATH CUDA_ROOT CUDA_TOOLKIT_ROOT_DIR CUDA_HOME \
+                       CUDA_INCLUDE_PATH LIBCLANG_PATH LD_LIBRARY_PATH";
 
 /// The dependent's library: it uses the bindings without calling the driver.
 const LIB_RS: &str = "//! Uses the bindings without calling the driver.
@@ -62,10 +54,9 @@ cuda-driver-sys = {{ path = \"{}/cuda-driver-sys\", features = [\"cuda-{version}
     cargo
         .arg("build")
         .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(dir.join("target"));
-    for name in CLEARED {
+        .arg(dir.join("Cargo.toml"));
+    cargo.arg("--target-dir").arg(dir.join("target"));
+    for name in CLEARED.split_whitespace() {
         cargo.env_remove(name);
     }
     process::run(&mut cargo)?;

@@ -63,10 +63,7 @@ pub fn run(args: &[String]) -> Result {
         |name: &str, what: &str| env_path(name, &format!("{what} (fetch-deps sets {name})"));
     let run = FirstRun {
         driver: from_fetch_deps("CUDA_LIBRARY_PATH", "the driver library folder")?,
-        stub: env_path(
-            "CUDA_STUB_LIBRARY_PATH",
-            "a stub libcuda folder (stub-libcuda)",
-        )?,
+        stub: env_path("CUDA_STUB_LIBRARY_PATH", "a stub libcuda (stub-libcuda)")?,
         interop: from_fetch_deps("CUDA_INTEROP_INCLUDE", "the GL/EGL/VDPAU headers")?,
         cudart_lib: from_fetch_deps("CUDART_LIBRARY_PATH", "the CUDA runtime library folder")?,
         cudart_include: from_fetch_deps("CUDART_INCLUDE_PATH", "the CUDA runtime headers")?,
@@ -77,12 +74,8 @@ pub fn run(args: &[String]) -> Result {
         return Err("no examples/*.cpp".into());
     }
     let repo = run.scratch("repo");
-    process::run(
-        process::command("git")
-            .args(["clone", "-q"])
-            .arg(root())
-            .arg(&repo),
-    )?;
+    let mut clone = process::command("git");
+    process::run(clone.args(["clone", "-q"]).arg(root()).arg(&repo))?;
     if repo.join("target").exists() {
         return Err("the clone has a target folder".into());
     }
@@ -175,11 +168,10 @@ impl FirstRun {
             return Err(format!("runtime_interop without the runtime exited {code}, not 1").into());
         }
         let said: Vec<&str> = stderr.lines().filter(|l| !l.is_empty()).collect();
-        if said.len() != 1 || !names_fetch_deps(said[0], "libcudart.so.12", "run ci/fetch-deps.sh")
-        {
-            return Err(
-                "runtime_interop without the runtime did not say in one line how to get it".into(),
-            );
+        let how = "run ci/fetch-deps.sh";
+        if said.len() != 1 || !names_fetch_deps(said[0], "libcudart.so.12", how) {
+            let what = "runtime_interop without the runtime";
+            return Err(format!("{what} did not say in one line how to get it").into());
         }
         if !out.stdout.is_empty() {
             return Err("runtime_interop printed before finding no runtime".into());
@@ -208,10 +200,8 @@ impl FirstRun {
     fn toolkit(&self) -> Result {
         let v = the_one("toolkit")?;
         let name = format!("CUDA_HEADERS_{v}");
-        let headers = env_path(
-            &name,
-            &format!("the {} headers (fetch-deps sets {name})", dotted(v)),
-        )?;
+        let what = format!("the {} headers (fetch-deps sets {name})", dotted(v));
+        let headers = env_path(&name, &what)?;
         println!(
             "--- a toolkit root in CUDA_PATH (include/cuda.h of the {0} header, the 12 runtime) builds the {0} twins",
             dotted(v)
@@ -224,8 +214,9 @@ impl FirstRun {
         // then replace them, as one toolkit's headers are all of one version.
         let toolkit = self.scratch("toolkit");
         let include = toolkit.join("include");
+        let lib64 = toolkit.join("lib64");
         files::create_dir(&include)?;
-        files::create_dir(&toolkit.join("lib64"))?;
+        files::create_dir(&lib64)?;
         let mut contents = self.cudart_include.clone().into_os_string();
         contents.push("/.");
         process::run(process::command("cp").arg("-r").arg(contents).arg(&include))?;
@@ -233,11 +224,7 @@ impl FirstRun {
             files::copy(&path, &include.join(files::name(&path)))?;
         }
         let cudart = "libcudart.so.12";
-        files::copy(
-            &self.cudart_lib.join(cudart),
-            &toolkit.join("lib64").join(cudart),
-        )?;
-        let features = format!("cuda-{v},interop");
+        files::copy(&self.cudart_lib.join(cudart), &lib64.join(cudart))?;
         let mut cargo = self.fresh("cargo");
         // A header newer than the driver (535): its group programs' twins call functions that
         // library lacks (cuMemcpyBatchAsync of 12.8), which a toolkit's stubs/libcuda.so has; the
@@ -245,18 +232,11 @@ impl FirstRun {
         if links_stub(v)? {
             cargo.env("CUDA_LIBRARY_PATH", &self.stub);
         }
-        cargo
-            .env("CUDA_PATH", &toolkit)
-            .env("CUDA_INTEROP_INCLUDE", &self.interop);
-        cargo.args([
-            "test",
-            "-q",
-            "--no-default-features",
-            "--features",
-            &features,
-        ]);
+        cargo.env("CUDA_PATH", &toolkit);
+        cargo.env("CUDA_INTEROP_INCLUDE", &self.interop);
+        let test = format!("test -q --no-default-features --features cuda-{v},interop");
         let parity = "--test examples_parity -- --test-threads 1 --nocapture";
-        show_non_empty(cargo.args(parity.split(' ')))?;
+        show_non_empty(cargo.args(test.split(' ')).args(parity.split(' ')))?;
         // The first three twins the tests' build script built.
         let builds = files::sorted(&self.scratch("target/debug/build"), "cuda-driver-tests")?;
         let mut twins = Vec::new();

@@ -182,17 +182,19 @@ struct Step {
 }
 
 fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) -> Step {
+    let (heading, run) = (heading.into(), Box::new(run));
     Step {
-        heading: heading.into(),
-        run: Box::new(run),
+        heading,
+        run,
         beside: None,
     }
 }
 
 /// A step that runs task `name` beside the others.
 fn beside(heading: impl Into<String>, name: &'static str) -> Step {
+    let beside = Some(name);
     Step {
-        beside: Some(name),
+        beside,
         ..step(heading, |_| Ok(()))
     }
 }
@@ -207,8 +209,7 @@ fn plan() -> Result<Vec<Step>> {
     let default = versions::the_one("default")?;
     let table_only_version = versions::the_one("table-only")?;
     let old_driver = versions::the_one("old-driver")?;
-    let dependents: Vec<String> = versions::tagged("dependents")?
-        .iter()
+    let dependents: Vec<String> = (versions::tagged("dependents")?.iter())
         .map(u32::to_string)
         .collect();
     // The first in full, the others as a suffix: `cuda-A, -B`.
@@ -283,9 +284,8 @@ fn per_version() -> Result<Vec<Step>> {
         let interop = format!("cuda-{number},interop");
         let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
         // The bindings' crates, with the interop modules.
-        let items = format!(
-            "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features {modules}"
-        );
+        let items = "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features";
+        let items = format!("{items} {modules}");
         if v.tags.iter().any(|t| t == "anchor") {
             let args =
                 format!("--workspace --all-targets --no-default-features --features {interop}");
@@ -302,11 +302,8 @@ fn per_version() -> Result<Vec<Step>> {
             }));
         } else {
             let parity = groups.contains(&number);
-            let also = if parity {
-                ", the examples' and group programs' parity"
-            } else {
-                ""
-            };
+            let also = ", the examples' and group programs' parity";
+            let also = if parity { also } else { "" };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
             steps.push(step(heading, move |links| {
                 let link = links.for_header(number)?;

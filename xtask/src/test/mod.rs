@@ -151,15 +151,10 @@ fn setup(arm64: bool) -> Result<Links> {
     fetch.args(["fetch", "--locked"]);
     let (status, said) = crate::base::capture::merged(&mut fetch)?;
     if !status.success() {
-        return Err(format!(
-            "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
-             `cargo fetch` and commit Cargo.lock",
-            said.lines()
-                .rfind(|l| l.starts_with("error"))
-                .unwrap_or("")
-                .trim()
-        )
-        .into());
+        let error = said.lines().rfind(|l| l.starts_with("error")).unwrap_or("");
+        let what = "Cargo.lock does not pin every crate the workspace needs";
+        let fix = "run `cargo fetch` and commit Cargo.lock";
+        return Err(format!("{what} (cargo: {}): {fix}", error.trim()).into());
     }
     // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
     driver::expect_535_driver()?;
@@ -337,29 +332,6 @@ fn clippy(args: &str, link: &Path) -> Result {
     cargo(&format!("clippy {args} -- -D warnings"), Some(link))
 }
 
-/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
-/// shows the driver symbols it imports, and returns its path and those symbols.
-fn table_test_imports(args: &str, link: &Path) -> Result<(PathBuf, Vec<String>)> {
-    let mut build = process::command("cargo");
-    build.arg("test").args(args.split_whitespace());
-    build.args(["--no-run", "--message-format=json"]);
-    let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
-    let binary = (built.executables.into_iter())
-        .find(|e| e.kind == "test" && e.name == "table")
-        .ok_or(format!(
-            "no table test binary from {}",
-            process::describe(&build)
-        ))?
-        .path;
-    let mut symbols = elf::symbols(&binary, true)?;
-    symbols.retain(|s| s.starts_with("cu"));
-    symbols.sort();
-    let shown: String = symbols.iter().map(|s| format!("{s} ")).collect();
-    let relative = binary.strip_prefix(root()).unwrap_or(&binary);
-    println!("driver symbols imported by {}: {shown}", relative.display());
-    Ok((binary, symbols))
-}
-
 /// The table-only build of `version` imports no driver symbol but the table's: its
 /// cuGetProcAddress (v1 for an 11.x header, which the 470 driver has; else _v2), the version and
 /// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
@@ -377,7 +349,25 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     if !old {
         cargo(&format!("test {args}"), Some(link))?;
     }
-    let (binary, symbols) = table_test_imports(&args, link)?;
+    // The table test built (`cargo test --no-run`, its output kept out of the log), and the
+    // driver symbols it imports.
+    let mut build = process::command("cargo");
+    build.arg("test").args(args.split_whitespace());
+    build.args(["--no-run", "--message-format=json"]);
+    let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
+    let binary = (built.executables.into_iter())
+        .find(|e| e.kind == "test" && e.name == "table")
+        .ok_or(format!(
+            "no table test binary from {}",
+            process::describe(&build)
+        ))?
+        .path;
+    let mut symbols = elf::symbols(&binary, true)?;
+    symbols.retain(|s| s.starts_with("cu"));
+    symbols.sort();
+    let shown: String = symbols.iter().map(|s| format!("{s} ")).collect();
+    let relative = binary.strip_prefix(root()).unwrap_or(&binary);
+    println!("driver symbols imported by {}: {shown}", relative.display());
     let proc_address = if old {
         "cuGetProcAddress"
     } else {

@@ -4,10 +4,10 @@
 //! drops is seen where, and in total.
 
 use crate::base::process::{self, root};
+use crate::base::steps::Steps;
 use crate::base::{capture, files, libtest, Result};
 use fs_err as fs;
 use std::io::{BufRead, BufReader, Write};
-use std::time::Instant;
 
 /// The log, relative to the workspace root.
 pub const LOG: &str = "target/ci-test.log";
@@ -17,7 +17,7 @@ const PREFIX: &str = "ci/test.sh";
 /// Runs this program with `args` (the task, marked as teed), its standard output and error merged
 /// into one pipe that this process copies to the terminal and the log; then the summary lines.
 pub fn run(args: &[&str], summary: &str) -> Result {
-    let started = Instant::now();
+    let started = Steps::new();
     let path = root().join(LOG);
     files::create_dir(&root().join("target"))?;
     let mut log = fs::File::create(&path)?;
@@ -53,12 +53,8 @@ pub fn run(args: &[&str], summary: &str) -> Result {
         lines += &format!("{n:6}  {short}\n");
     }
     lines += &format!("{}\n", super::home::downloads());
-    let s = started.elapsed().as_secs();
-    lines += &format!(
-        "{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {} min {} s\n",
-        s / 60,
-        s % 60
-    );
+    let took = started.finish();
+    lines += &format!("{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {took}\n");
     stdout.write_all(lines.as_bytes())?;
     log.write_all(lines.as_bytes())?;
     Ok(())

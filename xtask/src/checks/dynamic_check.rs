@@ -116,18 +116,16 @@ fn check(name: &str, features: &str, examples: Option<u32>, link: &Path) -> Resu
     for t in binaries.iter().filter(|t| **t != "examples_parity") {
         loads_no_driver(bin(t)?)?;
     }
-    let examples_dir = match examples {
-        Some(version) => {
-            let (count, dir) = built_examples(&mut cargo("build"), |_| true)?;
-            let want = stems("examples", "rs")?.len() + group_programs_at(version)?.len();
-            if count != want {
-                let what = "examples/*.rs and the group programs";
-                return Err(format!("{name}: {count} examples built, not {want} ({what})").into());
-            }
-            Some(dir)
+    let mut examples_dir = None;
+    if let Some(version) = examples {
+        let (count, dir) = built_examples(&mut cargo("build"), |_| true)?;
+        let want = stems("examples", "rs")?.len() + group_programs_at(version)?.len();
+        if count != want {
+            let what = "examples/*.rs and the group programs";
+            return Err(format!("{name}: {count} examples built, not {want} ({what})").into());
         }
-        None => None,
-    };
+        examples_dir = Some(dir);
+    }
 
     step("with Debian's 535 library");
     let log = tee(cargo("test").args(&tests).args(["--", "--nocapture"]))?;
@@ -136,13 +134,10 @@ fn check(name: &str, features: &str, examples: Option<u32>, link: &Path) -> Resu
     }
 
     step("with no driver library reachable (LD_LIBRARY_PATH unset)");
-    let alone = |path: &Path| {
-        let mut command = process::command(path);
-        command.env_remove("LD_LIBRARY_PATH");
-        command
-    };
-    process::run(alone(bin("dynamic")?).args(["--ignored", "--nocapture"]))?;
-    process::run(&mut alone(bin("load_from")?))?;
+    let unset = "LD_LIBRARY_PATH";
+    let mut dynamic = process::command(bin("dynamic")?);
+    process::run(dynamic.env_remove(unset).args(["--ignored", "--nocapture"]))?;
+    process::run(process::command(bin("load_from")?).env_remove(unset))?;
     if let Some(dir) = examples_dir {
         start_without_library(bin("examples_parity")?, &dir)?;
     }
@@ -157,28 +152,24 @@ fn executables(cargo: &mut Command) -> Result<Vec<Executable>> {
 
 /// The test binary `test` among `built`.
 fn test_binary<'a>(built: &'a [Executable], test: &str) -> Result<&'a Path> {
-    (built
-        .iter()
-        .find(|e| e.name == test)
-        .map(|e| e.path.as_path()))
-    .filter(|p| p.is_file())
-    .ok_or_else(|| format!("the {test} test binary was not built").into())
+    let found = built.iter().find(|e| e.name == test && e.path.is_file());
+    Ok(&found
+        .ok_or(format!("the {test} test binary was not built"))?
+        .path)
 }
 
 /// Builds the examples (`cargo`: `cargo build` with the features) and checks that those `keep`
 /// takes load no driver library: how many, and their folder.
 fn built_examples(cargo: &mut Command, keep: impl Fn(&str) -> bool) -> Result<(usize, PathBuf)> {
     let built = executables(cargo.arg("--examples"))?;
-    let mut dir = None;
     let kept: Vec<&Executable> = (built.iter())
         .filter(|e| e.kind == "example" && keep(&e.name))
         .collect();
     for e in &kept {
         loads_no_driver(&e.path)?;
-        dir = e.path.parent();
     }
-    let dir = dir.ok_or("no example was built")?;
-    Ok((kept.len(), dir.to_path_buf()))
+    let dir = kept.last().and_then(|e| e.path.parent());
+    Ok((kept.len(), dir.ok_or("no example was built")?.to_path_buf()))
 }
 
 /// `cargo WHAT` with only the cargo `features`, its C twins linking the library in `link`.
@@ -205,7 +196,8 @@ fn groups(version: u32, link: &Path) -> Result {
     let built = executables(cargo("test").args(["--no-run", "--test", "examples_parity"]))?;
     let parity = test_binary(&built, "examples_parity")?;
     let (_, dir) = built_examples(&mut cargo("build"), |name| names.iter().any(|n| n == name))?;
-    tee(process::command(parity)
+    let mut run = process::command(parity);
+    tee(run
         .env("CUDA_EXAMPLES_DIR", &dir)
         .args(["group::", "--nocapture"]))?;
     start_without_library(parity, &dir)
@@ -214,13 +206,11 @@ fn groups(version: u32, link: &Path) -> Result {
 /// The `examples_start_without_the_driver_library` test of `parity` (the `examples_parity`
 /// binary) on the examples of `dir`, with no driver library reachable (LD_LIBRARY_PATH unset).
 fn start_without_library(parity: &Path, dir: &Path) -> Result {
-    process::run(
-        process::command(parity)
-            .env_remove("LD_LIBRARY_PATH")
-            .env("CUDA_EXAMPLES_DIR", dir)
-            .args(["--ignored", "--exact"])
-            .args(["examples_start_without_the_driver_library", "--nocapture"]),
-    )
+    let mut run = process::command(parity);
+    run.env_remove("LD_LIBRARY_PATH")
+        .env("CUDA_EXAMPLES_DIR", dir);
+    let test = "examples_start_without_the_driver_library";
+    process::run(run.args(["--ignored", "--exact", test, "--nocapture"]))
 }
 
 /// The table binary `table` on Debian bullseye's 470 driver, which has cuGetProcAddress v1 only.
@@ -232,16 +222,13 @@ fn on_470(name: &str, table: &Path) -> Result {
     let lib = env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
     let exported = elf::symbols(&lib.join("libcuda.so.1"), false)?;
     if exported.iter().any(|s| s == "cuGetProcAddress_v2") {
-        return Err(
-            "the 470 library exports cuGetProcAddress_v2: this step would not show the v1 bootstrap"
-                .into(),
-        );
+        let why = "this step would not show the v1 bootstrap";
+        return Err(format!("the 470 library exports cuGetProcAddress_v2: {why}").into());
     }
     let test = "table_resolves_what_the_driver_has_and_names_the_rest";
     let mut table = process::command(table);
-    let log = tee(table
-        .env("LD_LIBRARY_PATH", &lib)
-        .args(["--exact", test, "--nocapture"]))?;
+    table.env("LD_LIBRARY_PATH", &lib);
+    let log = tee(table.args(["--exact", test, "--nocapture"]))?;
     if !log.contains(&format!("on driver {DRIVER_470}")) {
         return Err(format!("{name}: the table did not run on the 470 driver").into());
     }
@@ -257,11 +244,8 @@ fn loads_no_driver(path: &Path) -> Result {
     let needed: String = dynamic.needed.iter().map(|l| format!("{l} ")).collect();
     let imports = elf::symbols(path, true)?;
     let driver: Vec<&String> = imports.iter().filter(|s| s.starts_with("cu")).collect();
-    let file = files::name(path);
-    println!(
-        "  {file}: NEEDED {needed}; undefined cu* symbols: {}",
-        driver.len()
-    );
+    let (file, count) = (files::name(path), driver.len());
+    println!("  {file}: NEEDED {needed}; undefined cu* symbols: {count}");
     if needed.contains("libcuda") {
         return Err(format!("{shown} loads libcuda at start: NEEDED {needed}").into());
     }

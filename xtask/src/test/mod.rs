@@ -338,9 +338,11 @@ fn clippy(args: &str, link: &Path) -> Result {
 /// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
 /// 470 driver it starts and resolves what that driver has.
 fn table_only(links: &Links, version: u32, old: bool) -> Result {
-    let interop = if old { "" } else { ",interop" };
+    let (interop, tests, proc_address) = match old {
+        true => ("", "", "cuGetProcAddress"),
+        false => (",interop", " --test interop", "cuGetProcAddress_v2"),
+    };
     let features = format!("cuda-{version},table-only{interop}");
-    let tests = if old { "" } else { " --test interop" };
     let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
@@ -355,12 +357,10 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     build.arg("test").args(args.split_whitespace());
     build.args(["--no-run", "--message-format=json"]);
     let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
+    let none = format!("no table test binary from {}", process::describe(&build));
     let binary = (built.executables.into_iter())
         .find(|e| e.kind == "test" && e.name == "table")
-        .ok_or(format!(
-            "no table test binary from {}",
-            process::describe(&build)
-        ))?
+        .ok_or(none)?
         .path;
     let mut symbols = elf::symbols(&binary, true)?;
     symbols.retain(|s| s.starts_with("cu"));
@@ -368,38 +368,24 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     let shown: String = symbols.iter().map(|s| format!("{s} ")).collect();
     let relative = binary.strip_prefix(root()).unwrap_or(&binary);
     println!("driver symbols imported by {}: {shown}", relative.display());
-    let proc_address = if old {
-        "cuGetProcAddress"
-    } else {
-        "cuGetProcAddress_v2"
-    };
-    let allowed = [
-        proc_address,
-        "cuDriverGetVersion",
-        "cuGetErrorName",
-        "cuGetErrorString",
-    ];
-    if let Some(s) = symbols.iter().find(|s| !allowed.contains(&s.as_str())) {
+    let allowed = ["cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString"];
+    let other = |s: &&String| *s != proc_address && !allowed.contains(&s.as_str());
+    if let Some(s) = symbols.iter().find(other) {
         return Err(format!("table-only binary imports {s}").into());
     }
     if !symbols.iter().any(|s| s == proc_address) {
         return Err(format!("no {proc_address} import: the check saw nothing").into());
     }
     if !old {
-        return match elf::dynamic(&binary)?
-            .needed
-            .iter()
-            .any(|l| l == "libcuda.so.1")
-        {
-            true => Ok(()),
-            false => Err("the binary does not load libcuda.so.1".into()),
-        };
+        let needed = elf::dynamic(&binary)?.needed;
+        if !needed.iter().any(|l| l == "libcuda.so.1") {
+            return Err("the binary does not load libcuda.so.1".into());
+        }
+        return Ok(());
     }
     let driver_470 = deps::env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
     let test = "table_resolves_what_the_driver_has_and_names_the_rest";
-    process::run(
-        process::command(&binary)
-            .args(["--exact", test, "--nocapture"])
-            .env("LD_LIBRARY_PATH", driver_470),
-    )
+    let mut table = process::command(&binary);
+    table.env("LD_LIBRARY_PATH", driver_470);
+    process::run(table.args(["--exact", test, "--nocapture"]))
 }

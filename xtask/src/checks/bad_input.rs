@@ -55,13 +55,10 @@ pub fn run(args: &[String]) -> Result {
             "every result code through cuda-check against C: {features}, the 470 library (CUDA {})",
             dotted(DRIVER_470)
         ));
-        let bin = test_binary(&features, "check_error_strings")?;
-        process::run(
-            process::command(bin)
-                .env("LD_LIBRARY_PATH", &driver_470)
-                .env("CUDA_DRIVER_EXPECT_VERSION", DRIVER_470.to_string())
-                .arg("--nocapture"),
-        )?;
+        let mut test = process::command(test_binary(&features, "check_error_strings")?);
+        test.env("LD_LIBRARY_PATH", &driver_470);
+        test.env("CUDA_DRIVER_EXPECT_VERSION", DRIVER_470.to_string());
+        process::run(test.arg("--nocapture"))?;
     }
 
     for extra in ["", ",table-only", ",dynamic-loading"] {
@@ -97,13 +94,10 @@ fn cargo_test(features: &str, test: &str) -> Command {
 fn test_binary(features: &str, test: &str) -> Result<PathBuf> {
     let mut build = cargo_test(features, test);
     let built = cargo_json::built(build.args(["--no-run", "--message-format=json"]))?;
-    let binary = built
-        .executables
-        .into_iter()
-        .find(|e| e.kind == "test" && e.name == test);
-    Ok(binary
-        .ok_or(format!("{test} ({features}) was not built"))?
-        .path)
+    let mut executables = built.executables.into_iter();
+    let binary = executables.find(|e| e.kind == "test" && e.name == test);
+    let none = format!("{test} ({features}) was not built");
+    Ok(binary.ok_or(none)?.path)
 }
 
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.

@@ -87,7 +87,8 @@ pub fn run(args: &[String]) -> Result {
     copy_checkout(copy.path())?;
 
     let mut steps = Steps::new();
-    steps.step("concurrency: model check: the loader's state machine and the slots under loom");
+    let mut step = |what: &str| steps.step(&format!("concurrency: {what}"));
+    step("model check: the loader's state machine and the slots under loom");
     let (status, said) = loom(&root(), "")?;
     if !status.success() {
         print!("{said}");
@@ -97,20 +98,15 @@ pub fn run(args: &[String]) -> Result {
     for weakening @ (what, _, _) in WEAKENED {
         let control = || loom(copy.path(), CONTROLS[0]);
         let (status, said) = with_weakened(copy.path(), weakening, control)?;
-        match said.lines().find(|l| l.contains("Causality violation")) {
-            Some(line) if !status.success() => {
-                println!("control, {what}: fails: {line} ({})", summary(&said))
-            }
-            _ => {
-                print!("{said}");
-                return Err(format!("the model check passes with {what}").into());
-            }
-        }
+        let violation = said.lines().find(|l| l.contains("Causality violation"));
+        let Some(line) = violation.filter(|_| !status.success()) else {
+            print!("{said}");
+            return Err(format!("the model check passes with {what}").into());
+        };
+        println!("control, {what}: fails: {line} ({})", summary(&said));
     }
 
-    steps.step(
-        "concurrency: ThreadSanitizer: the first-call race and the threaded table and loader tests",
-    );
+    step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
     rust_src()?;
     let modes = [
         ("", "first_call_race table driver"),
@@ -133,27 +129,21 @@ pub fn run(args: &[String]) -> Result {
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
         merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
     })?;
-    match report
+    let race = report
         .lines()
-        .position(|l| l.contains("ThreadSanitizer: data race"))
-    {
-        Some(i) if !status.success() => {
-            // The race's two accesses, each with its first frames.
-            let lines: Vec<&str> = report.lines().skip(i).collect();
-            let write = lines.iter().position(|l| l.contains("Previous write"));
-            let mut shown = lines[..4.min(lines.len())].to_vec();
-            shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
-            println!("control, {what}: reported:\n{}", shown.join("\n"));
-        }
-        _ => {
-            print!("{report}");
-            return Err(format!("ThreadSanitizer reports nothing with {what}").into());
-        }
-    }
+        .position(|l| l.contains("ThreadSanitizer: data race"));
+    let Some(i) = race.filter(|_| !status.success()) else {
+        print!("{report}");
+        return Err(format!("ThreadSanitizer reports nothing with {what}").into());
+    };
+    // The race's two accesses, each with its first frames.
+    let lines: Vec<&str> = report.lines().skip(i).collect();
+    let write = lines.iter().position(|l| l.contains("Previous write"));
+    let mut shown = lines[..4.min(lines.len())].to_vec();
+    shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
+    println!("control, {what}: reported:\n{}", shown.join("\n"));
 
-    steps.step(
-        "concurrency: AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)",
-    );
+    step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
     let tests = ["load_from", "faulty_library", "check_error_strings"];
     let mut test = sanitized(&root(), "address", &dynamic, &tests);
     process::run(test.args(["--", "--nocapture"]))?;

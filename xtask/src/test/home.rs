@@ -85,14 +85,9 @@ fn without_toolchain(paths: &std::ffi::OsStr) -> OsString {
 /// What the run downloaded into the homes, in MB: the crates (`.crate` files) and the installed
 /// toolchains, as one line.
 pub fn downloads() -> String {
-    let homes = root().join(HOMES);
-    let crates = size(&homes.join("cargo/registry/cache"));
-    let toolchains = size(&homes.join("rustup/toolchains"));
-    format!(
-        "downloaded into {HOMES}: crates {} MB (.crate files), toolchains {} MB (installed)",
-        crates / 1_000_000,
-        toolchains / 1_000_000
-    )
+    let mb = |dir: &str| size(&root().join(HOMES).join(dir)) / 1_000_000;
+    let (crates, toolchains) = (mb("cargo/registry/cache"), mb("rustup/toolchains"));
+    format!("downloaded into {HOMES}: crates {crates} MB (.crate files), toolchains {toolchains} MB (installed)")
 }
 
 /// The bytes of the files under `dir` (links not followed); 0 if it is missing.

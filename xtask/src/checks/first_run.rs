@@ -1,28 +1,16 @@
 //! `cargo xtask first-run`: the first run, as a new user meets it: a fresh clone of this
 //! repository, an empty CARGO_TARGET_DIR, no CUDA headers (no CUDA_HEADERS_*, no target/ci-deps,
 //! no toolkit) and only the driver library on the loader path. Then:
-//!   1. `cargo run --example NAME` for every example (and every group program the version
-//!      builds: `examples/groups/`), once per `dependents` version feature; each
-//!      output (stdout, stderr, exit code) is recorded and compared with its C twin's by the
-//!      parity test of this checkout (tests/examples_parity.rs, CUDA_EXAMPLES_OUTPUT_DIR), the
-//!      twins being those the normal build of that version made ([`FirstRun::examples`]);
-//!   2. `cargo test` in the fresh clone: it must stop with one line naming ci/fetch-deps.sh, and
-//!      no panic ([`FirstRun::without_headers`]);
-//!   3. a toolkit root in CUDA_PATH (a folder with include/cuda.h of the pinned header tagged
-//!      `toolkit`, and the CUDA 12 runtime: include/cuda_runtime_api.h, lib64/libcudart.so.12) is
-//!      enough for that version's twins: the parity test builds and passes from it
-//!      ([`FirstRun::toolkit`]).
+//!   1. every example and group program with `cargo run`, under each `dependents` version, its
+//!      output compared with its C twin's ([`FirstRun::examples`]);
+//!   2. runtime_interop without the CUDA runtime, and `cargo test` without headers: each stops
+//!      with one line naming ci/fetch-deps.sh, and no panic ([`FirstRun::without_headers`]);
+//!   3. a toolkit root in CUDA_PATH is enough for a version's twins ([`FirstRun::toolkit`]).
 //!
-//! runtime_interop also uses the CUDA runtime: step 1 runs it as a user who has one
-//! (CUDART_LIBRARY_PATH), and once without, where it must stop with one line naming
-//! ci/fetch-deps.sh.
-//!
-//! Needs, from fetch-deps: CUDA_LIBRARY_PATH (the driver library's folder), the `toolkit`
-//! version's `CUDA_HEADERS_<V>`, CUDART_LIBRARY_PATH and CUDART_INCLUDE_PATH (the CUDA 12 runtime);
-//! and CUDA_STUB_LIBRARY_PATH (stub-libcuda) to link the builds of the headers that bind
-//! cuCtxCreate_v4 (from the version tagged `ctx-create-v4` on), which the CI machine's driver
-//! (535) lacks, and the group programs and twins of headers newer than that driver. Run by the
-//! test task, after the tests of every version were built in this checkout.
+//! Needs fetch-deps' environment (the driver library, the `toolkit` version's headers, the CUDA
+//! 12 runtime) and CUDA_STUB_LIBRARY_PATH (stub-libcuda), which the builds of headers binding
+//! functions the CI machine's 535 driver lacks link against. Run by the test task, after the
+//! tests of every version were built in this checkout.
 
 use crate::base::capture::{exit_code, merged, show_non_empty};
 use crate::base::deps::env_path;
@@ -87,7 +75,11 @@ pub fn run(args: &[String]) -> Result {
 }
 
 impl FirstRun {
-    /// Step 1 for each `dependents` version.
+    /// Step 1, for each `dependents` version: `cargo run --example NAME` for every example and
+    /// every group program the version builds, each output (stdout, stderr, exit code) recorded
+    /// and compared with its C twin's by this checkout's parity test (tests/examples_parity.rs,
+    /// CUDA_EXAMPLES_OUTPUT_DIR), the twins being those the normal build of that version made.
+    /// runtime_interop runs as a user who has the CUDA runtime (CUDART_LIBRARY_PATH).
     fn examples(&self) -> Result {
         let default = the_one("default")?;
         for v in versions::tagged("dependents")? {
@@ -98,13 +90,9 @@ impl FirstRun {
             // driver. A group program of a header newer than the driver calls functions it lacks
             // (cuMemcpyBatchAsync of 12.8), and so do the twins the parity test builds: the stub
             // too.
-            let v4 = binds_ctx_create_v4(v)?;
-            let newer = links_stub(v)?;
-            let link = if v4 || newer {
-                &self.stub
-            } else {
-                &self.driver
-            };
+            let (v4, newer) = (binds_ctx_create_v4(v)?, links_stub(v)?);
+            let stub = v4 || newer;
+            let link = if stub { &self.stub } else { &self.driver };
             let out = self.scratch(&format!("out/{v}"));
             files::create_dir(&out)?;
             let repo = self.scratch("repo");
@@ -115,7 +103,7 @@ impl FirstRun {
             let groups = group_programs_at(v)?;
             for e in self.examples.iter().chain(&groups) {
                 let file = |what: &str| out.join(format!("{e}.{what}"));
-                let mut cargo = self.fresh("cargo");
+                let mut cargo = self.cargo();
                 cargo.args(["run", "-q", "--example", e]).args(features);
                 cargo.stdout(fs::File::create(file("stdout"))?.into_file());
                 cargo.stderr(fs::File::create(file("stderr"))?.into_file());
@@ -130,11 +118,8 @@ impl FirstRun {
                 let stdout = fs::read(file("stdout"))?;
                 let lines = stdout.iter().filter(|b| **b == b'\n').count();
                 let stderr = String::from_utf8_lossy(&fs::read(file("stderr"))?).into_owned();
-                let stop = undefined_symbol(&stderr).map(|s| format!(" ({s})"));
-                println!(
-                    "  {e:<28} exit {code}, {lines} lines{}",
-                    stop.unwrap_or_default()
-                );
+                let stop = stop(&stderr);
+                println!("  {e:<28} exit {code}, {lines} lines{stop}");
             }
             if v == default {
                 println!("  driver_init printed:");
@@ -158,7 +143,7 @@ impl FirstRun {
         println!(
             "--- runtime_interop without the CUDA runtime: one line naming ci/fetch-deps.sh, exit 1"
         );
-        let mut cargo = self.fresh("cargo");
+        let mut cargo = self.cargo();
         cargo.args(["run", "-q", "--example", USES_RUNTIME]);
         let out = (cargo.stdin(Stdio::null()).output()).map_err(|e| process::error(&cargo, e))?;
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -180,7 +165,7 @@ impl FirstRun {
         println!(
             "--- cargo test in the fresh clone, without headers: one line naming ci/fetch-deps.sh"
         );
-        let (status, log) = merged(self.fresh("cargo").args(["test", "-q"]))?;
+        let (status, log) = merged(self.cargo().args(["test", "-q"]))?;
         show_lines(&log, |l| l.starts_with("warning"));
         if status.success() {
             return Err("cargo test passed without headers".into());
@@ -195,8 +180,9 @@ impl FirstRun {
         Ok(())
     }
 
-    /// Step 3: a toolkit root in CUDA_PATH (include/cuda.h of the header tagged `toolkit`, the
-    /// CUDA 12 runtime) builds that version's C twins in the fresh clone.
+    /// Step 3: a toolkit root in CUDA_PATH (include/cuda.h of the header tagged `toolkit`, and
+    /// the CUDA 12 runtime: include/cuda_runtime_api.h, lib64/libcudart.so.12) builds that
+    /// version's C twins in the fresh clone, and the parity test passes from it.
     fn toolkit(&self) -> Result {
         let v = the_one("toolkit")?;
         let name = format!("CUDA_HEADERS_{v}");
@@ -225,7 +211,7 @@ impl FirstRun {
         }
         let cudart = "libcudart.so.12";
         files::copy(&self.cudart_lib.join(cudart), &lib64.join(cudart))?;
-        let mut cargo = self.fresh("cargo");
+        let mut cargo = self.cargo();
         // A header newer than the driver (535): its group programs' twins call functions that
         // library lacks (cuMemcpyBatchAsync of 12.8), which a toolkit's stubs/libcuda.so has; the
         // build script takes a system's driver before the stubs, so the stub is named.
@@ -249,28 +235,20 @@ impl FirstRun {
         Ok(())
     }
 
-    /// A command in the fresh clone with a new user's environment: the toolchain, the driver
-    /// library on the loader path, nothing else.
-    fn fresh(&self, program: &str) -> Command {
-        let mut command = Command::new(program);
-        command
-            .current_dir(self.scratch("repo"))
-            .env_clear()
-            .env("CARGO_TARGET_DIR", self.scratch("target"))
-            .env("CARGO_TERM_COLOR", "never")
-            .env("LD_LIBRARY_PATH", &self.driver);
-        for var in [
-            "PATH",
-            "HOME",
-            "CARGO_HOME",
-            "RUSTUP_HOME",
-            "RUSTUP_TOOLCHAIN",
-        ] {
+    /// cargo in the fresh clone with a new user's environment: the toolchain, the driver library
+    /// on the loader path, nothing else.
+    fn cargo(&self) -> Command {
+        let mut cargo = Command::new("cargo");
+        cargo.current_dir(self.scratch("repo")).env_clear();
+        cargo.env("CARGO_TARGET_DIR", self.scratch("target"));
+        cargo.env("CARGO_TERM_COLOR", "never");
+        cargo.env("LD_LIBRARY_PATH", &self.driver);
+        for var in "PATH HOME CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN".split(' ') {
             if let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-                command.env(var, value);
+                cargo.env(var, value);
             }
         }
-        command
+        cargo
     }
 
     /// A file or folder in the scratch folder.
@@ -292,15 +270,17 @@ fn names_fetch_deps(line: &str, what: &str, then: &str) -> bool {
         .is_some_and(|at| line[at + what.len()..].contains(then))
 }
 
-/// The first `undefined symbol: NAME` of `stderr`, where the loader stopped a program.
-fn undefined_symbol(stderr: &str) -> Option<&str> {
-    const WHAT: &str = "undefined symbol: ";
-    let at = stderr.find(WHAT)?;
-    let tail = &stderr[at + WHAT.len()..];
-    let end = tail
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(tail.len());
-    Some(&stderr[at..at + WHAT.len() + end])
+/// ` (undefined symbol: NAME)`, the first in `stderr`, where the loader stopped a program; empty
+/// if none.
+fn stop(stderr: &str) -> String {
+    let Some((_, tail)) = stderr.split_once("undefined symbol: ") else {
+        return String::new();
+    };
+    let end = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    format!(
+        " (undefined symbol: {})",
+        &tail[..end.unwrap_or(tail.len())]
+    )
 }
 
 #[cfg(test)]
@@ -325,8 +305,7 @@ mod tests {
     #[test]
     fn the_loaders_stop_is_found() {
         let stderr = "x: symbol lookup error: x: undefined symbol: cuCtxCreate_v4, version\n";
-        let found = super::undefined_symbol(stderr);
-        assert_eq!(found, Some("undefined symbol: cuCtxCreate_v4"));
-        assert_eq!(super::undefined_symbol("error: no device\n"), None);
+        assert_eq!(super::stop(stderr), " (undefined symbol: cuCtxCreate_v4)");
+        assert_eq!(super::stop("error: no device\n"), "");
     }
 }

@@ -166,13 +166,11 @@ fn rust_src() -> Result {
 /// it printed.
 fn loom(dir: &Path, extra: &str) -> Result<(ExitStatus, String)> {
     let mut test = process::command("cargo");
-    test.current_dir(dir)
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", root().join("target/loom"))
-        .args(["test", "--release", "-p", "cuda-driver-sys-items"])
-        .args(["--features", &format!("table,dynamic-loading{extra}")])
-        .args(["--test", "loom"]);
-    merged(&mut test)
+    test.current_dir(dir).env("RUSTFLAGS", "--cfg loom");
+    test.env("CARGO_TARGET_DIR", root().join("target/loom"));
+    let features = format!("table,dynamic-loading{extra}");
+    let args = "test --release -p cuda-driver-sys-items --test loom --features";
+    merged(test.args(args.split(' ')).arg(features))
 }
 
 /// `cargo test` of the tests package's `tests` at `dir` with `features`, under the sanitizer

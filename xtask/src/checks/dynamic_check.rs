@@ -1,24 +1,17 @@
 //! `cargo xtask dynamic-check`: the `dynamic-loading` checks, run by the test task; runs alone
-//! too. Without a GPU:
-//! 1. the test binaries (tests/dynamic.rs, driver.rs, table.rs) and every example built with
-//!    `dynamic-loading` load no driver library ([`loads_no_driver`]);
+//! too. Without a GPU, for the default header in both stream modes, the header tagged
+//! `ahead-of-driver` (whose functions newer than the 535 driver return CUDA_ERROR_NOT_FOUND) and
+//! the one tagged `old-driver` (whose loader bootstraps CUDA 11's `cuGetProcAddress`, v1):
+//! 1. the test binaries (tests/dynamic.rs, driver.rs, table.rs) and every example load no driver
+//!    library ([`loads_no_driver`]);
 //! 2. with Debian's 535 library on LD_LIBRARY_PATH they pass the tests the linked build passes
 //!    (every function's pointer equal to `dlsym`'s of its symbol, the table, the examples' output
-//!    identical to their C twins'), for the default header in both stream modes, the header
-//!    tagged `ahead-of-driver` (whose functions newer than the 535 driver return
-//!    CUDA_ERROR_NOT_FOUND), and the header tagged `old-driver`, whose loader bootstraps CUDA
-//!    11's `cuGetProcAddress` (v1: the header has no `_v2`);
-//!
-//!    2b. the `old-driver` binaries start on Debian bullseye's 470 driver (CUDA 11.4), which
-//!    exports no `cuGetProcAddress_v2`, and the table resolves what that driver has;
+//!    identical to their C twins'); the `old-driver` binaries also start on Debian bullseye's 470
+//!    driver (CUDA 11.4, no `cuGetProcAddress_v2`), and the table resolves what it has;
 //! 3. with no driver library reachable at all (this machine's loader cache has none, and
-//!    LD_LIBRARY_PATH is unset) the same binaries start, report the load failure as a value and
-//!    through check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored);
-//! 4. the group programs (`examples/groups/`) at each header they run at on the CPU (each one's
-//!    oldest, and the newest; the default header's configuration above runs those it builds):
-//!    they load no driver library, print what their C twins print on the 535 library (each twin
-//!    bound lazily, as the program binds its functions: a header newer than the driver), and
-//!    start with none ([`groups`]).
+//!    LD_LIBRARY_PATH is unset) they start, report the load failure as a value and through
+//!    check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored);
+//! 4. the group programs, likewise, at the other headers they run at on the CPU ([`groups`]).
 
 use crate::base::capture::tee;
 use crate::base::cargo_json::{self, Executable};
@@ -180,9 +173,10 @@ fn cargo(what: &str, link: &Path, features: &str) -> Command {
     cargo
 }
 
-/// The group programs of the header `version` with `dynamic-loading`, their C twins linking the
-/// library in `link`: no driver library loaded, their parity on the 535 library (`group::`, the
-/// posts' examples left to the configurations above), and a start with no library.
+/// The group programs of the header `version` (each one's oldest header, and the newest; the
+/// default header's configuration runs those it builds) with `dynamic-loading`, their C twins
+/// linking the library in `link`: no driver library loaded, their parity on the 535 library
+/// (`group::`, each twin bound lazily, as the program binds its functions), a start with none.
 fn groups(version: u32, link: &Path) -> Result {
     let names = group_programs_at(version)?;
     HEADINGS.step(&format!(

@@ -33,21 +33,18 @@ pub fn fresh() -> Result {
     }
     std::env::set_var("CARGO_HOME", &cargo);
     std::env::set_var("RUSTUP_HOME", &rustup);
-    rustup::install(&toolchain, &["clippy", "rustfmt"]).map_err(|e| {
-        format!(
-            "the test command's own rustup home {}: {e}",
-            rustup.display()
-        )
-    })?;
+    let installed = rustup::install(&toolchain, &["clippy", "rustfmt"]);
+    let home = rustup.display();
+    installed.map_err(|e| format!("the test command's own rustup home {home}: {e}"))?;
     std::env::set_var("RUSTUP_TOOLCHAIN", &toolchain);
     std::env::set_var("PIP_CACHE_DIR", &pip);
     // What `cargo run` set for this program, pointing into the toolchain that built it.
     std::env::remove_var("CARGO");
     std::env::remove_var("RUSTUP_TOOLCHAIN_SOURCE");
+    let took = started.elapsed().as_secs();
     println!(
         "the test command's own homes, empty: {HOMES}/{{cargo,rustup,pip}}; Rust {toolchain} \
-         installed into its rustup home in {} s",
-        started.elapsed().as_secs()
+         installed into its rustup home in {took} s"
     );
     Ok(())
 }

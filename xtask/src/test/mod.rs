@@ -60,16 +60,13 @@ fn steps(only: Option<&str>) -> Result {
     let count = plan.len() + 1;
     let mut numbered = (1..).map(|i| format!("[{i}/{count}]"));
     let mut next = |heading: &str| format!("{} {heading}", numbered.next().expect("endless"));
-    steps.step(&next(
-        "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
-    ));
+    let fetch =
+        "fetch headers, driver library and libclang into target/ci-deps, and the locked crates";
+    steps.step(&next(fetch));
     let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
-    let mut beside = Vec::new();
-    for step in &plan {
-        if let Some(task) = step.beside {
-            beside.push(Beside::start(&step.heading, task)?);
-        }
-    }
+    let beside: Vec<Beside> = (plan.iter())
+        .filter_map(|step| Some(Beside::start(&step.heading, step.beside?)))
+        .collect::<Result<_>>()?;
     for step in plan.iter().filter(|step| step.beside.is_none()) {
         steps.step(&next(&step.heading));
         (step.run)(&links)?;
@@ -185,15 +182,6 @@ fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) ->
     }
 }
 
-/// A step that runs task `name` beside the others.
-fn beside(heading: impl Into<String>, name: &'static str) -> Step {
-    let beside = Some(name);
-    Step {
-        beside,
-        ..step(heading, |_| Ok(()))
-    }
-}
-
 /// A step that runs another task.
 fn task(heading: impl Into<String>, name: &'static str, args: &'static [&'static str]) -> Step {
     step(heading, move |_| run_task(name, args))
@@ -260,7 +248,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
         task("docs/COVERAGE.md has a row for each function of the newest headers, and no other (cargo xtask coverage --check)", "coverage", &["--check"]),
-        beside("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", "platforms"),
+        Step { beside: Some("platforms"), ..step("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", |_| Ok(())) },
     ]);
     Ok(plan)
 }
@@ -276,14 +264,13 @@ fn per_version() -> Result<Vec<Step>> {
     let groups = crate::base::examples::group_versions()?;
     for v in versions::all()? {
         let number = v.number;
-        let interop = format!("cuda-{number},interop");
+        let interop = format!("--no-default-features --features cuda-{number},interop");
         let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
         // The bindings' crates, with the interop modules.
         let items = "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features";
         let items = format!("{items} {modules}");
         if v.tags.iter().any(|t| t == "anchor") {
-            let args =
-                format!("--workspace --all-targets --no-default-features --features {interop}");
+            let args = format!("--workspace --all-targets {interop}");
             steps.push(step(format!("clippy, cuda-{number}"), move |links| {
                 clippy(&args, links.for_header(number)?)
             }));
@@ -292,24 +279,26 @@ fn per_version() -> Result<Vec<Step>> {
                 cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
-                let args = format!("--no-default-features --features {interop} --all-targets");
-                cargo(&format!("test {args} -- --nocapture"), link)
+                let all = format!("test {interop} --all-targets -- --nocapture");
+                cargo(&all, link)
             }));
         } else {
-            let parity = groups.contains(&number);
-            let also = ", the examples' and group programs' parity";
-            let also = if parity { also } else { "" };
+            let tests = "--test layout --test constants --test prototypes --test driver \
+                         --test table --test interop";
+            let (also, parity) = match groups.contains(&number) {
+                true => (
+                    ", the examples' and group programs' parity",
+                    " --test examples_parity",
+                ),
+                false => ("", ""),
+            };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
+            let test =
+                format!("test -p cuda-driver-tests {interop} {tests}{parity} -- --nocapture");
             steps.push(step(heading, move |links| {
                 let link = links.for_header(number)?;
                 clippy(&items, link)?;
-                let tests = "--test layout --test constants --test prototypes --test driver \
-                             --test table --test interop";
-                let parity = if parity { " --test examples_parity" } else { "" };
-                cargo(
-                    &format!("test -p cuda-driver-tests --no-default-features --features {interop} {tests}{parity} -- --nocapture"),
-                    Some(link),
-                )
+                cargo(&test, Some(link))
             }));
         }
     }

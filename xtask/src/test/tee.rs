@@ -18,9 +18,8 @@ const PREFIX: &str = "ci/test.sh";
 /// into one pipe that this process copies to the terminal and the log; then the summary lines.
 pub fn run(args: &[&str], summary: &str) -> Result {
     let started = Steps::new();
-    let path = root().join(LOG);
     files::create_dir(&root().join("target"))?;
-    let mut log = fs::File::create(&path)?;
+    let mut log = fs::File::create(root().join(LOG))?;
     let mut command = process::task(args[0])?;
     command.args(&args[1..]);
     let (mut child, reader) = capture::spawn_merged(&mut command)?;

@@ -10,8 +10,7 @@ use std::process::Command;
 
 /// The standard library of each of `targets`, for the toolchain cargo runs with here.
 pub fn targets(targets: &[&str]) -> Result {
-    let list = ["target", "list", "--installed"];
-    let installed = rustup(&list, "the installed targets")?;
+    let installed = rustup(&["target", "list", "--installed"], "the installed targets")?;
     let missing: Vec<&str> = (targets.iter().copied())
         .filter(|t| !installed.lines().any(|l| l.trim() == *t))
         .collect();

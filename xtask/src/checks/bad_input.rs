@@ -77,8 +77,10 @@ pub fn run(args: &[String]) -> Result {
 
     build_script()?;
 
-    println!();
-    println!("bad-input: all passed in {} s", started.elapsed().as_secs());
+    println!(
+        "\nbad-input: all passed in {} s",
+        started.elapsed().as_secs()
+    );
     Ok(())
 }
 

@@ -71,8 +71,7 @@ driver library (a container without the GPU runtime hook); run this task there"
     for version in group_versions()?.into_iter().filter(|v| *v != default) {
         groups(version, links.for_header(version)?)?;
     }
-    println!();
-    println!("dynamic-check: all passed");
+    println!("\ndynamic-check: all passed");
     Ok(())
 }
 

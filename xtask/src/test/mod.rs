@@ -60,9 +60,9 @@ fn steps(only: Option<&str>) -> Result {
     let count = plan.len() + 1;
     let mut numbered = (1..).map(|i| format!("[{i}/{count}]"));
     let mut next = |heading: &str| format!("{} {heading}", numbered.next().expect("endless"));
-    let fetch =
-        "fetch headers, driver library and libclang into target/ci-deps, and the locked crates";
-    steps.step(&next(fetch));
+    steps.step(&next(
+        "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
+    ));
     let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
     let beside: Vec<Beside> = (plan.iter())
         .filter_map(|step| Some(Beside::start(&step.heading, step.beside?)))
@@ -101,9 +101,8 @@ impl Beside {
         let child = command.spawn().map_err(|e| process::error(&command, e))?;
         let shown = log.display();
         println!("(started beside the steps below: cargo xtask {task}, its output in {shown})");
-        let heading = heading.to_string();
         Ok(Beside {
-            heading,
+            heading: heading.to_string(),
             command,
             child,
             started,
@@ -117,14 +116,16 @@ impl Beside {
         let status = (self.child.wait()).map_err(|e| process::error(&self.command, e))?;
         print!("{}", fs::read_to_string(&self.log)?);
         let ended = fs::metadata(&self.log)?.modified()?;
-        let seconds = ended.duration_since(self.started)?.as_secs();
-        println!("(ran beside the other steps, from their start: {seconds} s)");
-        if !status.success() {
-            return Err(
-                format!("`{}` failed ({status}): its output is above", self.heading).into(),
-            );
+        let took = ended.duration_since(self.started).unwrap_or_default();
+        println!(
+            "(ran beside the other steps, from their start: {} s)",
+            took.as_secs()
+        );
+        let heading = &self.heading;
+        match status.success() {
+            true => Ok(()),
+            false => Err(format!("`{heading}` failed ({status}): its output is above").into()),
         }
-        Ok(())
     }
 }
 
@@ -174,10 +175,9 @@ struct Step {
 }
 
 fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) -> Step {
-    let (heading, run) = (heading.into(), Box::new(run));
     Step {
-        heading,
-        run,
+        heading: heading.into(),
+        run: Box::new(run),
         beside: None,
     }
 }

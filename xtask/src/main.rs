@@ -132,12 +132,6 @@ const CONCERNS: &[Concern] = &[
                 run: checks::first_run::run,
             },
             Task {
-                name: "twins-smoke",
-                usage: "[OUTPUT_DIR]",
-                about: "the examples' C twins built with g++ and run on the driver library",
-                run: checks::twins_smoke::run,
-            },
-            Task {
                 name: "dependent-check",
                 usage: "",
                 about: "a crate depending on cuda-driver-sys builds with no CUDA and no libclang",

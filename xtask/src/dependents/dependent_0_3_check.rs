@@ -12,8 +12,9 @@
 
 use crate::base::driver::Links;
 use crate::base::process;
-use crate::base::{versions, Result};
+use crate::base::{files, versions, Result};
 use crate::dependents::trees::{link_folders, patch_config, Check};
+use fs_err as fs;
 use std::path::Path;
 use std::process::Stdio;
 
@@ -31,11 +32,9 @@ pub fn run(args: &[String]) -> Result {
     };
     let (links, published_link) = link_folders(&work)?;
 
-    let built = cargo_build(&published.dir)
-        .env("CUDA_LIBRARY_PATH", &published_link)
-        .arg("--locked")
-        .status()?;
-    if !built.success() {
+    let mut cargo = cargo_build(&published.dir);
+    cargo.env("CUDA_LIBRARY_PATH", &published_link);
+    if !process::status(cargo.arg("--locked"))?.success() {
         return Err("0.3.0: the build failed".into());
     }
     run_program(&work, &links, "0.3.0")?;
@@ -55,23 +54,20 @@ pub fn run(args: &[String]) -> Result {
         } else {
             cargo.env("RUSTFLAGS", "");
         }
-        if !cargo.status()?.success() {
+        if !process::status(&mut cargo)?.success() {
             return Err(
                 format!("{tag}: the build failed (the compiler's errors are above)").into(),
             );
         }
         run_program(&work, &links, &tag)?;
-        let same = process::command("diff")
-            .arg("-u")
-            .arg(work.join("0.3.0.out"))
-            .arg(work.join(format!("{tag}.out")))
-            .stdout(Stdio::from(std::io::stderr()))
-            .status()?;
-        if !same.success() {
+        let mut diff = process::command("diff");
+        diff.arg("-u").arg(work.join("0.3.0.out"));
+        diff.arg(work.join(format!("{tag}.out")));
+        if !process::status(diff.stdout(Stdio::from(std::io::stderr())))?.success() {
             return Err(format!("{tag} prints other than 0.3.0 (above)").into());
         }
     }
-    let printed = std::fs::read_to_string(work.join("0.3.0.out"))?;
+    let printed = files::read(&work.join("0.3.0.out"))?;
     let features: Vec<String> = dependents.iter().map(|v| format!("cuda-{v}")).collect();
     println!(
         "dependent-0-3-check: built on 0.3.0 and on ours with {} (compat-0-3, -D deprecated); \
@@ -97,12 +93,10 @@ fn cargo_build(tree: &Path) -> std::process::Command {
 /// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
 fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
     let program = work.join("target/debug/dependent-0-3");
-    let out = std::fs::File::create(work.join(format!("{tag}.out")))?;
-    let status = process::command(program)
-        .env("LD_LIBRARY_PATH", &links.driver)
-        .stdout(Stdio::from(out))
-        .status()?;
-    if !status.success() {
+    let out = fs::File::create(work.join(format!("{tag}.out")))?;
+    let mut command = process::command(program);
+    command.env("LD_LIBRARY_PATH", &links.driver);
+    if !process::status(command.stdout(out.into_parts().0))?.success() {
         return Err(format!("{tag}: the program failed").into());
     }
     Ok(())

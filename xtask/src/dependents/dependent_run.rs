@@ -14,9 +14,11 @@
 //! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
 //! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
 
-use crate::base::files::{name as file_name, sorted};
+use crate::base::capture::{exit_code, merged};
+use crate::base::files::{self, name as file_name, sorted};
+use crate::base::libtest::{test_line, Outcome};
 use crate::base::Result;
-use std::fs;
+use fs_err as fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -47,11 +49,10 @@ pub fn run(args: &[String]) -> Result {
         }
         _ => return Err(USAGE.into()),
     };
-    let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let dir = fs::canonicalize(dir)?;
     let outcomes_path = PathBuf::from(outcomes_path);
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
-    let mut log =
-        fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let mut log = fs::File::create(&log_path)?;
     let ld_path = crate::base::process::loader_path_with(&dir.join("lib"));
     // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
     // ./examples/sin.ptx.
@@ -75,20 +76,16 @@ pub fn run(args: &[String]) -> Result {
         } else {
             "integration"
         };
-        let (status, output) = combined(command(&test).args(["--test-threads", "1"]))?;
-        writeln!(
-            log,
-            "== tests/{name} (exit {status})\n{}",
-            output.trim_end_matches('\n')
-        )?;
-        let results = test_results(&output);
-        let any_failed = results.iter().any(|(_, word)| *word == "FAILED");
+        let (status, output) = merged(command(&test).args(["--test-threads", "1"]))?;
+        let code = exit_code(status);
+        let output = output.trim_end_matches('\n');
+        writeln!(log, "== tests/{name} (exit {code})\n{output}")?;
+        let results: Vec<_> = output.lines().filter_map(test_line).collect();
+        let any_failed = results.iter().any(|(_, o)| *o == Outcome::Failed);
         outcomes.extend(
-            results
-                .iter()
-                .map(|(test, word)| format!("{kind} {test} {word}")),
+            (results.iter()).map(|(test, outcome)| format!("{kind} {test} {}", outcome.word())),
         );
-        if status != 0 && !any_failed {
+        if !status.success() && !any_failed {
             outcomes.push(format!("{kind} {name}-binary FAILED"));
         }
     }
@@ -100,18 +97,18 @@ pub fn run(args: &[String]) -> Result {
         for program in sorted(&dir.join(folder), "")? {
             let name = file_name(&program);
             // Beside the programs: the doctests' index, the data files examples read.
-            if name == "index" || !crate::base::files::executable(&program) {
+            if name == "index" || !files::executable(&program) {
                 continue;
             }
             writeln!(log, "== {kind} {name}")?;
-            let (status, output) = combined(&mut command(&program))?;
+            let (status, output) = merged(&mut command(&program))?;
             log.write_all(output.as_bytes())?;
-            let verdict = if status == 0 { "ok" } else { "FAILED" };
+            let verdict = if status.success() { "ok" } else { "FAILED" };
             outcomes.push(format!("{kind} {name} {verdict}"));
         }
     }
     let lines: String = outcomes.iter().map(|l| format!("{l}\n")).collect();
-    crate::base::files::write(&outcomes_path, lines)?;
+    files::write(&outcomes_path, lines)?;
 
     let base = file_name(&dir);
     let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
@@ -157,7 +154,7 @@ fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
 
 /// Fails unless the tests that failed are exactly those `file` lists.
 fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let text = crate::base::files::read(file)?;
+    let text = files::read(file)?;
     let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     listed.sort();
     let mut failed: Vec<&str> = outcomes
@@ -191,22 +188,6 @@ fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Re
     Err(format!("the failing tests are not exactly those of {base}").into())
 }
 
-/// The `test NAME ... ok|FAILED|ignored` lines of libtest's output: each test's name and its
-/// outcome word.
-fn test_results(output: &str) -> Vec<(&str, &'static str)> {
-    output
-        .lines()
-        .filter_map(|line| {
-            let (name, said) = line.strip_prefix("test ")?.rsplit_once(" ... ")?;
-            // An ignored test with a reason: `ignored, REASON`.
-            let word = ["ok", "FAILED", "ignored"].into_iter().find(|w| {
-                said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored"
-            })?;
-            Some((name, word))
-        })
-        .collect()
-}
-
 /// The counts line: passed of run for each kind.
 fn counts(outcomes: &[String]) -> String {
     let count = |kind: &str, result: &str| {
@@ -235,31 +216,9 @@ fn counts(outcomes: &[String]) -> String {
     .join(", ")
 }
 
-/// Runs `command` with its standard output and error as one stream: its exit status as a shell
-/// gives it and what it printed.
-fn combined(command: &mut Command) -> Result<(i32, String)> {
-    let (status, output) = crate::base::capture::merged(command)?;
-    Ok((crate::base::capture::exit_code(status), output))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{counts, test_results};
-
-    #[test]
-    fn libtest_lines_are_outcomes_and_others_are_not() {
-        let output = "running 3 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
-                      test e ... ignored, needs two GPUs\ntest result: FAILED. 1 passed\n";
-        assert_eq!(
-            test_results(output),
-            [
-                ("a::b", "ok"),
-                ("c", "FAILED"),
-                ("d", "ignored"),
-                ("e", "ignored")
-            ]
-        );
-    }
+    use super::counts;
 
     #[test]
     fn counts_per_kind() {

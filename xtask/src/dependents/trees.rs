@@ -12,11 +12,12 @@
 //! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
 
 use crate::base::driver::{self, Links};
-use crate::base::files::link;
+use crate::base::files::{self, link};
+use crate::base::pinned_crate::{lock_entries, lock_field, ENTRY};
 use crate::base::process::{self, root, run_task};
-use crate::base::{deps, Result};
+use crate::base::{capture, deps, Result};
+use fs_err as fs;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 /// A check of a dependent: `cargo xtask NAME-check [--bundle DIR | --update-locks]`, its data
 /// (the pinning lock, the migration patch, the trees' locks) in `ci/NAME/`.
@@ -68,7 +69,7 @@ impl Check<'_> {
         };
         deps::use_fetched(&[])?;
         let work = root().join("target").join(&task);
-        std::fs::create_dir_all(&work)?;
+        files::create_dir(&work)?;
         std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
         let (label, crate_file) = match self.version {
             Some(version) => (
@@ -85,8 +86,8 @@ impl Check<'_> {
             update: format!("cargo xtask {task} --update-locks"),
         });
         for tree in &trees {
-            let _ = std::fs::remove_dir_all(&tree.dir);
-            std::fs::create_dir_all(&tree.dir)?;
+            files::remove_dir(&tree.dir)?;
+            files::create_dir(&tree.dir)?;
             match &crate_file {
                 Some(file) => unpack(file, &tree.dir)?,
                 None => process::run(
@@ -100,13 +101,13 @@ impl Check<'_> {
             }
         }
         let patch = format!("{data}/migration.patch");
-        let file = std::fs::File::open(root().join(&patch)).map_err(|e| format!("{patch}: {e}"))?;
-        let applied = process::command("patch")
-            .arg("-d")
-            .arg(&trees[1].dir)
-            .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
-            .stdin(Stdio::from(file))
-            .status()?;
+        let applied = process::status(
+            process::command("patch")
+                .arg("-d")
+                .arg(&trees[1].dir)
+                .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
+                .stdin(fs::File::open(root().join(&patch))?.into_parts().0),
+        )?;
         if !applied.success() {
             return Err(format!("{patch} does not apply to {label}").into());
         }
@@ -123,7 +124,7 @@ impl Check<'_> {
 /// `<CUDA_LIBRARY_PATH>/lib64`, whose `lib64` is the 535 library's folder.
 pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
     let published = work.join("cuda-0.3");
-    std::fs::create_dir_all(&published)?;
+    files::create_dir(&published)?;
     link(
         &driver::library()?.to_string_lossy(),
         &published.join("lib64"),
@@ -136,7 +137,7 @@ pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
 pub fn run_build(dir: &Path, outcomes: &Path, args: &[&str]) -> Result<String> {
     let (dir, file) = (dir.to_string_lossy(), outcomes.to_string_lossy());
     run_task("dependent-run", &[&[&*dir, &*file], args].concat())?;
-    crate::base::files::read(outcomes)
+    files::read(outcomes)
 }
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.
@@ -158,10 +159,7 @@ fn unpack(crate_file: &Path, dir: &Path) -> Result {
             .args(["--strip-components", "1"]),
     )?;
     let manifest = dir.join("Cargo.toml");
-    let mut text = std::fs::read_to_string(&manifest)?;
-    text.push_str("\n[workspace]\n");
-    std::fs::write(&manifest, text)?;
-    Ok(())
+    files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")
 }
 
 /// A tree that a check builds offline, and the committed lock it resolves from.
@@ -191,8 +189,8 @@ impl LockedTree {
             )
             .into());
         }
-        crate::base::files::copy(&lock, &self.dir.join("Cargo.lock"))?;
-        let (status, said) = crate::base::capture::merged(&mut self.cargo_fetch(true))?;
+        files::copy(&lock, &self.dir.join("Cargo.lock"))?;
+        let (status, said) = capture::merged(&mut self.cargo_fetch(true))?;
         if status.success() {
             return Ok(());
         }
@@ -230,9 +228,9 @@ impl LockedTree {
         } else {
             start
         };
-        crate::base::files::copy(from, &self.dir.join("Cargo.lock"))?;
+        files::copy(from, &self.dir.join("Cargo.lock"))?;
         process::run(&mut self.cargo_fetch(false))?;
-        crate::base::files::copy(&self.dir.join("Cargo.lock"), &lock)?;
+        files::copy(&self.dir.join("Cargo.lock"), &lock)?;
         println!("{}: complete for {}", self.lock, self.label);
         Ok(())
     }
@@ -257,14 +255,14 @@ impl LockedTree {
     /// as built) must fail [`fetch`](Self::fetch) with the message that names the lock and the
     /// command; prints that message.
     pub fn control_without(&self, name: &str, scratch: &Path) -> Result {
-        let text = crate::base::files::read(&root().join(&self.lock))?;
+        let text = files::read(&root().join(&self.lock))?;
         let Some(cut) = without_package(&text, name) else {
             return Err(format!("control: {} locks no package `{name}`", self.lock).into());
         };
-        let _ = std::fs::remove_dir_all(scratch);
+        files::remove_dir(scratch)?;
         process::run(process::command("cp").arg("-r").arg(&self.dir).arg(scratch))?;
         let lock = scratch.join(format!("without-{name}.lock"));
-        crate::base::files::write(&lock, cut)?;
+        files::write(&lock, cut)?;
         let control = LockedTree {
             dir: scratch.to_path_buf(),
             label: self.label.clone(),
@@ -278,8 +276,7 @@ impl LockedTree {
                     "control: {} without `{name}` fails as it must: {e}",
                     self.lock
                 );
-                let _ = std::fs::remove_dir_all(scratch);
-                Ok(())
+                files::remove_dir(scratch)
             }
             Err(e) => Err(format!(
                 "control: {} without `{name}` failed, but without naming `{}`: {e}",
@@ -299,24 +296,22 @@ impl LockedTree {
 /// The lock file `text` without the package `name` and every mention of it in the dependency
 /// lists; `None` if it locks no such package.
 fn without_package(text: &str, name: &str) -> Option<String> {
-    let marker = "[[package]]\n";
-    let mut blocks = text.split(marker);
-    let mut out = blocks.next().unwrap_or("").to_string();
+    let mut entries = lock_entries(text);
+    let mut out = entries.next().unwrap_or("").to_string();
     let mut found = false;
-    let own_line = format!("name = \"{name}\"\n");
-    let mention = format!("\"{name}");
-    for block in blocks {
-        if block.starts_with(&own_line) {
+    for entry in entries {
+        if lock_field(entry, "name") == Some(name) {
             found = true;
             continue;
         }
-        out.push_str(marker);
-        for line in block.split_inclusive('\n') {
-            let item = line.trim();
-            let named = item
-                .strip_prefix(&mention)
-                .is_some_and(|rest| rest.starts_with('"') || rest.starts_with(' '));
-            if !named {
+        out.push_str(ENTRY);
+        // A dependency line: ` "NAME",` or ` "NAME VERSION",`.
+        for line in entry.split_inclusive('\n') {
+            let rest = line
+                .trim()
+                .strip_prefix('"')
+                .and_then(|l| l.strip_prefix(name));
+            if !rest.is_some_and(|rest| rest.starts_with(['"', ' '])) {
                 out.push_str(line);
             }
         }

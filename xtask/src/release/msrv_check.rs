@@ -1,7 +1,7 @@
 //! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
 //! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
 //! (docs/DESIGN.md, "Minimum Rust version"):
-//!   1. each declares `rust-version.workspace = true`;
+//!   1. each declares that one (`cargo metadata`: `rust-version.workspace = true`, inherited);
 //!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
 //!      feature sets that between them compile every hand-written line (the newest version with
 //!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
@@ -12,22 +12,15 @@
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
-use crate::base::files::read;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
-use crate::base::{deps, rustup, versions, Result};
+use crate::base::{capture, cargo_json, deps, rustup, versions, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys",
     "cuda-driver-sys-items",
     "cuda-check",
     "cuda-driver-sys-generator",
-];
-const MANIFESTS: [&str; 4] = [
-    "cuda-driver-sys/Cargo.toml",
-    "cuda-driver-sys-items/Cargo.toml",
-    "cuda-check/Cargo.toml",
-    "cuda-driver-sys-items/generator/Cargo.toml",
 ];
 /// What clippy says of an item newer than the MSRV.
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
@@ -37,25 +30,17 @@ pub fn run(args: &[String]) -> Result {
     if !args.is_empty() {
         return Err("usage: cargo xtask msrv-check".into());
     }
-    let manifest = read(&root().join("Cargo.toml"))?;
-    let msrv = manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("rust-version = \"")?.strip_suffix('"'))
-        .ok_or("no rust-version in the root Cargo.toml's [workspace.package]")?;
+    let packages = cargo_json::packages(CRATES)?;
+    let msrv = packages[0]["rust_version"]
+        .as_str()
+        .ok_or("cuda-driver-sys has no rust-version")?;
     println!("msrv-check: rust-version {msrv}");
-
-    for m in MANIFESTS {
-        if !read(&root().join(m))?
-            .lines()
-            .any(|l| l == "rust-version.workspace = true")
-        {
-            return Err(format!(
-                "{m} does not inherit rust-version (rust-version.workspace = true)"
-            )
-            .into());
-        }
+    if let Some(other) = packages.iter().find(|p| p["rust_version"] != msrv) {
+        let name = other["name"].as_str().unwrap_or_default();
+        let why = "does not inherit rust-version (rust-version.workspace = true)";
+        return Err(format!("{name} {why}").into());
     }
-    println!("  1. {} crates inherit it", MANIFESTS.len());
+    println!("  1. {} crates inherit it", CRATES.len());
 
     deps::use_fetched(&[])?;
     let sets = lint_sets()?;
@@ -144,13 +129,11 @@ fn no_newer_items(msrv: &str, features: &str) -> Result {
         "--force-warn",
         "clippy::incompatible_msrv",
     ]);
-    let out = clippy.output().map_err(|e| process::error(&clippy, e))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
+    let (status, text) = capture::merged(&mut clippy)?;
+    if !status.success() {
         println!("{text}");
-        return Err("clippy failed".into());
     }
+    process::check(&clippy, status)?;
     let lines: Vec<&str> = text.lines().collect();
     let newer: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].contains(NEWER))

@@ -8,7 +8,7 @@
 
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
-use crate::base::{deps, Result};
+use crate::base::{cargo_json, deps, files, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys-generator",
@@ -35,9 +35,8 @@ pub fn run(args: &[String]) -> Result {
     }
     process::run(&mut package)?;
 
-    let manifest = std::fs::read_to_string(root().join("Cargo.toml"))?;
-    let version = workspace_version(&manifest).ok_or("no version = \"...\" in Cargo.toml")?;
-    for name in CRATES {
+    for (name, package) in CRATES.into_iter().zip(cargo_json::packages(CRATES)?) {
+        let version = package["version"].as_str().unwrap_or_default();
         let file = target
             .path()
             .join(format!("package/{name}-{version}.crate"));
@@ -47,8 +46,7 @@ pub fn run(args: &[String]) -> Result {
             .lines()
             .map(|l| l.strip_prefix(&prefix).unwrap_or(l).to_string())
             .collect();
-        let bytes = std::fs::metadata(&file)?.len();
-        let kib = bytes.div_ceil(1024);
+        let kib = fs_err::metadata(&file)?.len().div_ceil(1024);
         println!("  {name}-{version}.crate: {} files, {kib} KiB", files.len());
         check_package(name, &files, kib)?;
         match name {
@@ -59,13 +57,6 @@ pub fn run(args: &[String]) -> Result {
     }
     println!("package-check: the four crates package and build from their .crate files");
     Ok(())
-}
-
-/// The first `version = "..."` of a manifest (the workspace's).
-fn workspace_version(manifest: &str) -> Option<&str> {
-    manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("version = \"")?.strip_suffix('"'))
 }
 
 /// What every package must hold and must not.
@@ -99,13 +90,9 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
 fn check_items(files: &[String]) -> Result {
     let dir = root().join("cuda-driver-sys-items/src/generated");
     let mut wanted = vec!["build/main.rs".to_string(), "build/header.rs".to_string()];
-    for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".rs") {
-            wanted.push(format!("src/generated/{name}"));
-        }
+    for file in files::named(&dir, "", ".rs")? {
+        wanted.push(format!("src/generated/{}", files::name(&file)));
     }
-    wanted.sort();
     if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
         return Err(format!("cuda-driver-sys-items's package lacks {f}").into());
     }
@@ -132,13 +119,6 @@ mod tests {
 
     fn files(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| n.to_string()).collect()
-    }
-
-    #[test]
-    fn version_of_the_workspace() {
-        let manifest = "[workspace.package]\nversion = \"0.4.0\"\n[dependencies]\nversion = \"1\"";
-        assert_eq!(workspace_version(manifest), Some("0.4.0"));
-        assert_eq!(workspace_version("rust-version = \"1.84\""), None);
     }
 
     #[test]

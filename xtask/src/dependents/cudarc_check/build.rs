@@ -2,7 +2,7 @@
 //! features build, stripped into a folder that dependent-run runs without cargo: tests/unit,
 //! examples/ (with sin.ptx, which three examples read as ./examples/sin.ptx).
 
-use crate::base::files::copy;
+use crate::base::files::{self, copy};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::{patch_config, strip};
 use std::path::{Path, PathBuf};
@@ -91,9 +91,9 @@ impl Build {
     /// and the NVRTC of `nvrtc`.
     pub fn build(&self, src: &Path, dest: &Path, driver: &Path, nvrtc: &Path) -> Result {
         let tag = self.tag();
-        let _ = std::fs::remove_dir_all(dest);
+        files::remove_dir(dest)?;
         for d in ["tests", "examples"] {
-            crate::base::files::create_dir(&dest.join(d))?;
+            files::create_dir(&dest.join(d))?;
         }
         println!("cudarc-check: building cudarc 0.19.10 ({tag}): library tests, examples");
         let features = format!(
@@ -123,7 +123,7 @@ impl Build {
                 strip(&e.path, &to.join(name)).map_err(|_| failed())?;
             }
         }
-        let built_examples = crate::base::files::sorted(&dest.join("examples"), "")?.len();
+        let built_examples = files::sorted(&dest.join("examples"), "")?.len();
         if !dest.join("tests/unit").is_file() || built_examples != EXAMPLES.len() {
             return Err(format!("{tag}: the tests or the examples were not built").into());
         }
@@ -138,10 +138,8 @@ impl Build {
 /// `nvrtc`.
 pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
     let dir = work.join("nvrtc-link");
-    crate::base::files::create_dir(&dir)?;
-    let link = dir.join("libnvrtc.so");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(nvrtc, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    files::create_dir(&dir)?;
+    files::link(&nvrtc.to_string_lossy(), &dir.join("libnvrtc.so"))?;
     Ok(dir)
 }
 
@@ -157,7 +155,7 @@ pub fn program(
     links: [&Path; 2],
 ) -> Result {
     let dir = work.join(format!("{name}-{}", build.tag()));
-    crate::base::files::create_dir(&dir)?;
+    files::create_dir(&dir)?;
     let manifest = format!(
         "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
@@ -170,7 +168,7 @@ pub fn program(
         build.version,
         build.mode.feature()
     );
-    crate::base::files::write(&dir.join("Cargo.toml"), manifest)?;
+    files::write(&dir.join("Cargo.toml"), manifest)?;
     copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
     println!(
         "cudarc-check: building ci/cudarc/{name}.rs ({})",

@@ -24,7 +24,7 @@
 mod build;
 
 use crate::base::driver::links_stub;
-use crate::base::files::{copy, read};
+use crate::base::files::{self, copy, read};
 use crate::base::process::root;
 use crate::base::{outcomes, versions, Result};
 use crate::dependents::trees::{link_folders, run_build, Check};
@@ -85,7 +85,7 @@ pub fn run(args: &[String]) -> Result {
     };
 
     if let Some(bundle) = bundle {
-        crate::base::files::create_dir(&bundle)?;
+        files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
         for side in [Side::Own, Side::Ours] {
             let build = Build {
@@ -106,7 +106,7 @@ pub fn run(args: &[String]) -> Result {
             "RUSTFLAGS",
             "--cap-lints allow -Z plt=yes -C link-arg=-Wl,-z,lazy",
         );
-        std::fs::create_dir_all(bundle.join("nvrtc"))?;
+        files::create_dir(&bundle.join("nvrtc"))?;
         build_all(&bundle)?;
         // The tour needs the CUmemLocation signatures of cuMemAdvise and cuMemPrefetchAsync.
         let mem_location = versions::the_one("mem-location")?;
@@ -118,11 +118,8 @@ pub fn run(args: &[String]) -> Result {
             let links = [links.for_header(b.version)?, nvrtc_link.as_path()];
             build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
         }
-        for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {
-            copy(
-                &file,
-                &bundle.join("nvrtc").join(crate::base::files::name(&file)),
-            )?;
+        for file in files::sorted(&nvrtc_dir, "libnvrtc")? {
+            copy(&file, &bundle.join("nvrtc").join(files::name(&file)))?;
         }
         copy(&data.join("timing-tests"), &bundle.join("timing-tests"))?;
         return Ok(());
@@ -190,13 +187,10 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
             mode: Mode::Dynamic,
         };
         let dir = work.join("runs").join(build.tag());
-        let output = crate::base::process::command(dir.join("examples/01-allocate"))
-            .current_dir(&dir)
-            .env("LD_LIBRARY_PATH", nvrtc_dir)
-            .output()?;
-        let text = String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr);
-        Ok((output.status.code().unwrap_or(-1), text))
+        let mut example = crate::base::process::command(dir.join("examples/01-allocate"));
+        example.current_dir(&dir).env("LD_LIBRARY_PATH", nvrtc_dir);
+        let (status, text) = crate::base::capture::merged(&mut example)?;
+        Ok((crate::base::capture::exit_code(status), text))
     };
     let (own_status, own_text) = run(Side::Own)?;
     let (status, text) = run(Side::Ours)?;
@@ -216,8 +210,12 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
     );
     // 303: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, as cudarc's Debug of the code prints it.
     if status != 1 || text.contains("panicked") || !text.contains("cudaError_enum(303)") {
-        return Err("with no driver library, cudarc's 01-allocate on this crate did not end with                     its DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a                     libcuda.so.1 on the loader's default path makes this check meaningless)"
-            .into());
+        return Err(
+            "with no driver library, cudarc's 01-allocate on this crate did not end with \
+                    its DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a \
+                    libcuda.so.1 on the loader's default path makes this check meaningless)"
+                .into(),
+        );
     }
     Ok(())
 }

@@ -27,7 +27,7 @@
 mod build;
 
 use crate::base::driver::binds_ctx_create_v4;
-use crate::base::files::read;
+use crate::base::files::{self, read};
 use crate::base::outcomes as compare;
 use crate::base::process::root;
 use crate::base::{versions, Result};
@@ -98,7 +98,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let dependents = versions::tagged("dependents")?;
 
     if let Some(bundle) = bundle {
-        std::fs::create_dir_all(&bundle)?;
+        files::create_dir(&bundle)?;
         // One build per end of the range the GPU run covers, linked.
         let (Some(&oldest), Some(&newest)) = (dependents.first(), dependents.last()) else {
             return Err("cuda-driver-sys-items/versions.txt tags no version `dependents`".into());
@@ -115,11 +115,8 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
                 &[],
             )?;
         }
-        std::fs::copy(
-            root().join(&data).join("expected-differences"),
-            bundle.join("expected-differences"),
-        )?;
-        return Ok(());
+        let file = "expected-differences";
+        return files::copy(&root().join(&data).join(file), &bundle.join(file));
     }
 
     // Ours first: a migration edit missing stops the check at once, with the compiler's error.

@@ -18,9 +18,9 @@
 
 mod pages;
 
-use crate::base::files::{read, remove_dir, write};
+use crate::base::files::{create_dir, read, remove_dir, write};
 use crate::base::process::{self, root};
-use crate::base::{versions, Result};
+use crate::base::{capture, cargo_json, versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
 use std::path::{Path, PathBuf};
 
@@ -38,8 +38,8 @@ pub fn run(args: &[String]) -> Result {
         return Err("usage: cargo xtask doc-check".into());
     }
     let target = root().join("target/doc-check");
-    let manifest = read(&root().join("cuda-driver-sys/Cargo.toml"))?;
-    let features = docs_rs_features(&manifest)
+    let [sys] = cargo_json::packages(["cuda-driver-sys"])?;
+    let features = docs_rs_features(&sys)
         .ok_or("no features in cuda-driver-sys/Cargo.toml's [package.metadata.docs.rs]")?;
     let version = features
         .split(',')
@@ -122,32 +122,24 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The features of `[package.metadata.docs.rs]`, comma-separated.
-fn docs_rs_features(manifest: &str) -> Option<String> {
-    let section = manifest.split("\n[package.metadata.docs.rs]\n").nth(1)?;
-    let section = section.split("\n[").next()?;
-    let list = section
-        .lines()
-        .find_map(|l| l.strip_prefix("features = [")?.strip_suffix(']'))?;
-    let features: String = list.chars().filter(|c| *c != '"' && *c != ' ').collect();
-    (!features.is_empty()).then_some(features)
+/// The features of the package's `[package.metadata.docs.rs]` (`cargo metadata`'s), comma-separated.
+fn docs_rs_features(package: &serde_json::Value) -> Option<String> {
+    let list = package["metadata"]["docs"]["rs"]["features"].as_array()?;
+    let features: Vec<&str> = list.iter().filter_map(|f| f.as_str()).collect();
+    (!features.is_empty()).then(|| features.join(","))
 }
 
 /// `cargo` as docs.rs runs it: nothing of this machine's CUDA setup reaches the build.
 fn docs_rs(target_dir: &Path) -> std::process::Command {
     let mut cargo = process::command("cargo");
     cargo.env_clear();
-    for name in ["PATH", "HOME"] {
+    // Without CARGO_HOME and RUSTUP_HOME, cargo and rustup find theirs under HOME.
+    for name in ["PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME"] {
         if let Some(value) = std::env::var_os(name) {
             cargo.env(name, value);
         }
     }
-    let home = PathBuf::from(std::env::var_os("HOME").unwrap_or_default());
-    let cargo_home = std::env::var_os("CARGO_HOME").map_or(home.join(".cargo"), PathBuf::from);
-    let rustup_home = std::env::var_os("RUSTUP_HOME").map_or(home.join(".rustup"), PathBuf::from);
     cargo
-        .env("CARGO_HOME", cargo_home)
-        .env("RUSTUP_HOME", rustup_home)
         .env("DOCS_RS", "1")
         .env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_TARGET_DIR", target_dir)
@@ -184,13 +176,11 @@ fn build(target_dir: &Path, features: &str) -> Result {
 fn coverage(target: &Path, features: &str) -> Result<(String, String)> {
     let mut rustdoc = docs_rs_rustdoc(&target.join("coverage"), features);
     rustdoc.args(["-Z", "unstable-options", "--show-coverage"]);
-    let out = rustdoc.output().map_err(|e| format!("rustdoc: {e}"))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
+    let (status, text) = capture::merged(&mut rustdoc)?;
+    if !status.success() {
         eprintln!("{text}");
-        return Err("rustdoc --show-coverage failed".into());
     }
+    process::check(&rustdoc, status)?;
     let total = text
         .lines()
         .find(|l| l.starts_with("| Total"))
@@ -221,8 +211,7 @@ struct Check {
 impl Check {
     /// The page must hold every fact.
     fn page(&mut self, file: &Path, facts: &[&str]) -> Result {
-        let text =
-            std::fs::read_to_string(file).map_err(|_| format!("no page {}", file.display()))?;
+        let text = read(file).map_err(|e| format!("no page: {e}"))?;
         let missing = lacking(&text, facts);
         let holds = format!("shows its {} facts", facts.len());
         self.verdict(file, facts.len(), &missing, "lacks", &holds)
@@ -355,7 +344,7 @@ impl Check {
 /// The controls: each check finds a page broken its way, in copies under `broken`.
 fn controls(doc: &Path, broken: &Path) -> Result {
     remove_dir(broken)?;
-    std::fs::create_dir_all(broken.join("badge"))?;
+    create_dir(&broken.join("badge"))?;
     let result = read(&doc.join("struct.CUresult.html"))?;
     let attribute = read(&doc.join("struct.CUdevice_attribute.html"))?;
 
@@ -409,14 +398,13 @@ mod tests {
 
     #[test]
     fn docs_rs_features_of_the_manifest() {
-        let manifest = "[features]\nfeatures = [\"x\"]\n\n[package.metadata.docs.rs]\n# c\n\
-                        features = [\"cuda-1\", \"table\"]\n\n[dependencies]\n";
-        assert_eq!(docs_rs_features(manifest).as_deref(), Some("cuda-1,table"));
-        assert_eq!(docs_rs_features("[features]\nfeatures = [\"x\"]\n"), None);
-        assert_eq!(
-            docs_rs_features("\n[package.metadata.docs.rs]\nfeatures = []\n"),
-            None
-        );
+        let package = |metadata| serde_json::json!({ "metadata": metadata });
+        let docs_rs =
+            package(serde_json::json!({"docs": {"rs": {"features": ["cuda-1", "table"]}}}));
+        assert_eq!(docs_rs_features(&docs_rs).as_deref(), Some("cuda-1,table"));
+        assert_eq!(docs_rs_features(&package(serde_json::Value::Null)), None);
+        let empty = package(serde_json::json!({"docs": {"rs": {"features": []}}}));
+        assert_eq!(docs_rs_features(&empty), None);
     }
 
     #[test]

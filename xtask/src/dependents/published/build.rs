@@ -37,12 +37,8 @@ impl Builder {
         )?;
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(&rustdoc, std::fs::Permissions::from_mode(0o755))?;
-        let host = process::output(process::command("rustc").arg("-vV"))?
-            .lines()
-            .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
-            .ok_or("rustc -vV names no host")?;
-        let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
-        let lib = Path::new(sysroot.trim_end()).join(format!("lib/rustlib/{host}/lib"));
+        let lib = process::output(process::command("rustc").args(["--print", "target-libdir"]))?;
+        let lib = Path::new(lib.trim_end());
         let libstd = (files::named(&lib, "libstd-", ".so")?.into_iter().next())
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
@@ -135,8 +131,8 @@ impl Builder {
 
         println!(
             "  {tag}: {} test binaries, {} examples, {doctests} doctest binaries in {}",
-            count(&dest.join("tests"))?,
-            count(&dest.join("examples"))?,
+            sorted(&dest.join("tests"), "")?.len(),
+            sorted(&dest.join("examples"), "")?.len(),
             dest.display()
         );
         Ok(())
@@ -182,19 +178,14 @@ fn cargo(src: &Path, link: &Path) -> std::process::Command {
 pub fn count_binaries(work: &Path) -> Result<usize> {
     let mut n = 0;
     for run in sorted(work, "run-")?.iter().filter(|p| p.is_dir()) {
-        n += count(&run.join("tests"))? + count(&run.join("examples"))?;
-        let doctests = sorted(&run.join("doctests"), "")?;
-        n += doctests
-            .iter()
-            .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
-            .count();
+        for dir in ["tests", "examples", "doctests"] {
+            let entries = sorted(&run.join(dir), "")?;
+            n += (entries.iter())
+                .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
+                .count();
+        }
     }
     Ok(n)
-}
-
-/// The number of entries of `dir`.
-fn count(dir: &Path) -> Result<usize> {
-    Ok(sorted(dir, "")?.len())
 }
 
 /// rustdoc's doctest folders (`<file>_<line>_<n>`) named `<file>-<rank>`, the rank by line

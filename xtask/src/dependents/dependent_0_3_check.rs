@@ -1,14 +1,11 @@
-//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3 besides rustacuda.
-//! ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
+//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3
+//! besides rustacuda. ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
 //! docs/MIGRATING.md names (attributes by name, one renamed and two renumbered; a glob import
 //! through the enum type; `as` casts; the vector types; the profiler functions). Built as it is
-//! on 0.3.0 (pinned by its Cargo.lock; linked as rustacuda's check links it), then with
-//! ci/dependent-0-3/migration.patch on this workspace's crate with each `dependents` version, the
-//! newest with `compat-0-3` and deprecations denied. Every build runs on Debian's 535 library
-//! (no GPU: every call fails alike) and must print what the 0.3.0 build prints: the same
-//! attribute numbers, codes and layouts. The patched program resolves from
-//! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
-//! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
+//! on 0.3.0 (pinned by its Cargo.lock), then migrated ([`crate::dependents::trees`]) with each
+//! `dependents` version, the newest with `compat-0-3` and deprecations denied. Every build runs
+//! on Debian's 535 library (no GPU: every call fails alike) and must print what the 0.3.0 build
+//! prints: the same attribute numbers, codes and layouts.
 
 use crate::base::driver::Links;
 use crate::base::process;
@@ -34,9 +31,7 @@ pub fn run(args: &[String]) -> Result {
 
     let mut cargo = cargo_build(&published.dir);
     cargo.env("CUDA_LIBRARY_PATH", &published_link);
-    if !process::status(cargo.arg("--locked"))?.success() {
-        return Err("0.3.0: the build failed".into());
-    }
+    process::run(cargo.arg("--locked")).map_err(|e| format!("0.3.0: the build failed: {e}"))?;
     run_program(&work, &links, "0.3.0")?;
     let dependents = versions::tagged("dependents")?;
     let newest = dependents.last().copied();
@@ -54,18 +49,15 @@ pub fn run(args: &[String]) -> Result {
         } else {
             cargo.env("RUSTFLAGS", "");
         }
-        if !process::status(&mut cargo)?.success() {
-            return Err(
-                format!("{tag}: the build failed (the compiler's errors are above)").into(),
-            );
-        }
+        process::run(&mut cargo).map_err(|e| {
+            format!("{tag}: the build failed (the compiler's errors are above): {e}")
+        })?;
         run_program(&work, &links, &tag)?;
         let mut diff = process::command("diff");
         diff.arg("-u").arg(work.join("0.3.0.out"));
         diff.arg(work.join(format!("{tag}.out")));
-        if !process::status(diff.stdout(Stdio::from(std::io::stderr())))?.success() {
-            return Err(format!("{tag} prints other than 0.3.0 (above)").into());
-        }
+        process::run(diff.stdout(Stdio::from(std::io::stderr())))
+            .map_err(|e| format!("{tag} prints other than 0.3.0 (above): {e}"))?;
     }
     let printed = files::read(&work.join("0.3.0.out"))?;
     let features: Vec<String> = dependents.iter().map(|v| format!("cuda-{v}")).collect();
@@ -96,8 +88,6 @@ fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
     let out = fs::File::create(work.join(format!("{tag}.out")))?;
     let mut command = process::command(program);
     command.env("LD_LIBRARY_PATH", &links.driver);
-    if !process::status(command.stdout(out.into_parts().0))?.success() {
-        return Err(format!("{tag}: the program failed").into());
-    }
-    Ok(())
+    process::run(command.stdout(out.into_parts().0))
+        .map_err(|e| format!("{tag}: the program failed: {e}").into())
 }

@@ -1,24 +1,23 @@
 //! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
 //! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
-//! CI, and in the GPU bundle from gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
-//! in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one line of counts. No cargo needed.
-//!
-//! DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the integration tests),
-//! examples/ (the example programs, with the data files they read as `./examples/FILE`),
-//! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
-//! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
-//! to rustdoc's names; doctests/unbuilt names those that did not compile, each an outcome
-//! `doctest-build NAME FAILED`), lib/ (libraries the binaries load: the Rust standard library the doctests
-//! link dynamically, NVRTC) and what else the tests read relative to DIR (rustacuda's
-//! resources/add.ptx). With --all-pass-except, it fails unless the tests that fail are exactly
-//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
-//! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
+//! CI, and on the GPU from gpu-run), no cargo needed: its unit tests, integration tests, doctests
+//! and examples, each test on its own line in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one
+//! line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
+//! integration tests), examples/ (with the data files they read as `./examples/FILE`), doctests/
+//! (one binary per doctest, `<file>-<rank>`: its rank by line in its source file, stable when a
+//! patch moves lines; `index` maps them to rustdoc's names; `unbuilt` names those that did not
+//! compile, each an outcome `doctest-build NAME FAILED`), lib/ (the Rust standard library the
+//! doctests link dynamically, NVRTC) and what else the tests read relative to DIR. With
+//! --all-pass-except, it fails unless the tests that fail are exactly those FILE lists (`KIND NAME`
+//! lines after `#` reasons); with --same-as, unless the outcomes that differ from those of the
+//! file BASELINE (another build's) are exactly those.
 
 use crate::base::capture::{exit_code, merged};
 use crate::base::files::{self, name as file_name, sorted};
 use crate::base::libtest::{test_line, Outcome};
 use crate::base::Result;
 use fs_err as fs;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -154,35 +153,27 @@ fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
 
 /// Fails unless the tests that failed are exactly those `file` lists.
 fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let text = files::read(file)?;
-    let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    listed.sort();
-    let mut failed: Vec<&str> = outcomes
-        .iter()
-        .filter_map(|l| l.strip_suffix(" FAILED"))
+    let listed = crate::base::outcomes::expected(&files::read(file)?);
+    let failed: BTreeSet<String> = (outcomes.iter())
+        .filter_map(|l| Some(l.strip_suffix(" FAILED")?.to_string()))
         .collect();
-    failed.sort();
     let base = file_name(file);
     if failed == listed {
-        println!(
-            "dependent-run: every test passed but the {} listed in {base}",
-            listed.len()
-        );
+        let n = listed.len();
+        println!("dependent-run: every test passed but the {n} listed in {base}");
         return Ok(());
     }
     println!("dependent-run: FAILED: the failing tests are not exactly those of {base}");
-    let passed: Vec<&&str> = listed.iter().filter(|l| !failed.contains(l)).collect();
-    let unlisted: Vec<&&str> = failed.iter().filter(|f| !listed.contains(f)).collect();
-    let lines = passed
-        .iter()
-        .map(|l| format!("  listed, passed or absent: {l}"))
-        .chain(unlisted.iter().map(|f| format!("  failed: {f}")));
+    let lines = (listed
+        .difference(&failed)
+        .map(|l| format!("  listed, passed or absent: {l}")))
+    .chain(failed.difference(&listed).map(|f| format!("  failed: {f}")));
     for line in lines.take(20) {
         println!("{line}");
     }
     println!(
         "  ({} failed that are not listed; all in {})",
-        unlisted.len(),
+        failed.difference(&listed).count(),
         outcomes_path.display()
     );
     Err(format!("the failing tests are not exactly those of {base}").into())

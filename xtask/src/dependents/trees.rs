@@ -1,15 +1,17 @@
 //! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: their start
-//! ([`Check::start`]: the arguments, the work folder, the pinned crate unpacked twice, the
-//! migration patch), the committed lock of each tree they build offline, and the folders each
-//! build links.
+//! ([`Check::start`]), the committed lock of each tree they build offline, and the folders each
+//! build links. A check's crate comes from the package registry through cargo, pinned with its
+//! checksum by `ci/NAME/Cargo.lock` ([`crate::base::pinned_crate`]), and is unpacked from cargo's
+//! cache twice under `target/NAME-check/` (ci/dependent-0-3's program is copied): as published,
+//! and with `ci/NAME/migration.patch` applied, on this workspace's cuda-driver-sys through
+//! `[patch.crates-io]` (docs/MIGRATING.md gives each edit's reason).
 //!
-//! Every tree a check builds (`published` and `migrated`, or cudarc's `own` and `ours`) is a root
-//! package of its own, whose resolution takes in all its optional dependencies (and theirs that
-//! its features name), which the pinning lock `ci/NAME/Cargo.lock`, where the crate is only a
-//! dependency, never resolves. So each tree has a lock of its own, committed and complete for the
-//! package as it is built (`ci/NAME/TREE.lock`): [`LockedTree::fetch`] puts it in the tree and
-//! fetches every crate it names with `--locked` before the offline builds, so that they need
-//! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
+//! Each tree is a root package of its own, whose resolution takes in all its optional
+//! dependencies (and theirs that its features name), which the pinning lock, where the crate is
+//! only a dependency, never resolves. So each tree has a lock of its own, committed and complete
+//! for the package as it is built (`ci/NAME/TREE.lock`), put in the tree with every crate it names
+//! fetched (`--locked`) before the offline builds, so that they need nothing of cargo's caches;
+//! `cargo xtask NAME-check --update-locks` regenerates them.
 
 use crate::base::driver::{self, Links};
 use crate::base::files::{self, link};
@@ -112,7 +114,10 @@ impl Check<'_> {
             return Err(format!("{patch} does not apply to {label}").into());
         }
         for tree in &trees {
-            tree.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
+            match update_locks {
+                true => tree.update(&root().join(&data).join("Cargo.lock"))?,
+                false => tree.fetch()?,
+            }
         }
         Ok((!update_locks).then_some((work, trees, bundle)))
     }
@@ -167,20 +172,20 @@ pub struct LockedTree {
     /// The folder it is built in (`target/cust-check/migrated`).
     pub dir: PathBuf,
     /// What it is, in messages (`cust 0.3.2 (migrated)`).
-    pub label: String,
+    label: String,
     /// Its committed lock, relative to the workspace root (`ci/cust/migrated.lock`).
-    pub lock: String,
+    lock: String,
     /// Built on this workspace's cuda-driver-sys ([`patch_config`]).
-    pub patched: bool,
+    patched: bool,
     /// The command that regenerates the lock (`cargo xtask cust-check --update-locks`).
-    pub update: String,
+    update: String,
 }
 
 impl LockedTree {
     /// Puts the committed lock in the tree and fetches every crate it names (`cargo fetch
     /// --locked`, from the package registry), so that the offline builds find them; a lock that
     /// lacks what the package needs as built fails with the lock to regenerate and the command.
-    pub fn fetch(&self) -> Result {
+    fn fetch(&self) -> Result {
         let lock = root().join(&self.lock);
         if !lock.is_file() {
             return Err(format!(
@@ -209,25 +214,12 @@ impl LockedTree {
         Err(format!("fetching the crates of {} failed: {said}", self.lock).into())
     }
 
-    /// With `update_locks`, [`update`](Self::update) the committed lock from `start`; else
-    /// [`fetch`](Self::fetch) its crates.
-    pub fn prepare(&self, update_locks: bool, start: &Path) -> Result {
-        match update_locks {
-            true => self.update(start),
-            false => self.fetch(),
-        }
-    }
-
     /// Completes the lock in the tree (the committed one if there is one, else `start`) with what
     /// the package needs as built (`cargo fetch`, which keeps every version already locked) and
     /// writes it to the committed path.
-    pub fn update(&self, start: &Path) -> Result {
+    fn update(&self, start: &Path) -> Result {
         let lock = root().join(&self.lock);
-        let from = if lock.is_file() {
-            lock.as_path()
-        } else {
-            start
-        };
+        let from = if lock.is_file() { &lock } else { start };
         files::copy(from, &self.dir.join("Cargo.lock"))?;
         process::run(&mut self.cargo_fetch(false))?;
         files::copy(&self.dir.join("Cargo.lock"), &lock)?;
@@ -265,10 +257,10 @@ impl LockedTree {
         files::write(&lock, cut)?;
         let control = LockedTree {
             dir: scratch.to_path_buf(),
-            label: self.label.clone(),
             lock: lock.to_string_lossy().into_owned(),
-            patched: self.patched,
+            label: self.label.clone(),
             update: self.update.clone(),
+            ..*self
         };
         match control.fetch() {
             Err(e) if e.to_string().contains(&self.update) => {

@@ -47,7 +47,7 @@ pub fn run(args: &[String]) -> Result {
     );
     scratch(&dir, "cudarc", &cudarc, "cudarc")?;
     // Only the driver library, as a user without a toolkit has it.
-    let driver = std::env::var("CUDA_LIBRARY_PATH").unwrap_or_default();
+    let driver = deps::env_path("CUDA_LIBRARY_PATH", "fetch-deps sets it")?;
     std::env::set_var("LD_LIBRARY_PATH", driver);
     for name in [
         "CUDA_LIBRARY_PATH",
@@ -57,14 +57,6 @@ pub fn run(args: &[String]) -> Result {
         "CUDA_ROOT",
     ] {
         std::env::remove_var(name);
-    }
-    for name in ["ours", "cudarc"] {
-        let manifest = dir.join(name).join("Cargo.toml");
-        process::run(
-            process::command("cargo")
-                .args(["fetch", "--quiet", "--manifest-path"])
-                .arg(manifest),
-        )?;
     }
 
     println!(
@@ -98,17 +90,24 @@ pub fn run(args: &[String]) -> Result {
 }
 
 /// The scratch crate `name` in `dir`, with the one dependency `dependency` whose crate `krate`
-/// its library names.
+/// its library names, its sources fetched.
 fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
     create_dir(&dir.join(name).join("src"))?;
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
          [dependencies]\n{dependency}\n[workspace]\n"
     );
-    write(&dir.join(name).join("Cargo.toml"), &manifest)?;
+    let manifest_path = dir.join(name).join("Cargo.toml");
+    write(&manifest_path, &manifest)?;
     write(
         &dir.join(name).join("src/lib.rs"),
         format!("extern crate {krate};\n"),
+    )?;
+    let mut fetch = process::command("cargo");
+    process::run(
+        fetch
+            .args(["fetch", "--quiet", "--manifest-path"])
+            .arg(manifest_path),
     )
 }
 

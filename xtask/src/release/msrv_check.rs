@@ -89,46 +89,33 @@ pub fn run(args: &[String]) -> Result {
 /// with dynamic loading and the interop modules, the oldest with the table and per-thread streams.
 fn lint_sets() -> Result<[String; 2]> {
     let all = versions::all()?;
-    let (oldest, newest) = match (all.first(), all.last()) {
-        (Some(o), Some(n)) => (o.number, n.number),
-        _ => return Err("versions.txt lists no version".into()),
+    let (Some(oldest), Some(newest)) = (all.first(), all.last()) else {
+        return Err("versions.txt lists no version".into());
     };
-    let set = |features: &[&str]| {
-        features
-            .iter()
-            .map(|f| format!("cuda-driver-sys/{f}"))
-            .collect::<Vec<_>>()
-            .join(",")
+    let set = |features: String| {
+        let features = features.split(' ').map(|f| format!("cuda-driver-sys/{f}"));
+        features.collect::<Vec<_>>().join(",")
     };
     Ok([
-        set(&[
-            &format!("cuda-{newest}"),
-            "dynamic-loading",
-            "profiler",
-            "gl",
-            "egl",
-            "vdpau",
-        ]),
-        set(&[
-            &format!("cuda-{oldest}"),
-            "table-only",
-            "per-thread-default-stream",
-        ]),
+        set(format!(
+            "cuda-{} dynamic-loading profiler gl egl vdpau",
+            newest.number
+        )),
+        set(format!(
+            "cuda-{} table-only per-thread-default-stream",
+            oldest.number
+        )),
     ])
 }
 
 /// Step 2 for one feature set.
 fn no_newer_items(msrv: &str, features: &str) -> Result {
     let mut clippy = process::command("cargo");
-    clippy.arg("clippy");
-    clippy.args(CRATES.map(|c| format!("--package={c}")));
-    clippy.args([
-        "--features",
-        features,
-        "--",
-        "--force-warn",
-        "clippy::incompatible_msrv",
-    ]);
+    clippy
+        .arg("clippy")
+        .args(CRATES.map(|c| format!("--package={c}")));
+    clippy.args(["--features", features, "--"]);
+    clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
     let (status, text) = capture::merged(&mut clippy)?;
     if !status.success() {
         println!("{text}");

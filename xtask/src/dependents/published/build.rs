@@ -198,11 +198,7 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
         let (Some(n), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
         };
-        let number = |s: &str| {
-            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| s.parse::<u64>().ok())
-                .flatten()
-        };
+        let number = |s: &str| s.parse::<u64>().ok().filter(|_| !s.starts_with('+'));
         if let (Some(line), Some(n)) = (number(line), number(n)) {
             by_file.entry(file).or_default().push((line, n, dir));
         }
@@ -219,32 +215,26 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::stable_names;
-
     #[test]
-    fn doctests_are_ranked_by_line_within_their_file() {
-        let dirs: Vec<String> = [
+    fn doctests_are_ranked_by_line_within_their_file_and_other_folders_left_out() {
+        let dirs = [
             "src_a_rs_40_1",
+            "index",
             "src_a_rs_7_0",
+            "src_a_rs_x_1",
             "src_b_rs_12_3",
+            "src_a_rs_1_",
             "src_a_rs_40_0",
-        ]
-        .map(String::from)
-        .to_vec();
-        let named = stable_names(&dirs);
-        let pairs: Vec<(&str, &str)> = named
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
-        assert_eq!(
-            pairs,
-            [
-                ("src_a_rs-1", "src_a_rs_7_0"),
-                ("src_a_rs-2", "src_a_rs_40_0"),
-                ("src_a_rs-3", "src_a_rs_40_1"),
-                ("src_b_rs-1", "src_b_rs_12_3"),
-            ]
-        );
+            "a_1",
+        ];
+        let expected = [
+            ("src_a_rs-1", "src_a_rs_7_0"),
+            ("src_a_rs-2", "src_a_rs_40_0"),
+            ("src_a_rs-3", "src_a_rs_40_1"),
+            ("src_b_rs-1", "src_b_rs_12_3"),
+        ];
+        let expected = expected.map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(super::stable_names(&dirs.map(String::from)), expected);
     }
 
     #[test]
@@ -252,17 +242,7 @@ mod tests {
         let summary = "test src/a.rs - f (line 9) - compile ... FAILED\n\
                        test src/a.rs - g (line 20) ... ok\n\
                        test src/b.rs - T::h (line 3) ... FAILED\n";
-        assert_eq!(
-            super::unbuilt_doctests(summary),
-            ["src/a.rs - f", "src/b.rs - T::h"]
-        );
-    }
-
-    #[test]
-    fn other_folders_are_left_out() {
-        let dirs: Vec<String> = ["index", "src_a_rs_x_1", "src_a_rs_1_", "a_1"]
-            .map(String::from)
-            .to_vec();
-        assert!(stable_names(&dirs).is_empty());
+        let unbuilt = super::unbuilt_doctests(summary);
+        assert_eq!(unbuilt, ["src/a.rs - f", "src/b.rs - T::h"]);
     }
 }

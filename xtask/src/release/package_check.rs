@@ -49,31 +49,42 @@ pub fn run(args: &[String]) -> Result {
         let kib = fs_err::metadata(&file)?.len().div_ceil(1024);
         println!("  {name}-{version}.crate: {} files, {kib} KiB", files.len());
         check_package(name, &files, kib)?;
-        match name {
-            "cuda-driver-sys-items" => check_items(&files)?,
-            "cuda-driver-sys" => check_sys(&files)?,
-            _ => {}
-        }
     }
     println!("package-check: the four crates package and build from their .crate files");
     Ok(())
 }
 
-/// What every package must hold and must not.
+/// What the package `name` (its `files`, `kib` in size) must hold and must not: under 1 MiB; its
+/// manifest, both license texts, a README (but the generator); cuda-driver-sys-items's every
+/// committed generated file and its build script, not the generator (a crate of its own);
+/// cuda-driver-sys's build script that looks for the library; nothing of the tests, the examples
+/// or the CI.
 fn check_package(name: &str, files: &[String], kib: u64) -> Result {
-    let has = |f: &str| files.iter().any(|x| x == f);
     if kib >= MAX_KIB {
-        return Err(format!(
-            "{name}'s package is {kib} KiB, over the 1 MiB this workspace allows itself"
-        )
-        .into());
+        let why = "over the 1 MiB this workspace allows itself";
+        return Err(format!("{name}'s package is {kib} KiB, {why}").into());
     }
-    let mut wanted = vec!["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"];
+    let mut wanted = ["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"]
+        .map(String::from)
+        .to_vec();
     if name != "cuda-driver-sys-generator" {
-        wanted.push("README.md");
+        wanted.push("README.md".into());
     }
-    if let Some(f) = wanted.into_iter().find(|f| !has(f)) {
-        return Err(format!("{name}'s package has no {f}").into());
+    match name {
+        "cuda-driver-sys-items" => {
+            wanted.extend(["build/main.rs", "build/header.rs"].map(String::from));
+            let generated = root().join("cuda-driver-sys-items/src/generated");
+            for file in files::named(&generated, "", ".rs")? {
+                wanted.push(format!("src/generated/{}", files::name(&file)));
+            }
+        }
+        "cuda-driver-sys" => {
+            wanted.extend(["build/main.rs", "build/search.rs", "src/lib.rs"].map(String::from))
+        }
+        _ => {}
+    }
+    if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
+        return Err(format!("{name}'s package lacks {f}").into());
     }
     let foreign = ["tests/support/", "examples/", "ci/"];
     if files
@@ -82,33 +93,8 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
     {
         return Err(format!("{name}'s package holds test, example or CI files").into());
     }
-    Ok(())
-}
-
-/// cuda-driver-sys-items's package: every committed generated file (the modules' included) and
-/// the build script, not the generator (a crate of its own).
-fn check_items(files: &[String]) -> Result {
-    let dir = root().join("cuda-driver-sys-items/src/generated");
-    let mut wanted = vec!["build/main.rs".to_string(), "build/header.rs".to_string()];
-    for file in files::named(&dir, "", ".rs")? {
-        wanted.push(format!("src/generated/{}", files::name(&file)));
-    }
-    if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
-        return Err(format!("cuda-driver-sys-items's package lacks {f}").into());
-    }
-    if files.iter().any(|f| f.starts_with("generator/")) {
-        return Err(
-            "cuda-driver-sys-items's package holds the generator (a crate of its own)".into(),
-        );
-    }
-    Ok(())
-}
-
-/// cuda-driver-sys's package: the build script that looks for the library.
-fn check_sys(files: &[String]) -> Result {
-    let wanted = ["build/main.rs", "build/search.rs", "src/lib.rs"];
-    if let Some(f) = wanted.iter().find(|f| !files.iter().any(|x| x == *f)) {
-        return Err(format!("cuda-driver-sys's package lacks {f}").into());
+    if name == "cuda-driver-sys-items" && files.iter().any(|f| f.starts_with("generator/")) {
+        return Err(format!("{name}'s package holds the generator (a crate of its own)").into());
     }
     Ok(())
 }

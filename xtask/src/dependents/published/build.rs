@@ -39,7 +39,7 @@ impl Builder {
         fs::set_permissions(&rustdoc, std::fs::Permissions::from_mode(0o755))?;
         let lib = process::output(process::command("rustc").args(["--print", "target-libdir"]))?;
         let lib = Path::new(lib.trim_end());
-        let libstd = (files::named(&lib, "libstd-", ".so")?.into_iter().next())
+        let libstd = (files::named(lib, "libstd-", ".so")?.into_iter().next())
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
             label: format!("{} {}", dep.name, dep.version),

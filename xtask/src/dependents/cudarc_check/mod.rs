@@ -48,21 +48,19 @@ pub fn run(args: &[String]) -> Result {
     let (links, _) = link_folders(&work)?;
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
 
-    let mut builds = Vec::new();
     let dependents = versions::tagged("dependents")?;
-    for &version in &dependents {
-        for linked in [true, false] {
-            // Ours first, for each pair: a migration edit missing stops the check at once, with
-            // the compiler's error.
-            for ours in [true, false] {
-                builds.push(Build {
-                    ours,
-                    version,
-                    linked,
-                });
-            }
-        }
-    }
+    // For each version, linked then dynamic; ours first in each pair: a migration edit missing
+    // stops the check at once, with the compiler's error.
+    let pairs = [(true, true), (true, false), (false, true), (false, false)];
+    let builds: Vec<Build> = (dependents.iter())
+        .flat_map(|&version| {
+            pairs.map(|(linked, ours)| Build {
+                ours,
+                version,
+                linked,
+            })
+        })
+        .collect();
     let build_all = |dest: &Path| -> Result {
         for b in &builds {
             let driver = links.for_header(b.version)?;

@@ -46,7 +46,7 @@ pub fn run(_: &Args) -> Result {
     HEADINGS
         .step("every result code through cuda-check against C: dynamic-loading, the 535 library");
     process::run(cargo_test(&dynamic, "check_error_strings").args(["--", "--nocapture"]))?;
-    let driver_470 = env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
+    let driver_470 = env_path("CUDA_DRIVER_470", "the 470 driver's folder")?;
     for extra in ["interop", "dynamic-loading"] {
         let features = format!("cuda-{old},{extra}");
         HEADINGS.step(&format!(

@@ -210,7 +210,7 @@ fn on_470(name: &str, table: &Path) -> Result {
         "{name}: on Debian bullseye's 470 driver (CUDA {}: cuGetProcAddress v1 only)",
         dotted(DRIVER_470)
     ));
-    let lib = env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
+    let lib = env_path("CUDA_DRIVER_470", "the 470 driver's folder")?;
     let exported = elf::symbols(&lib.join("libcuda.so.1"), false)?;
     if exported.iter().any(|s| s == "cuGetProcAddress_v2") {
         let why = "this step would not show the v1 bootstrap";

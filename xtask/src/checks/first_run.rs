@@ -45,14 +45,15 @@ struct FirstRun {
 
 /// `cargo xtask first-run`: the fresh clone, then the three steps.
 pub fn run(_: &Args) -> Result {
-    let from_fetch_deps =
-        |name: &str, what: &str| env_path(name, &format!("{what} (fetch-deps sets {name})"));
     let run = FirstRun {
-        driver: from_fetch_deps("CUDA_LIBRARY_PATH", "the driver library folder")?,
-        stub: env_path("CUDA_STUB_LIBRARY_PATH", "a stub libcuda (stub-libcuda)")?,
-        interop: from_fetch_deps("CUDA_INTEROP_INCLUDE", "the GL/EGL/VDPAU headers")?,
-        cudart_lib: from_fetch_deps("CUDART_LIBRARY_PATH", "the CUDA runtime library folder")?,
-        cudart_include: from_fetch_deps("CUDART_INCLUDE_PATH", "the CUDA runtime headers")?,
+        driver: env_path("CUDA_LIBRARY_PATH", "the driver library folder")?,
+        stub: env_path(
+            "CUDA_STUB_LIBRARY_PATH",
+            "a stub libcuda folder, from cargo xtask stub-libcuda DIR",
+        )?,
+        interop: env_path("CUDA_INTEROP_INCLUDE", "the GL/EGL/VDPAU headers")?,
+        cudart_lib: env_path("CUDART_LIBRARY_PATH", "the CUDA runtime library folder")?,
+        cudart_include: env_path("CUDART_INCLUDE_PATH", "the CUDA runtime headers")?,
         examples: stems("examples", "cpp")?,
         work: Scratch::new("first-run")?,
     };
@@ -184,7 +185,7 @@ impl FirstRun {
     fn toolkit(&self) -> Result {
         let v = the_one("toolkit")?;
         let name = format!("CUDA_HEADERS_{v}");
-        let what = format!("the {} headers (fetch-deps sets {name})", dotted(v));
+        let what = format!("the {} headers", dotted(v));
         let headers = env_path(&name, &what)?;
         println!(
             "--- a toolkit root in CUDA_PATH (include/cuda.h of the {0} header, the 12 runtime) builds the {0} twins",

@@ -369,7 +369,7 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
         }
         return Ok(());
     }
-    let driver_470 = deps::env_path("CUDA_DRIVER_470", "the 470 driver's folder (fetch-deps)")?;
+    let driver_470 = deps::env_path("CUDA_DRIVER_470", "the 470 driver's folder")?;
     let test = "table_resolves_what_the_driver_has_and_names_the_rest";
     let mut table = process::command(&binary);
     table.env("LD_LIBRARY_PATH", driver_470);

@@ -17,8 +17,7 @@ pub const TAGS: &[(&str, &str)] = &[
     ),
     (
         "dependents",
-        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it, and the \
-         examples' C twins compile against it (twins-smoke)",
+        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
     ),
     (
         "driver",

@@ -18,12 +18,14 @@
 //! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
 //! `DIR/wV`.
 
+use crate::base::capture::merged;
+use crate::base::deps::{self, env_path};
 use crate::base::files::remove_dir;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
-use crate::base::{deps, generator, versions, Result};
+use crate::base::{generator, versions, Result};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::{Command, Stdio};
 
 const USAGE: &str = "usage: cargo xtask regenerate [--check | --windows-pass DIR VERSION...]";
 
@@ -74,7 +76,7 @@ pub fn run(args: &[String]) -> Result {
             .args(dirs(Pass::Windows)),
     )?;
     remove_dir(&out)?;
-    std::fs::rename(&new, &out).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs_err::rename(&new, &out)?;
     if check {
         compare(&committed, &out)?;
         println!(
@@ -119,17 +121,12 @@ impl Job {
         }
     }
 
-    /// Starts the generator for this job.
-    fn start(&self) -> Result<Child> {
+    /// The generator's command for this job.
+    fn command(&self) -> Result<Command> {
         let headers_var = format!("CUDA_HEADERS_{}", self.version);
-        let headers = std::env::var(&headers_var).map_err(|_| {
-            format!(
-                "{headers_var} is not set: is {} in versions.txt?",
-                self.version
-            )
-        })?;
-        let interop = std::env::var("CUDA_INTEROP_INCLUDE")
-            .map_err(|_| "CUDA_INTEROP_INCLUDE is not set (cargo xtask fetch-deps)")?;
+        let what = format!("is {} in versions.txt?", self.version);
+        let headers = env_path(&headers_var, &what)?;
+        let interop = env_path("CUDA_INTEROP_INCLUDE", "run `cargo xtask fetch-deps`")?;
         let mut clang_args = std::env::var("BINDGEN_EXTRA_CLANG_ARGS").unwrap_or_default();
         let mut command = process::command(generator::path());
         command
@@ -151,59 +148,26 @@ impl Job {
         }
         command
             .env("BINDGEN_EXTRA_CLANG_ARGS", clang_args)
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|e| process::error(&command, e).into())
+            .stdout(Stdio::null());
+        Ok(command)
     }
 }
 
 /// Builds the generator, then runs `jobs`, as many at once as there are CPUs (bindgen is
-/// single-threaded); the first failure stops the task.
+/// single-threaded); a failure fails the task.
 fn generator(jobs: &[Job]) -> Result {
     deps::use_fetched(&[])?;
     generator::build()?;
-    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut running: std::collections::VecDeque<(Child, &Job)> = Default::default();
-    for job in jobs {
-        if running.len() >= parallel {
-            let (child, done) = running.pop_front().expect("a job runs");
-            wait(child, done)?;
-        }
-        running.push_back((job.start()?, job));
-    }
-    for (child, job) in running {
-        wait(child, job)?;
-    }
-    Ok(())
-}
-
-fn wait(mut child: Child, job: &Job) -> Result {
-    let status = child.wait()?;
-    if status.success() {
-        Ok(())
-    } else {
-        let what = format!(
-            "the generator for {} into {}",
-            job.version,
-            job.out.display()
-        );
-        Err(format!("{what} failed ({status})").into())
-    }
+    let commands = jobs.iter().map(Job::command).collect::<Result<_>>()?;
+    process::run_parallel(commands, None)
 }
 
 /// Fails with the first 40 lines of `diff -r` if the two folders differ.
 fn compare(committed: &Path, fresh: &Path) -> Result {
-    let out = process::command("diff")
-        .arg("-r")
-        .arg(committed)
-        .arg(fresh)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("diff: {e}"))?;
-    if out.status.success() {
+    let (status, diff) = merged(process::command("diff").arg("-r").arg(committed).arg(fresh))?;
+    if status.success() {
         return Ok(());
     }
-    let diff = String::from_utf8_lossy(&out.stdout);
     eprintln!(
         "regenerate --check: the committed bindings differ from what the pinned headers give:"
     );

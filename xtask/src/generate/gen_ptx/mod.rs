@@ -21,6 +21,7 @@ mod nvrtc;
 use crate::base::deps::ptx_tools::{parse_isa, Pins, Tools};
 use crate::base::scratch::Scratch;
 use crate::base::{process, Result};
+use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -167,24 +168,30 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
         let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
         let path = out.join(format!("{name}.ptx"));
         crate::base::files::write(&path, &ptx)?;
+        let committed_path = kernels.join(format!("{name}.ptx"));
+        let committed = fs::read(&committed_path).unwrap_or_default();
         if !check {
             log(&format!("wrote examples/kernels/{name}.ptx"));
-        } else if std::fs::read(kernels.join(format!("{name}.ptx")))
-            .ok()
-            .as_ref()
-            == Some(&ptx)
-        {
+        } else if committed == ptx {
             log(&format!("examples/kernels/{name}.ptx is up to date"));
         } else {
             log(&format!(
                 "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
             ));
-            let diff = Command::new("diff")
-                .arg("-u")
-                .arg(kernels.join(format!("{name}.ptx")))
-                .arg(&path)
-                .output()?;
-            for line in String::from_utf8_lossy(&diff.stdout).lines().take(40) {
+            let (committed, fresh) = (
+                String::from_utf8_lossy(&committed),
+                String::from_utf8_lossy(&ptx),
+            );
+            let diff = similar::TextDiff::from_lines(&committed, &fresh);
+            let headers = (
+                committed_path.display().to_string(),
+                path.display().to_string(),
+            );
+            let diff = diff
+                .unified_diff()
+                .header(&headers.0, &headers.1)
+                .to_string();
+            for line in diff.lines().take(40) {
                 eprintln!("{line}");
             }
             same = false;
@@ -208,7 +215,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         .map(|name| (*name, false, OLDEST, false));
     for (name, relocatable, arch, driver_call) in generated.chain(hand_written) {
         let path = kernels.join(format!("{name}.ptx"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Ok(text) = fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));
             ok = false;
             continue;
@@ -238,7 +245,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
                 .args(rdc)
                 .arg(&path)
                 .args(["-o", "/dev/null"]);
-            if ptxas.status().is_ok_and(|s| s.success()) {
+            if process::status(&mut ptxas).is_ok_and(|s| s.success()) {
                 let rdc = rdc.join(" ");
                 log(&format!(
                     "{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok"
@@ -262,11 +269,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         .arg(format!("-arch={}", ptxas_arches(OLDEST)[0]))
         .arg(&broken)
         .args(["-o", "/dev/null"]);
-    if ptxas
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-    {
+    if process::status(ptxas.stderr(Stdio::null())).is_ok_and(|s| s.success()) {
         log("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
         ok = false;
     } else {

@@ -3,12 +3,14 @@
 //! source's base name, and nothing else (paths, time) reaches NVRTC.
 
 use crate::base::Result;
+use fs_err as fs;
+use libloading::Library;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 
 type Program = *mut c_void;
 
-/// The NVRTC functions used, resolved from the library.
+/// The NVRTC functions used, resolved from the library, which stays loaded while they are.
 struct Nvrtc {
     get_error_string: unsafe extern "C" fn(c_int) -> *const c_char,
     create_program: unsafe extern "C" fn(
@@ -25,37 +27,30 @@ struct Nvrtc {
     get_ptx_size: unsafe extern "C" fn(Program, *mut usize) -> c_int,
     get_ptx: unsafe extern "C" fn(Program, *mut c_char) -> c_int,
     destroy_program: unsafe extern "C" fn(*mut Program) -> c_int,
+    _library: Library,
 }
 
 impl Nvrtc {
-    fn load(library: &Path) -> Result<Self> {
-        let path = CString::new(library.as_os_str().as_encoded_bytes())?;
-        // SAFETY: a path to a shared library; the handle is kept for the process's lifetime.
-        let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW) };
-        if handle.is_null() {
-            return Err(format!("{}: dlopen failed: {}", library.display(), dl_error()).into());
-        }
-        let symbol = |name: &CStr| {
-            // SAFETY: a live handle and a NUL-terminated name.
-            let address = unsafe { libc::dlsym(handle, name.as_ptr()) };
-            if address.is_null() {
-                Err(format!("{}: no {name:?}", library.display()))
-            } else {
-                Ok(address)
-            }
-        };
+    fn load(path: &Path) -> Result<Self> {
+        // SAFETY: NVRTC's library, whose initializers are sound to run; kept in the struct.
+        let library = unsafe { Library::new(path) }.map_err(|e| format!("{e}"))?;
         // SAFETY: each symbol is NVRTC's function of that name, whose C signature (nvrtc.h) the
-        // field's type spells.
+        // field's type spells; the library stays loaded while `Nvrtc` lives.
+        unsafe fn symbol<F: Copy>(library: &Library, path: &Path, name: &str) -> Result<F> {
+            let symbol = unsafe { library.get::<F>(name.as_bytes()) };
+            Ok(*symbol.map_err(|e| format!("{}: no {name}: {e}", path.display()))?)
+        }
         unsafe {
             Ok(Self {
-                get_error_string: function(symbol(c"nvrtcGetErrorString")?),
-                create_program: function(symbol(c"nvrtcCreateProgram")?),
-                compile_program: function(symbol(c"nvrtcCompileProgram")?),
-                get_program_log_size: function(symbol(c"nvrtcGetProgramLogSize")?),
-                get_program_log: function(symbol(c"nvrtcGetProgramLog")?),
-                get_ptx_size: function(symbol(c"nvrtcGetPTXSize")?),
-                get_ptx: function(symbol(c"nvrtcGetPTX")?),
-                destroy_program: function(symbol(c"nvrtcDestroyProgram")?),
+                get_error_string: symbol(&library, path, "nvrtcGetErrorString")?,
+                create_program: symbol(&library, path, "nvrtcCreateProgram")?,
+                compile_program: symbol(&library, path, "nvrtcCompileProgram")?,
+                get_program_log_size: symbol(&library, path, "nvrtcGetProgramLogSize")?,
+                get_program_log: symbol(&library, path, "nvrtcGetProgramLog")?,
+                get_ptx_size: symbol(&library, path, "nvrtcGetPTXSize")?,
+                get_ptx: symbol(&library, path, "nvrtcGetPTX")?,
+                destroy_program: symbol(&library, path, "nvrtcDestroyProgram")?,
+                _library: library,
             })
         }
     }
@@ -80,7 +75,7 @@ impl Nvrtc {
 /// (without the terminating NUL). NVRTC's log goes to stderr.
 pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8>> {
     let nvrtc = Nvrtc::load(library)?;
-    let text = std::fs::read(source).map_err(|e| format!("{}: {e}", source.display()))?;
+    let text = fs::read(source)?;
     let text = CString::new(text).map_err(|_| format!("{} has a NUL byte", source.display()))?;
     let base = source.file_name().unwrap_or_default().as_encoded_bytes();
     let base = CString::new(base)?;
@@ -137,30 +132,7 @@ pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8
     }
 }
 
-/// The function at `address` as the function pointer type `F`.
-///
-/// # Safety
-/// `F` must be the function's type.
-unsafe fn function<F>(address: *mut c_void) -> F {
-    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
-    // SAFETY: the caller's; same size, checked above.
-    unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) }
-}
-
 /// `bytes` up to its first NUL.
 fn until_nul(bytes: &[u8]) -> &[u8] {
     bytes.split(|b| *b == 0).next().unwrap_or_default()
-}
-
-/// dlerror's message.
-fn dl_error() -> String {
-    // SAFETY: dlerror returns null or a NUL-terminated message.
-    let message = unsafe { libc::dlerror() };
-    if message.is_null() {
-        return "no reason given".into();
-    }
-    // SAFETY: non-null: a NUL-terminated string.
-    unsafe { CStr::from_ptr(message) }
-        .to_string_lossy()
-        .into_owned()
 }

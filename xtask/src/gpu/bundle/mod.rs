@@ -17,7 +17,7 @@
 //! `bin/first-init-{linked,dynamic}` for the start-time rows), rustacuda 0.1.3's tests on this
 //! crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
-//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks`, the
+//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
 //! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
 //! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
 //! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
@@ -32,7 +32,6 @@ use crate::base::versions::dotted;
 use crate::base::{deps, process, Result};
 use crate::gpu::run::checks::Checks;
 use builds::{Build, Versions};
-use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -110,17 +109,16 @@ fn pack(out: &Path, name: &str) -> Result {
             .env("XZ_OPT", "-6 -T0")
             .args(["cJf", &archive, name]),
     )?;
-    fs::remove_dir_all(out.join(name)).map_err(|e| format!("{}/{name}: {e}", out.display()).into())
+    remove_dir(&out.join(name))
 }
 
 /// The examples, the C twins, the tests and the runtime library: the part `tests`.
 fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     // The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
     // fetch-deps set) and the examples load; the benchmark uses none.
-    let cudart = std::env::var("CUDART_LIBRARY_PATH")
-        .map_err(|_| "CUDART_LIBRARY_PATH is not set: run `cargo xtask fetch-deps`")?;
+    let cudart = deps::env_path("CUDART_LIBRARY_PATH", "run `cargo xtask fetch-deps`")?;
     copy(
-        &Path::new(&cudart).join("libcudart.so.12"),
+        &cudart.join("libcudart.so.12"),
         &out.join("lib/libcudart.so.12"),
     )?;
     // Linking every function of a header newer than Debian's 535 library needs a library with
@@ -249,7 +247,7 @@ fn bench(out: &Path, name: &str, dest: &str, features: &[String]) -> Result {
 }
 
 /// The runner: this task's binary built in release (`xtask gpu-run`), `run.sh` calling it, and the
-/// `checks` file it reads.
+/// `checks.json` file it reads.
 fn runner(out: &Path, versions: &Versions) -> Result {
     let mut cargo = process::command("cargo");
     cargo.args([
@@ -273,7 +271,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
         &run_sh,
         "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
     )?;
-    fs::set_permissions(&run_sh, fs::Permissions::from_mode(0o755))?;
+    fs_err::set_permissions(&run_sh, std::fs::Permissions::from_mode(0o755))?;
     let d = versions.default;
     let checks = Checks {
         default: d.to_string(),
@@ -295,7 +293,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             )
             .collect(),
     };
-    write(&out.join("checks"), checks.render())
+    write(&out.join("checks.json"), checks.render())
 }
 
 /// `cargo <args>` of `build`, with JSON messages, linked against the stub of `links` where `build`

@@ -3,7 +3,7 @@
 //! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`). `xtask gpu-run` names it in
 //! `CUDA_INJECTION64_PATH` for the runs it records (docs/DESIGN.md, "Coverage").
 
-use crate::base::deps::wheel;
+use crate::base::deps::{env_path, wheel};
 use crate::base::files::{copy, create_dir};
 use crate::base::{process, Result};
 use std::path::{Path, PathBuf};
@@ -25,12 +25,13 @@ pub const LIBRARY: &str = "libcuda-calls.so";
 /// Builds the recorder into `out/lib/`, with `libcupti.so.13`.
 pub fn build(out: &Path) -> Result {
     let cupti = fetch()?;
-    let variable = format!("CUDA_HEADERS_{}", cupti_cuda_version());
-    let headers = std::env::var(&variable)
-        .map_err(|_| format!("{variable} is not set: run `cargo xtask fetch-deps`"))?;
+    let fetch_deps = "run `cargo xtask fetch-deps`";
+    let headers = env_path(
+        &format!("CUDA_HEADERS_{}", cupti_cuda_version()),
+        fetch_deps,
+    )?;
     // cupti_callbacks.h includes the runtime's builtin_types.h.
-    let runtime = std::env::var("CUDART_INCLUDE_PATH")
-        .map_err(|_| "CUDART_INCLUDE_PATH is not set: run `cargo xtask fetch-deps`")?;
+    let runtime = env_path("CUDART_INCLUDE_PATH", fetch_deps)?;
     let lib = out.join("lib");
     create_dir(&lib)?;
     copy(
@@ -41,9 +42,9 @@ pub fn build(out: &Path) -> Result {
     let mut compile = process::command(cc);
     compile
         .args(["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"])
-        .arg(format!("-I{headers}"))
+        .arg(format!("-I{}", headers.display()))
         .arg(format!("-I{}", cupti.join("include").display()))
-        .arg(format!("-I{runtime}"))
+        .arg(format!("-I{}", runtime.display()))
         .arg(process::root().join("ci/coverage/recorder.c"))
         .arg("-o")
         .arg(lib.join(LIBRARY))

@@ -228,8 +228,8 @@ mod tests {
     /// Writes the log `text` at `path` under `out`.
     fn log(out: &Path, path: &str, text: &str) {
         let path = out.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::write(path, text).unwrap();
     }
 
     /// A log of the program at `exe` with the lines `calls`.

@@ -9,6 +9,7 @@
 
 use super::log::Logs;
 use crate::base::files::{self, read};
+use crate::base::median::{median, median_interval};
 use crate::base::{outcomes, process, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -36,7 +37,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     }
     let ld_path = process::loader_path_with(&dir.join("nvrtc"));
     let bindings = logs.out.join("cudarc-bindings");
-    std::fs::create_dir_all(&bindings)?;
+    files::create_dir(&bindings)?;
     let pairs: Vec<String> = files::sorted(&dir, "ours-")?
         .iter()
         .filter_map(|p| Some(files::name(p).strip_prefix("ours-")?.to_string()))
@@ -102,7 +103,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             functions.len()
         );
     }
-    std::fs::remove_dir_all(&bindings)?;
+    files::remove_dir(&bindings)?;
     bench(&dir, &ld_path, logs)
 }
 
@@ -111,14 +112,15 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
 fn tour(dir: &Path, pair: &str, ld_path: &str, bindings: &Path, logs: &mut Logs) -> Result {
     let mut printed = Vec::new();
     for side in ["own", "ours"] {
-        let output = Command::new(dir.join(format!("{side}-{pair}/tour")))
+        let mut command = Command::new(dir.join(format!("{side}-{pair}/tour")));
+        command
             .env("LD_LIBRARY_PATH", ld_path)
             .env("LD_DEBUG", "bindings")
             .env(
                 "LD_DEBUG_OUTPUT",
                 bindings.join(format!("tour-{side}-{pair}")),
-            )
-            .output()?;
+            );
+        let output = command.output().map_err(|e| process::error(&command, e))?;
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
         let errors = String::from_utf8_lossy(&output.stderr).into_owned();
         printed.push((output.status.code(), text, errors));
@@ -168,7 +170,8 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
             } else {
                 Command::new(program)
             };
-            let output = command.env("LD_LIBRARY_PATH", ld_path).output()?;
+            command.env("LD_LIBRARY_PATH", ld_path);
+            let output = command.output().map_err(|e| process::error(&command, e))?;
             let text = String::from_utf8_lossy(&output.stdout).into_owned();
             log.push_str(&format!("round {round} {side}\n{text}"));
             if !output.status.success() {
@@ -192,12 +195,11 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
         }
     }
     for (name, [own, ours]) in &times {
-        let mut ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
-        ratios.sort_by(f64::total_cmp);
+        let ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
         let (low, high) = median_interval(&ratios);
         let row = format!(
             "{name:<30} ours/own {:.3} [{low:.3}, {high:.3}]   own {:.1} ns, ours {:.1} ns (medians)",
-            ratios[ratios.len() / 2],
+            median(&ratios),
             median(own),
             median(ours)
         );
@@ -207,39 +209,12 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
     files::write(&logs.path("cudarc-bench"), log)
 }
 
-/// The median of `values`.
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted[sorted.len() / 2]
-}
-
-/// A distribution-free interval of at least 95% for the median of the population `sorted` (in
-/// order) was drawn from: the order statistics k and n+1-k (1-based) for the largest k with
-/// P(Binomial(n, 1/2) < k) <= 2.5%.
-fn median_interval(sorted: &[f64]) -> (f64, f64) {
-    let n = sorted.len();
-    let mut k = 1;
-    let mut below = 0.0; // P(X <= j)
-    let mut term = 0.5f64.powi(n as i32); // P(X = 0)
-    for j in 0..n {
-        below += term;
-        if below > 0.025 {
-            break;
-        }
-        k = j + 1;
-        term *= (n - j) as f64 / (j + 1) as f64;
-    }
-    let k = k.min(n.div_ceil(2));
-    (sorted[k - 1], sorted[n - k])
-}
-
 /// The driver functions that the dynamic linker bound in the runs whose `LD_DEBUG_OUTPUT` was
 /// `dir/name` (one file `name.PID` per process): the symbols bound to libcuda.
 fn driver_functions(dir: &Path, name: &str) -> Result<BTreeSet<String>> {
     let mut found = BTreeSet::new();
     for file in files::sorted(dir, &format!("{name}."))? {
-        let text = String::from_utf8_lossy(&std::fs::read(&file)?).into_owned();
+        let text = String::from_utf8_lossy(&fs_err::read(&file)?).into_owned();
         found.extend(bound_to_libcuda(&text));
     }
     Ok(found)
@@ -258,14 +233,6 @@ fn bound_to_libcuda(text: &str) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::bound_to_libcuda;
-
-    #[test]
-    fn the_median_interval_of_15_is_the_4th_to_the_12th() {
-        let values: Vec<f64> = (1..=15).map(f64::from).collect();
-        assert_eq!(super::median_interval(&values), (4.0, 12.0));
-        let three = [1.0, 2.0, 3.0];
-        assert_eq!(super::median_interval(&three), (1.0, 3.0));
-    }
 
     #[test]
     fn symbols_bound_to_libcuda_are_found() {

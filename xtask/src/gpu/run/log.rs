@@ -1,8 +1,9 @@
 //! The checks' logs: each command's output into `OUT/<name>.log`, one line per check on the
 //! terminal, and the failures counted for the summary.
 
-use crate::base::Result;
-use std::fs::File;
+use crate::base::capture::exit_code;
+use crate::base::{process, Result};
+use fs_err::{self as fs, File};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -38,16 +39,12 @@ impl Logs {
     /// others as `ok (exit N)`).
     pub fn run_exiting(&mut self, name: &str, command: &mut Command, ok: &[i32]) -> bool {
         let log = self.path(name);
-        let status = File::create(&log).and_then(|file| {
-            command
-                .stdout(file.try_clone()?)
-                .stderr(file)
-                .status()
-                .map(|s| {
-                    use std::os::unix::process::ExitStatusExt;
-                    s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-                })
-        });
+        let status = File::create(&log)
+            .map(File::into_file)
+            .and_then(|file| Ok(command.stdout(file.try_clone()?).stderr(file)))
+            .map_err(Into::into)
+            .and_then(process::status)
+            .map(exit_code);
         match status {
             Ok(code) if ok.first() == Some(&code) => {
                 println!("{name:<44} ok");
@@ -70,7 +67,7 @@ impl Logs {
         let output = match command.output() {
             Ok(output) => output.stdout,
             Err(e) => {
-                eprintln!("{}: {e}", command.get_program().to_string_lossy());
+                eprintln!("{}", process::error(command, e));
                 Vec::new()
             }
         };
@@ -82,7 +79,7 @@ impl Logs {
     /// The lines of the log `name` that contain any of `patterns`, in order.
     pub fn matching(&self, name: &str, patterns: &[&str]) -> Result<Vec<String>> {
         let path = self.path(name);
-        let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = fs::read(&path)?;
         Ok(String::from_utf8_lossy(&text)
             .lines()
             .filter(|l| patterns.iter().any(|p| l.contains(p)))

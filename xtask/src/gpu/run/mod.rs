@@ -23,7 +23,7 @@ const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
 pub fn run(args: &[String]) -> Result {
     let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
     let want = |part: &str| parts.split_whitespace().any(|p| p == part);
-    let exe = std::env::current_exe()?;
+    let exe = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
     let here = exe
         .parent()
         .ok_or("the xtask binary has no folder")?
@@ -33,15 +33,10 @@ pub fn run(args: &[String]) -> Result {
         [out] => PathBuf::from(out),
         _ => return Err("usage: run.sh [OUT] (xtask gpu-run [OUT])".into()),
     };
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let checks_file = here.join("checks");
-    let checks = std::fs::read_to_string(&checks_file)
-        .map_err(|e| {
-            format!(
-                "{}: {e}: run the folder `cargo xtask gpu-bundle` built",
-                checks_file.display()
-            )
-        })
+    files::create_dir(&out)?;
+    let checks_file = here.join("checks.json");
+    let checks = files::read(&checks_file)
+        .map_err(|e| format!("{e}: run the folder `cargo xtask gpu-bundle` built"))
         .and_then(|text| {
             Checks::parse(&text).map_err(|e| format!("{}: {e}", checks_file.display()))
         })?;
@@ -114,7 +109,7 @@ pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Resu
     if !recorder.is_file() {
         return Ok(());
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    files::create_dir(dir)?;
     command
         .env("CUDA_INJECTION64_PATH", recorder)
         .env("CUDA_CALLS_DIR", dir);

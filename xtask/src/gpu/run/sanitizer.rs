@@ -3,8 +3,8 @@
 
 use super::checks::Checks;
 use super::log::Logs;
-use super::tests::on_path;
 use crate::base::examples::programs::{TWO_GPUS, WAIVED_EXIT_CODE, WITHOUT_TOOLS};
+use crate::base::process::on_path;
 use crate::base::{files, Result};
 use std::path::Path;
 use std::process::Command;

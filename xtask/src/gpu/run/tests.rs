@@ -4,6 +4,7 @@
 use super::checks::Checks;
 use super::log::Logs;
 use crate::base::examples::programs::{CONTROLS, TWO_GPUS, WITHOUT_TOOLS};
+use crate::base::process::{self, on_path};
 use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -135,17 +136,16 @@ fn waived(line: &str) -> Option<(&str, &str)> {
 /// one.
 fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
     println!("== OpenGL and EGL interop through headless EGL (tests/gl_interop-*, tests/egl_interop-* --ignored: linked, dynamic-loading)");
-    let known =
-        String::from_utf8_lossy(&Command::new("ldconfig").arg("-p").output()?.stdout).into_owned();
+    let known = process::output(Command::new("ldconfig").arg("-p"))?;
     if let Some(line) = known.lines().find(|l| l.contains("libEGL.so.1")) {
         let path = line.split_once("=> ").map_or(line, |(_, path)| path);
         println!("  loaders: the machine's ({path})");
     } else {
         let debs = files::sorted(&here.join("gl-debs"), "")?;
         for deb in &debs {
-            crate::base::process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
+            process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
         }
-        crate::base::process::run(&mut Command::new("ldconfig"))?;
+        process::run(&mut Command::new("ldconfig"))?;
         let names: Vec<String> = debs.iter().map(|d| files::name(d) + " ").collect();
         println!("  loaders: unpacked from gl-debs/ ({})", names.concat());
     }
@@ -261,14 +261,6 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         println!("  nsys: not on this machine's PATH");
     }
     Ok(())
-}
-
-/// The program `name` on PATH, as `command -v` finds it.
-pub fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| files::executable(p))
 }
 
 /// ncu of the first Nsight Compute under /opt/nvidia/nsight-compute, where it is not on PATH.

@@ -54,21 +54,6 @@ impl Nvrtc {
             })
         }
     }
-
-    /// An error for the NVRTC result `result` of the call `what` on `source`, unless it is success.
-    fn check(&self, result: c_int, what: &str, source: &Path) -> Result {
-        if result == 0 {
-            return Ok(());
-        }
-        // SAFETY: NVRTC returns a static string for every result code.
-        let message = unsafe { CStr::from_ptr((self.get_error_string)(result)) };
-        Err(format!(
-            "{what} failed for {}: {}",
-            source.display(),
-            message.to_string_lossy()
-        )
-        .into())
-    }
 }
 
 /// Compiles the CUDA C file `source` with the NVRTC library `library` and `options`: its PTX
@@ -88,44 +73,41 @@ pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8
     // SAFETY: the calls follow nvrtc.h: a program created from NUL-terminated strings, buffers
     // of the sizes NVRTC reports, the program destroyed once.
     unsafe {
-        let created = (nvrtc.create_program)(
-            &mut program,
-            text.as_ptr(),
-            base.as_ptr(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
-        );
-        nvrtc.check(created, "nvrtcCreateProgram", source)?;
+        // An error for the NVRTC result `result` of the call `what`, unless it is success.
+        let check = |result: c_int, what: &str| -> Result {
+            if result == 0 {
+                return Ok(());
+            }
+            // NVRTC returns a static string for every result code.
+            let message = CStr::from_ptr((nvrtc.get_error_string)(result)).to_string_lossy();
+            Err(format!("{what} failed for {}: {message}", source.display()).into())
+        };
+        let null = std::ptr::null();
+        let created =
+            (nvrtc.create_program)(&mut program, text.as_ptr(), base.as_ptr(), 0, null, null);
+        check(created, "nvrtcCreateProgram")?;
         let compiled =
             (nvrtc.compile_program)(program, option_ptrs.len() as c_int, option_ptrs.as_ptr());
         let mut size = 0;
-        nvrtc.check(
+        check(
             (nvrtc.get_program_log_size)(program, &mut size),
             "nvrtcGetProgramLogSize",
-            source,
         )?;
         let mut log = vec![0u8; size];
-        nvrtc.check(
+        check(
             (nvrtc.get_program_log)(program, log.as_mut_ptr().cast()),
             "nvrtcGetProgramLog",
-            source,
         )?;
-        let log = until_nul(&log);
-        if !String::from_utf8_lossy(log).trim().is_empty() {
-            eprint!("{}", String::from_utf8_lossy(log));
+        let log = String::from_utf8_lossy(until_nul(&log));
+        if !log.trim().is_empty() {
+            eprint!("{log}");
         }
-        nvrtc.check(compiled, "nvrtcCompileProgram", source)?;
-        nvrtc.check(
-            (nvrtc.get_ptx_size)(program, &mut size),
-            "nvrtcGetPTXSize",
-            source,
-        )?;
+        check(compiled, "nvrtcCompileProgram")?;
+        check((nvrtc.get_ptx_size)(program, &mut size), "nvrtcGetPTXSize")?;
         let mut ptx = vec![0u8; size];
-        nvrtc.check(
+        check(
             (nvrtc.get_ptx)(program, ptx.as_mut_ptr().cast()),
             "nvrtcGetPTX",
-            source,
         )?;
         (nvrtc.destroy_program)(&mut program);
         Ok(until_nul(&ptx).to_vec())

@@ -70,7 +70,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
                     .env("LD_DEBUG_OUTPUT", &trace);
             }
             logs.run(&name, &mut command);
-            logs.print_matching(&name, &["dependent-run:"], "  ", usize::MAX)?;
+            logs.print_matching(&name, "dependent-run:", "  ")?;
             called[i].extend(driver_functions(&bindings, &name)?);
             texts.push(read(&outcomes).unwrap_or_default());
         }

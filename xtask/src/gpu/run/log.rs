@@ -2,13 +2,14 @@
 //! terminal, and the failures counted for the summary.
 
 use crate::base::capture::exit_code;
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 use fs_err::{self as fs, File};
 use std::path::PathBuf;
 use std::process::Command;
 
 /// The logs folder, the checks that failed so far and the programs that were waived (not
 /// passed: they could not test their point on this machine).
+#[derive(Default)]
 pub struct Logs {
     pub out: PathBuf,
     pub failures: Vec<String>,
@@ -16,14 +17,6 @@ pub struct Logs {
 }
 
 impl Logs {
-    pub fn new(out: PathBuf) -> Self {
-        Logs {
-            out,
-            failures: Vec::new(),
-            waived: Vec::new(),
-        }
-    }
-
     /// The log of the check `name`.
     pub fn path(&self, name: &str) -> PathBuf {
         self.out.join(format!("{name}.log"))
@@ -45,20 +38,17 @@ impl Logs {
             .map_err(Into::into)
             .and_then(process::status)
             .map(exit_code);
-        match status {
-            Ok(code) if ok.first() == Some(&code) => {
-                println!("{name:<44} ok");
-                return true;
-            }
-            Ok(code) if ok.contains(&code) => {
-                println!("{name:<44} ok (exit {code})");
-                return true;
-            }
+        match &status {
+            Ok(code) if ok.first() == Some(code) => println!("{name:<44} ok"),
+            Ok(code) if ok.contains(code) => println!("{name:<44} ok (exit {code})"),
             Ok(code) => println!("{name:<44} FAILED (exit {code}; {})", log.display()),
             Err(e) => println!("{name:<44} FAILED ({e}; {})", log.display()),
         }
-        self.failures.push(name.to_string());
-        false
+        let passed = status.is_ok_and(|code| ok.contains(&code));
+        if !passed {
+            self.failures.push(name.to_string());
+        }
+        passed
     }
 
     /// Runs `command`, prints its output and keeps it in `OUT/<file>`; a command that cannot
@@ -72,31 +62,23 @@ impl Logs {
             }
         };
         print!("{}", String::from_utf8_lossy(&output));
-        let path = self.out.join(file);
-        crate::base::files::write(&path, output)
+        files::write(&self.out.join(file), output)
     }
 
-    /// The lines of the log `name` that contain any of `patterns`, in order.
-    pub fn matching(&self, name: &str, patterns: &[&str]) -> Result<Vec<String>> {
-        let path = self.path(name);
-        let text = fs::read(&path)?;
+    /// The lines of the log `name` that contain any of `patterns` (`a|b`: `a` or `b`, as grep -E
+    /// has it), in order.
+    pub fn matching(&self, name: &str, patterns: &str) -> Result<Vec<String>> {
+        let text = fs::read(self.path(name))?;
         Ok(String::from_utf8_lossy(&text)
             .lines()
-            .filter(|l| patterns.iter().any(|p| l.contains(p)))
+            .filter(|l| patterns.split('|').any(|p| l.contains(p)))
             .map(String::from)
             .collect())
     }
 
-    /// The first `limit` lines of the log `name` that contain any of `patterns`, each printed
-    /// after `indent`.
-    pub fn print_matching(
-        &self,
-        name: &str,
-        patterns: &[&str],
-        indent: &str,
-        limit: usize,
-    ) -> Result {
-        for line in self.matching(name, patterns)?.iter().take(limit) {
+    /// The lines of the log `name` that [`Logs::matching`] gives, each printed after `indent`.
+    pub fn print_matching(&self, name: &str, patterns: &str, indent: &str) -> Result {
+        for line in self.matching(name, patterns)? {
             println!("{indent}{line}");
         }
         Ok(())
@@ -104,14 +86,11 @@ impl Logs {
 
     /// The names of every log in OUT (`<name>.log`), sorted.
     pub fn all(&self) -> Result<Vec<String>> {
-        Ok(crate::base::files::sorted(&self.out, "")?
-            .iter()
-            .filter_map(|p| {
-                p.file_name()?
-                    .to_str()?
-                    .strip_suffix(".log")
-                    .map(String::from)
-            })
+        let names = files::sorted(&self.out, "")?
+            .into_iter()
+            .map(|p| files::name(&p));
+        Ok(names
+            .filter_map(|n| Some(n.strip_suffix(".log")?.to_string()))
             .collect())
     }
 }

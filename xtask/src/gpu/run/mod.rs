@@ -46,7 +46,10 @@ pub fn run(args: &[String]) -> Result {
     std::env::set_var("LD_LIBRARY_PATH", ld_path);
     std::env::set_var("CUDA_EXPECT_GPU", "1");
     std::env::set_var("CUDA_CACHE_DISABLE", "1");
-    let mut logs = Logs::new(out);
+    let mut logs = Logs {
+        out,
+        ..Logs::default()
+    };
 
     let gpus = machine(&logs)?;
     if want("tests") {
@@ -179,7 +182,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
             .arg(&baseline)
             .arg(&baseline_outcomes);
         logs.run(&log, &mut command);
-        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+        logs.print_matching(&log, "", "  ")?;
     }
     for build in builds {
         let log = format!("{name}-{}", files::name(&build));
@@ -193,7 +196,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
             command.arg("--all-pass-except");
         }
         logs.run(&log, command.arg(&expected));
-        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+        logs.print_matching(&log, "", "  ")?;
     }
     Ok(())
 }
@@ -205,7 +208,7 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
     let linked = here.join("bin/bench-driver");
     if files::executable(&linked) {
         logs.run("bench", &mut Command::new(linked));
-        logs.print_matching("bench", &[""], "", usize::MAX)?;
+        logs.print_matching("bench", "", "")?;
     }
     println!("== benchmark built with dynamic-loading (and cudarc 0.19)");
     let dynamic = here.join("bin/bench-driver-dynamic");
@@ -218,7 +221,7 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
             .arg("--first-init-dynamic")
             .arg(here.join("bin/first-init-dynamic"));
         logs.run("bench-dynamic", &mut command);
-        logs.print_matching("bench-dynamic", &[""], "", usize::MAX)?;
+        logs.print_matching("bench-dynamic", "", "")?;
     }
     Ok(())
 }

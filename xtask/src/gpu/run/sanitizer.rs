@@ -74,12 +74,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                     &[0]
                 };
                 logs.run_exiting(&check, &mut command, exits);
-                logs.print_matching(
-                    &check,
-                    &["ERROR SUMMARY", "LEAK SUMMARY"],
-                    "    ",
-                    usize::MAX,
-                )?;
+                logs.print_matching(&check, "ERROR SUMMARY|LEAK SUMMARY", "    ")?;
             }
             if *tag == checks.default && RACECHECK.contains(&name.as_str()) {
                 let check = format!("racecheck-{name}");
@@ -89,12 +84,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                     .arg(&example)
                     .arg(&kernels);
                 logs.run(&check, &mut command);
-                logs.print_matching(
-                    &check,
-                    &["RACECHECK SUMMARY", "ERROR SUMMARY"],
-                    "    ",
-                    usize::MAX,
-                )?;
+                logs.print_matching(&check, "RACECHECK SUMMARY|ERROR SUMMARY", "    ")?;
             }
         }
     }

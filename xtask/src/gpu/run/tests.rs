@@ -10,19 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The lines of the test logs that show what ran: parity, results, C spellings, tables, loading.
-const SUMMARY: &[&str] = &[
-    "parity ok",
-    "PARITY",
-    "Result",
-    "C spellings:",
-    "C spellings;",
-    "table, ",
-    "dynamic-loading, ",
-    "table of the",
-    "functions of the",
-    "resolved",
-    "vector_add through",
-];
+const SUMMARY: &str = "parity ok|PARITY|Result|C spellings:|C spellings;|table, |dynamic-loading, \
+                       |table of the|functions of the|resolved|vector_add through";
+
+/// The lines of the OpenGL and EGL interop tests' logs that show what ran.
+const GL_LINES: &str =
+    "EGL |OpenGL |GL buffer|GL texture|stream |EGLImage|EGLSync|WAIVED|panicked|failed|FAILED";
 
 /// The EGL vendor files of the NVIDIA driver, the first one present is used.
 const EGL_VENDOR_FILES: &[&str] = &[
@@ -62,7 +55,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
             continue;
         }
         // The waived programs, apart from those that passed.
-        for line in logs.matching(&name, &[": parity ok"])? {
+        for line in logs.matching(&name, ": parity ok")? {
             if let Some((label, why)) = waived(&line) {
                 logs.waived.push(format!("{name}: {label} ({why})"));
             }
@@ -91,7 +84,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                 &mut again,
             )?;
             if logs.run(&log, &mut again) {
-                let lines = logs.matching(&log, &[": parity ok"])?;
+                let lines = logs.matching(&log, ": parity ok")?;
                 match lines.iter().find_map(|l| waived(l)) {
                     Some((label, why)) => println!(
                         "  {label} on one GPU (CUDA_VISIBLE_DEVICES=0): Result = WAIVED: {why}, as \
@@ -168,27 +161,10 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         // The graphics, OpenGL and EGL groups' calls: suites without twins in the coverage report.
         super::record_calls(here, logs, &mut command, &name)?;
         logs.run(&name, &mut command);
-        logs.print_matching(
-            &name,
-            &[
-                "EGL ",
-                "OpenGL ",
-                "GL buffer",
-                "GL texture",
-                "stream ",
-                "EGLImage",
-                "EGLSync",
-                "WAIVED",
-                "panicked",
-                "failed",
-                "FAILED",
-            ],
-            "  ",
-            usize::MAX,
-        )?;
+        logs.print_matching(&name, GL_LINES, "  ")?;
         // A test that cannot test its point here (a function this driver lacks) says so: waived,
         // apart from what passed.
-        for line in logs.matching(&name, &["WAIVED: "])? {
+        for line in logs.matching(&name, "WAIVED: ")? {
             if let Some(why) = line.strip_prefix("WAIVED: ") {
                 logs.waived.push(format!("{name}: {why}"));
             }
@@ -213,12 +189,12 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                     .arg(here.join(format!("examples-{tag}/{example}")))
                     .arg(&kernels);
                 logs.run(&name, &mut command);
-                let profiled = logs.matching(&name, &["==PROF== Profiling"])?;
+                let profiled = logs.matching(&name, "==PROF== Profiling")?;
                 let n = profiled
                     .iter()
                     .filter(|l| l.starts_with("==PROF== Profiling"))
                     .count();
-                let results = logs.matching(&name, &["Result", "cuProfilerStart"])?;
+                let results = logs.matching(&name, "Result|cuProfilerStart")?;
                 let results: String = results.iter().map(|l| format!("{l} ")).collect();
                 println!("  {name}: {n} kernel(s) profiled; {results}");
                 if (example == "profiler" && n < 1) || (example == "vector_add" && n != 0) {
@@ -229,7 +205,13 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         }
         if checks.profiler.contains(&checks.default) {
             let name = format!("ncu-profiler-{}", checks.default);
-            logs.print_matching(&name, &["VecAdd", "Block Size", "Grid Size"], "  ", 8)?;
+            for line in logs
+                .matching(&name, "VecAdd|Block Size|Grid Size")?
+                .iter()
+                .take(8)
+            {
+                println!("  {line}");
+            }
         }
     } else {
         println!("  no ncu on this machine: profiler ran only as an example (parity above)");
@@ -249,14 +231,10 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
             .arg(here.join(format!("examples-{}/profiler", checks.default)))
             .arg(&kernels);
         logs.run("nsys-profiler", &mut command);
-        let patterns = [
-            "VecAdd",
-            "capture",
-            "Capture",
-            "cuda_gpu_kern_sum",
-            "Result",
-        ];
-        logs.print_matching("nsys-profiler", &patterns, "  ", 20)?;
+        let patterns = "VecAdd|capture|Capture|cuda_gpu_kern_sum|Result";
+        for line in logs.matching("nsys-profiler", patterns)?.iter().take(20) {
+            println!("  {line}");
+        }
     } else {
         println!("  nsys: not on this machine's PATH");
     }

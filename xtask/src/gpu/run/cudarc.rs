@@ -21,11 +21,8 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     if !dir.is_dir() {
         let archive = here.join("cudarc.tar.xz");
         if !archive.is_file() {
-            return Err(
-                "the bundle has no cudarc.tar.xz: build it with the part cudarc, or leave \
-                        cudarc out of GPU_RUN_PARTS"
-                    .into(),
-            );
+            let why = "build it with the part cudarc, or leave cudarc out of GPU_RUN_PARTS";
+            return Err(format!("the bundle has no cudarc.tar.xz: {why}").into());
         }
         process::run(
             Command::new("tar")
@@ -94,10 +91,8 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     }
     for (side, functions) in ["own", "ours"].iter().zip(&called) {
         let list: String = functions.iter().map(|f| format!("{f}\n")).collect();
-        files::write(
-            &logs.out.join(format!("cudarc-driver-functions-{side}")),
-            list,
-        )?;
+        let file = format!("cudarc-driver-functions-{side}");
+        files::write(&logs.out.join(file), list)?;
         println!(
             "  {} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})",
             functions.len()
@@ -110,29 +105,22 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
 /// The tour (ci/cudarc/tour.rs) of the pair `pair` on both sides, traced as the linked builds
 /// are: it must print the same on both, step by step (`cudarc-tour-<pair>.log` has both).
 fn tour(dir: &Path, pair: &str, ld_path: &str, bindings: &Path, logs: &mut Logs) -> Result {
-    let mut printed = Vec::new();
+    let (mut printed, mut log) = (Vec::new(), String::new());
     for side in ["own", "ours"] {
         let mut command = Command::new(dir.join(format!("{side}-{pair}/tour")));
+        let trace = bindings.join(format!("tour-{side}-{pair}"));
+        command.env("LD_LIBRARY_PATH", ld_path);
         command
-            .env("LD_LIBRARY_PATH", ld_path)
             .env("LD_DEBUG", "bindings")
-            .env(
-                "LD_DEBUG_OUTPUT",
-                bindings.join(format!("tour-{side}-{pair}")),
-            );
+            .env("LD_DEBUG_OUTPUT", trace);
         let output = command.output().map_err(|e| process::error(&command, e))?;
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
-        let errors = String::from_utf8_lossy(&output.stderr).into_owned();
-        printed.push((output.status.code(), text, errors));
+        let errors = String::from_utf8_lossy(&output.stderr);
+        let status = output.status.code();
+        log.push_str(&format!("== {side} (exit {status:?})\n{text}{errors}"));
+        printed.push((status, text));
     }
     let name = format!("cudarc-tour-{pair}");
-    let log: String = ["own", "ours"]
-        .iter()
-        .zip(&printed)
-        .map(|(side, (status, text, errors))| {
-            format!("== {side} (exit {status:?})\n{text}{errors}")
-        })
-        .collect();
     files::write(&logs.path(&name), log)?;
     let (own, ours) = (&printed[0], &printed[1]);
     let steps = ours.1.lines().filter(|l| !l.starts_with(' ')).count();

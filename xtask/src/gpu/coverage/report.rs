@@ -631,13 +631,4 @@ mod tests {
         assert_eq!(rows.len(), 8);
         assert!(headers.functions.iter().all(|f| rows.contains(&f.name)));
     }
-
-    #[test]
-    fn function_rows_are_the_group_tables_first_cells() {
-        let text = "| group | declared |\n|---|---|\n| `cuX` | 1 |\n\n| function | own |\n|---|---|\n\
-                    | `cuMemAlloc` | a |\n| `cuMemFree` |  |\n\n| program | entry |\n| p | `cuY` |\n";
-        let rows = function_rows(text);
-        let want: Vec<&str> = vec!["cuMemAlloc", "cuMemFree"];
-        assert_eq!(rows.iter().map(String::as_str).collect::<Vec<_>>(), want);
-    }
 }

@@ -117,7 +117,7 @@ fn log(line: &str) {
 /// Compiles every target into `out`; with `check`, compares each with the committed one. Whether
 /// all are the same.
 fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bool> {
-    let mut same = true;
+    let (mut same, nvrtc) = (true, nvrtc::Nvrtc::load(&tools.nvrtc)?);
     for &(name, arch, code) in TARGETS {
         let architecture = format!("--gpu-architecture={arch}");
         let mut options = vec![architecture.as_str()];
@@ -126,7 +126,7 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
             options.push("--relocatable-device-code=true");
         }
         let source = format!("{name}.cu");
-        let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(&source), &options)?;
+        let ptx = nvrtc::compile(&nvrtc, &kernels.join(&source), &options)?;
         let (path, committed) = (
             out.join(format!("{name}.ptx")),
             kernels.join(format!("{name}.ptx")),

@@ -10,8 +10,10 @@ use std::path::Path;
 
 type Program = *mut c_void;
 
-/// The NVRTC functions used, resolved from the library, which stays loaded while they are.
-struct Nvrtc {
+/// The NVRTC functions used, resolved from the library, which stays loaded while they are. Load
+/// it once for all the sources: NVRTC numbers some labels (`callseq`) across the programs of a
+/// loaded library, which the committed PTX shows.
+pub struct Nvrtc {
     get_error_string: unsafe extern "C" fn(c_int) -> *const c_char,
     create_program: unsafe extern "C" fn(
         *mut Program,
@@ -31,7 +33,8 @@ struct Nvrtc {
 }
 
 impl Nvrtc {
-    fn load(path: &Path) -> Result<Self> {
+    /// NVRTC from the library `path`.
+    pub fn load(path: &Path) -> Result<Self> {
         // SAFETY: NVRTC's library, whose initializers are sound to run; kept in the struct.
         let library = unsafe { Library::new(path) }.map_err(|e| format!("{e}"))?;
         // SAFETY: each symbol is NVRTC's function of that name, whose C signature (nvrtc.h) the
@@ -56,10 +59,9 @@ impl Nvrtc {
     }
 }
 
-/// Compiles the CUDA C file `source` with the NVRTC library `library` and `options`: its PTX
-/// (without the terminating NUL). NVRTC's log goes to stderr.
-pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8>> {
-    let nvrtc = Nvrtc::load(library)?;
+/// Compiles the CUDA C file `source` with `nvrtc` and `options`: its PTX (without the
+/// terminating NUL). NVRTC's log goes to stderr.
+pub fn compile(nvrtc: &Nvrtc, source: &Path, options: &[&str]) -> Result<Vec<u8>> {
     let text = fs::read(source)?;
     let text = CString::new(text).map_err(|_| format!("{} has a NUL byte", source.display()))?;
     let base = source.file_name().unwrap_or_default().as_encoded_bytes();

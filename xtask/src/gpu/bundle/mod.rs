@@ -228,7 +228,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .collect(),
         profiler: [d.to_string(), format!("{d}-dyn")]
             .into_iter()
-            .chain(examples.last())
+            .chain(versions.examples.last().map(u32::to_string))
             .collect(),
         api_errors: ["ptx_jit".to_string(), "profiler".to_string()]
             .into_iter()

@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 const CUPTI: &str = "13.0.85";
 
 /// The `CUDA_VERSION` whose `cuda.h` the recorder is compiled against: CUPTI's release.
-const CUPTI_CUDA_VERSION: u32 = 13000;
+fn cupti_cuda_version() -> u32 {
+    let mut parts = CUPTI.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    parts.next().unwrap_or(0) * 1000 + parts.next().unwrap_or(0) * 10
+}
 
 /// The recorder's file name in the bundle's `lib/`.
 pub const LIBRARY: &str = "libcuda-calls.so";
@@ -22,7 +25,10 @@ pub const LIBRARY: &str = "libcuda-calls.so";
 pub fn build(out: &Path) -> Result {
     let cupti = fetch()?;
     let fetch_deps = "run `cargo xtask fetch-deps`";
-    let headers = env_path(&format!("CUDA_HEADERS_{CUPTI_CUDA_VERSION}"), fetch_deps)?;
+    let headers = env_path(
+        &format!("CUDA_HEADERS_{}", cupti_cuda_version()),
+        fetch_deps,
+    )?;
     // cupti_callbacks.h includes the runtime's builtin_types.h.
     let runtime = env_path("CUDART_INCLUDE_PATH", fetch_deps)?;
     let lib = out.join("lib");

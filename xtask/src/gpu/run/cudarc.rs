@@ -51,12 +51,9 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         for (i, side) in ["own", "ours"].into_iter().enumerate() {
             let name = format!("cudarc-{side}-{pair}");
             let outcomes = logs.out.join(format!("{name}.outcomes"));
-            let mut command = Command::new(exe);
-            command
-                .arg("dependent-run")
-                .arg(dir.join(format!("{side}-{pair}")))
-                .arg(&outcomes)
-                .env("LD_LIBRARY_PATH", &ld_path);
+            let build = dir.join(format!("{side}-{pair}"));
+            let mut command = super::dependent_run(exe, &build, &outcomes);
+            command.env("LD_LIBRARY_PATH", &ld_path);
             if side == "ours" {
                 super::record_calls(here, logs, &mut command, &name)?;
             }

@@ -73,30 +73,24 @@ pub fn run(args: &[String]) -> Result {
         bench(&here, &mut logs)?;
     }
     println!();
-    if !logs.waived.is_empty() {
-        println!(
-            "gpu-run: {} waived, not passed (they cannot test their point on this machine):",
-            logs.waived.len()
-        );
-        for waived in &logs.waived {
+    let (waived, failures) = (&logs.waived, &logs.failures);
+    if !waived.is_empty() {
+        let n = waived.len();
+        println!("gpu-run: {n} waived, not passed (they cannot test their point on this machine):");
+        for waived in waived {
             println!("  {waived}");
         }
     }
-    if logs.failures.is_empty() {
-        let but = match logs.waived.len() {
+    if failures.is_empty() {
+        let but = match waived.len() {
             0 => String::new(),
             n => format!(" but the {n} waived"),
         };
         println!("gpu-run: all passed{but}");
-        Ok(())
-    } else {
-        println!(
-            "gpu-run: {} failed: {}",
-            logs.failures.len(),
-            logs.failures.join(" ")
-        );
-        Err(format!("the logs are in {}", logs.out.display()).into())
+        return Ok(());
     }
+    println!("gpu-run: {} failed: {}", failures.len(), failures.join(" "));
+    Err(format!("the logs are in {}", logs.out.display()).into())
 }
 
 /// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
@@ -153,10 +147,8 @@ fn gpu_rows(csv: &str) -> usize {
 fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) -> Result {
     let builds = files::sorted(&here.join(name), "ours-")?;
     if builds.is_empty() {
-        return Err(format!(
-            "the bundle has no {name}/ours-* builds: GPU_RUN_PARTS without {name} runs the rest"
-        )
-        .into());
+        let why = format!("GPU_RUN_PARTS without {name} runs the rest");
+        return Err(format!("the bundle has no {name}/ours-* builds: {why}").into());
     }
     let versions: Vec<String> = builds
         .iter()
@@ -172,19 +164,13 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
     let baseline_outcomes = logs.out.join(format!("{name}-baseline.outcomes"));
     if baseline.is_dir() {
         let log = format!("{name}-baseline");
-        let mut command = Command::new(exe);
-        command
-            .arg("dependent-run")
-            .arg(&baseline)
-            .arg(&baseline_outcomes);
-        logs.run(&log, &mut command);
+        logs.run(&log, &mut dependent_run(exe, &baseline, &baseline_outcomes));
         logs.print_matching(&log, "", "  ")?;
     }
     for build in builds {
         let log = format!("{name}-{}", files::name(&build));
         let outcomes = logs.out.join(format!("{log}.outcomes"));
-        let mut command = Command::new(exe);
-        command.arg("dependent-run").arg(&build).arg(outcomes);
+        let mut command = dependent_run(exe, &build, &outcomes);
         record_calls(here, logs, &mut command, &log)?;
         if baseline.is_dir() {
             command.arg("--same-as").arg(&baseline_outcomes);
@@ -195,6 +181,14 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
         logs.print_matching(&log, "", "  ")?;
     }
     Ok(())
+}
+
+/// `xtask dependent-run BUILD OUTCOMES` by this program, `exe`: a dependent's build run, its
+/// outcomes into the file `outcomes`.
+pub fn dependent_run(exe: &Path, build: &Path, outcomes: &Path) -> Command {
+    let mut command = Command::new(exe);
+    command.arg("dependent-run").arg(build).arg(outcomes);
+    command
 }
 
 /// The benchmark, linked and dynamically loaded: paired rounds, a verdict per row; it fails only

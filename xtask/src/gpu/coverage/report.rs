@@ -103,17 +103,18 @@ impl Machine {
     }
 }
 
-/// What one function got.
+/// The index in a [`Row`] of the own programs' calls.
+const OWN: usize = 0;
+/// The index in a [`Row`] of the suites' calls.
+const SUITES: usize = 1;
+
+/// What one function got: at [`OWN`], own program to the results both its sides got; at
+/// [`SUITES`], suite to its results.
 #[derive(Default)]
 struct Row {
-    /// Own program to the results both its sides got.
-    own: BTreeMap<String, BTreeSet<String>>,
-    /// Suite to its results.
-    dependents: BTreeMap<String, BTreeSet<String>>,
-    /// Whether one of `own` is a success.
-    own_succeeded: bool,
-    /// Whether one of `dependents` is a success.
-    dependents_succeeded: bool,
+    by: [BTreeMap<String, BTreeSet<String>>; 2],
+    /// Whether one of `by[OWN]`, of `by[SUITES]` is a success.
+    succeeded: [bool; 2],
 }
 
 /// What a function's calls count as.
@@ -131,15 +132,15 @@ impl Row {
     /// What the calls of a function that got `row` (`None`: no row) count as.
     fn verdict(row: Option<&Row>) -> Verdict {
         match row {
-            Some(r) if r.own_succeeded || r.dependents_succeeded => Verdict::Succeeded,
-            Some(r) if !r.own.is_empty() || !r.dependents.is_empty() => Verdict::ErrorOnly,
+            Some(r) if r.succeeded.contains(&true) => Verdict::Succeeded,
+            Some(r) if r.by.iter().any(|by| !by.is_empty()) => Verdict::ErrorOnly,
             _ => Verdict::NotCounted,
         }
     }
 
     /// Every result it got.
     fn results(&self) -> impl Iterator<Item = &String> {
-        (self.own.values().chain(self.dependents.values())).flatten()
+        self.by.iter().flat_map(|by| by.values()).flatten()
     }
 }
 
@@ -157,29 +158,30 @@ pub fn render(
     machine: &Machine,
     reasons: &[ErrorOnly],
 ) -> Result<String> {
+    let function = |entry: &str| headers.function_of(entry).map(|f| f.name.as_str());
+    let every_call = (calls.own.values())
+        .flat_map(|sides| sides.rust.iter().chain(&sides.c))
+        .chain(calls.dependents.values().flatten());
+    let undeclared: BTreeSet<&str> = (every_call.map(|(entry, _)| entry.as_str()))
+        .filter(|entry| function(entry).is_none())
+        .collect();
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
-    let mut one_side: Vec<(String, &str, &str, &Call)> = Vec::new();
-    // The functions of `one_side`'s calls.
-    let mut one_sided: BTreeSet<&str> = BTreeSet::new();
-    let mut undeclared: BTreeSet<String> = BTreeSet::new();
-    let mut note = |entry: &str| -> Option<&str> {
-        let found = headers.function_of(entry).map(|f| f.name.as_str());
-        if found.is_none() {
-            undeclared.insert(entry.to_string());
+    // Files `call` by `who` (at `side`: OWN or SUITES) in its function's row.
+    let mut add = |side: usize, who: &str, (entry, code): &Call| {
+        if let Some(f) = function(entry) {
+            let row = rows.entry(f).or_default();
+            let result = headers.result(*code);
+            row.succeeded[side] |= answers::succeeded(f, &result);
+            row.by[side]
+                .entry(who.to_string())
+                .or_default()
+                .insert(result);
         }
-        found
     };
+    let mut one_side: Vec<(String, &str, &str, &Call)> = Vec::new();
     for (program, sides) in &calls.own {
         for call in sides.rust.intersection(&sides.c) {
-            if let Some(f) = note(&call.0) {
-                let row = rows.entry(f).or_default();
-                let result = headers.result(call.1);
-                row.own_succeeded |= answers::succeeded(f, &result);
-                row.own
-                    .entry(program.name.clone())
-                    .or_default()
-                    .insert(result);
-            }
+            add(OWN, &program.name, call);
         }
         let label = match &program.control {
             Some(control) => format!("{} (control {control})", program.name),
@@ -190,24 +192,17 @@ pub fn render(
             ("C", &sides.c, &sides.rust),
         ] {
             for call in mine.difference(other) {
-                one_sided.extend(note(&call.0));
                 one_side.push((label.clone(), &program.build, side, call));
             }
         }
     }
     for (suite, seen) in &calls.dependents {
         for call in seen {
-            if let Some(f) = note(&call.0) {
-                let row = rows.entry(f).or_default();
-                let result = headers.result(call.1);
-                row.dependents_succeeded |= answers::succeeded(f, &result);
-                row.dependents
-                    .entry(suite.clone())
-                    .or_default()
-                    .insert(result);
-            }
+            add(SUITES, suite, call);
         }
     }
+    // The functions of `one_side`'s calls.
+    let one_sided: BTreeSet<&str> = one_side.iter().filter_map(|c| function(&c.3 .0)).collect();
     let verdict = |f: &Function| Row::verdict(rows.get(f.name.as_str()));
     let error_only: BTreeMap<&str, BTreeSet<String>> = (rows.iter())
         .filter(|(_, row)| Row::verdict(Some(row)) == Verdict::ErrorOnly)
@@ -243,8 +238,8 @@ pub fn render(
             |pick: &dyn Fn(&&Function) -> bool| functions.iter().filter(|f| pick(f)).count();
         [
             functions.len(),
-            count(&|f| row(f).is_some_and(|r| r.own_succeeded)),
-            count(&|f| row(f).is_some_and(|r| r.dependents_succeeded)),
+            count(&|f| row(f).is_some_and(|r| r.succeeded[OWN])),
+            count(&|f| row(f).is_some_and(|r| r.succeeded[SUITES])),
             count(&|f| verdict(f) == Verdict::Succeeded),
             count(&|f| verdict(f) == Verdict::ErrorOnly),
             count(&|f| verdict(f) == Verdict::NotCounted),
@@ -369,8 +364,8 @@ pub fn render(
         out.push_str("| function | own programs (result) | tests and dependents (result) | not counted because |\n|---|---|---|---|\n");
         for f in in_group(headers, group) {
             let row = rows.get(f.name.as_str());
-            let own = show(row.map(|r| &r.own));
-            let dependents = show(row.map(|r| &r.dependents));
+            let own = show(row.map(|r| &r.by[OWN]));
+            let dependents = show(row.map(|r| &r.by[SUITES]));
             let why = match verdict(f) {
                 Verdict::Succeeded => String::new(),
                 Verdict::ErrorOnly => {
@@ -400,12 +395,7 @@ pub fn render(
         for f in &headers.functions {
             if let (Some(r), Some(row)) = (reasons.get(f.name.as_str()), rows.get(f.name.as_str()))
             {
-                let by = Vec::from_iter(
-                    row.own
-                        .keys()
-                        .chain(row.dependents.keys())
-                        .map(String::as_str),
-                );
+                let by = Vec::from_iter(row.by.iter().flat_map(|by| by.keys().map(String::as_str)));
                 let _ = writeln!(
                     out,
                     "| `{}` | {} | {} | {} |",

@@ -228,11 +228,9 @@ pub fn render(
     // Of a group (`None`: of all): declared, succeeded in own programs, in suites, in either,
     // only an error, not counted.
     let figures = |group: Option<&str>| {
-        let functions = headers.functions.iter();
-        let functions: Vec<&Function> = match group {
-            Some(group) => in_group(headers, group).collect(),
-            None => functions.collect(),
-        };
+        let functions: Vec<&Function> = (headers.functions.iter())
+            .filter(|f| group.is_none_or(|g| f.group == g))
+            .collect();
         let row = |f: &&Function| rows.get(f.name.as_str());
         let count =
             |pick: &dyn Fn(&&Function) -> bool| functions.iter().filter(|f| pick(f)).count();
@@ -396,14 +394,8 @@ pub fn render(
             if let (Some(r), Some(row)) = (reasons.get(f.name.as_str()), rows.get(f.name.as_str()))
             {
                 let by = Vec::from_iter(row.by.iter().flat_map(|by| by.keys().map(String::as_str)));
-                let _ = writeln!(
-                    out,
-                    "| `{}` | {} | {} | {} |",
-                    f.name,
-                    r.answer,
-                    by.join(", "),
-                    r.why
-                );
+                let (by, answer, why) = (by.join(", "), r.answer, r.why);
+                let _ = writeln!(out, "| `{}` | {answer} | {by} | {why} |", f.name);
             }
         }
         let _ = writeln!(out);

@@ -5,6 +5,8 @@
 use super::answers::{self, ErrorOnly};
 use super::calls::{Call, Calls};
 use super::headers::{Function, Headers};
+use crate::base::deps::ptx_tools::parse_isa;
+use crate::base::files;
 use crate::base::versions::dotted;
 use crate::base::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,7 +66,7 @@ pub struct Machine {
 impl Machine {
     /// From `gpus.csv`, `nvidia-smi.txt` and `date` of the run's logs `out`.
     pub fn read(out: &Path) -> Result<Machine> {
-        let read = |name: &str| crate::base::files::read(&out.join(name));
+        let read = |name: &str| files::read(&out.join(name));
         let csv = read("gpus.csv")?;
         // index, name, driver_version, ...
         let rows: Vec<Vec<String>> = (csv.lines().skip(1))
@@ -72,32 +74,24 @@ impl Machine {
             .filter(|f: &Vec<String>| f.len() >= 3)
             .collect();
         let smi = read("nvidia-smi.txt")?;
-        let cuda = smi
-            .split("CUDA Version:")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|v| {
-                let (major, minor) = v.split_once('.')?;
-                Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
-            })
+        let cuda = (smi.split("CUDA Version:").nth(1))
+            .and_then(|rest| parse_isa(rest.split_whitespace().next()?))
+            .map(|(major, minor)| major * 1000 + minor * 10)
             .ok_or("nvidia-smi.txt names no `CUDA Version:`")?;
         let mut without_tools = Vec::new();
-        for log in crate::base::files::named(out, "", "-without-tools.log")? {
-            let name = crate::base::files::name(&log);
+        for log in files::named(out, "", "-without-tools.log")? {
+            let (name, text) = (files::name(&log), files::read(&log)?);
             let run = name.trim_end_matches("-without-tools.log");
-            let text = crate::base::files::read(&log)?;
             let verdict = text.lines().find(|l| l.contains(": parity "));
             let verdict = verdict.unwrap_or("no parity verdict in its log");
             without_tools.push(format!("`{run}`: {verdict}"));
         }
+        let driver = rows.first().map(|r| r[2].clone());
         Ok(Machine {
             without_tools,
             date: read("date")?.trim().to_string(),
             gpus: rows.iter().map(|r| r[1].clone()).collect(),
-            driver: rows
-                .first()
-                .map(|r| r[2].clone())
-                .ok_or("gpus.csv lists no GPU")?,
+            driver: driver.ok_or("gpus.csv lists no GPU")?,
             cuda,
         })
     }

@@ -120,3 +120,13 @@ pub fn compile(nvrtc: &Nvrtc, source: &Path, options: &[&str]) -> Result<Vec<u8>
 fn until_nul(bytes: &[u8]) -> &[u8] {
     bytes.split(|b| *b == 0).next().unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_missing_library_is_named() {
+        let missing = std::path::Path::new("/nonexistent/libnvrtc.so.12");
+        let error = super::Nvrtc::load(missing).err().unwrap().to_string();
+        assert!(error.contains("/nonexistent/libnvrtc.so.12"), "{error}");
+    }
+}

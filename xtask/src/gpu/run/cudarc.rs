@@ -39,10 +39,8 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         .iter()
         .filter_map(|p| Some(files::name(p).strip_prefix("ours-")?.to_string()))
         .collect();
-    println!(
-        "== cudarc 0.19.10, its library tests and examples, on its own sys and on this crate ({} builds each)",
-        pairs.len()
-    );
+    let n = pairs.len();
+    println!("== cudarc 0.19.10, its library tests and examples, on its own sys and on this crate ({n} builds each)");
     // The tests whose outcome is the machine's timing, on either side.
     let timing = outcomes::expected(&read(&dir.join("timing-tests"))?);
     let mut called: [BTreeSet<String>; 2] = Default::default();
@@ -90,10 +88,8 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         let list: String = functions.iter().map(|f| format!("{f}\n")).collect();
         let file = format!("cudarc-driver-functions-{side}");
         files::write(&logs.out.join(file), list)?;
-        println!(
-            "  {} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})",
-            functions.len()
-        );
+        let n = functions.len();
+        println!("  {n} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})");
     }
     files::remove_dir(&bindings)?;
     bench(&dir, &ld_path, logs)
@@ -148,13 +144,11 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
         for (i, side) in ["own", "ours"].into_iter().enumerate() {
             // Both on one CPU, where taskset is there.
             let program = dir.join(format!("bench-{side}"));
-            let mut command = if Path::new("/usr/bin/taskset").exists() {
-                let mut c = Command::new("/usr/bin/taskset");
-                c.args(["-c", "1"]).arg(program);
-                c
-            } else {
-                Command::new(program)
-            };
+            let mut command = Command::new(&program);
+            if Path::new("/usr/bin/taskset").exists() {
+                command = Command::new("/usr/bin/taskset");
+                command.args(["-c", "1"]).arg(program);
+            }
             command.env("LD_LIBRARY_PATH", ld_path);
             let output = command.output().map_err(|e| process::error(&command, e))?;
             let text = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -162,10 +156,8 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
             if !output.status.success() {
                 log.push_str(&String::from_utf8_lossy(&output.stderr));
                 files::write(&logs.path("cudarc-bench"), &log)?;
-                println!(
-                    "cudarc-bench: FAILED ({side}; {})",
-                    logs.path("cudarc-bench").display()
-                );
+                let log = logs.path("cudarc-bench");
+                println!("cudarc-bench: FAILED ({side}; {})", log.display());
                 logs.failures.push("cudarc-bench".into());
                 return Ok(());
             }

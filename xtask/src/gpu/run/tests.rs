@@ -146,10 +146,8 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", file);
     }
     let vendor = std::env::var("__EGL_VENDOR_LIBRARY_FILENAMES");
-    println!(
-        "  EGL vendor file: {}",
-        vendor.as_deref().unwrap_or("the glvnd default search")
-    );
+    let vendor = vendor.as_deref().unwrap_or("the glvnd default search");
+    println!("  EGL vendor file: {vendor}");
     let tests = [
         files::sorted(&here.join("tests"), "gl_interop-")?,
         files::sorted(&here.join("tests"), "egl_interop-")?,

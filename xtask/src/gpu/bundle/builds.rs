@@ -131,15 +131,9 @@ impl Versions {
     /// The test builds with `dynamic-loading`: the default version's, then the `gpu-dynamic`
     /// versions'.
     pub fn dynamic_tests(&self) -> Vec<Build> {
-        let tests = [
-            "driver",
-            "table",
-            "dynamic",
-            "load_from",
-            "interop",
-            "gl_interop",
-            "egl_interop",
-        ];
+        let tests: Vec<&str> = "driver table dynamic load_from interop gl_interop egl_interop"
+            .split(' ')
+            .collect();
         let mut builds = vec![self.dynamic_build(self.default, &tests, "interop,")];
         let dynamic = ["driver", "table", "dynamic"];
         builds.extend(

@@ -487,7 +487,7 @@ pub fn function_rows(text: &str) -> BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::answers::ErrorOnly;
+    use super::super::answers::error_only;
     use super::super::calls::{Calls, Program, Sides};
     use super::super::headers::Headers;
     use super::{function_rows, render, Machine};
@@ -554,16 +554,12 @@ mod tests {
         calls
             .dependents
             .insert("cust".into(), set(&[("cuInit", 0)]));
-        let luid = ErrorOnly {
-            function: "cuDeviceGetLuid",
-            answer: "CUDA_ERROR_NOT_SUPPORTED",
-            why: "Windows only",
-        };
-        let no_reason = ErrorOnly {
-            function: "cuNoReason",
-            answer: "CUDA_ERROR_INVALID_VALUE",
-            why: "invalid",
-        };
+        let luid = error_only(
+            "cuDeviceGetLuid",
+            "CUDA_ERROR_NOT_SUPPORTED",
+            "Windows only",
+        );
+        let no_reason = error_only("cuNoReason", "CUDA_ERROR_INVALID_VALUE", "invalid");
 
         let error = render(&headers, &calls, &machine, std::slice::from_ref(&luid));
         let error = error.err().unwrap().to_string();

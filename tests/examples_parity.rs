@@ -121,7 +121,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`). The C
-/// twins `examples/*.cpp` are the list `cargo xtask first-run` and `cargo xtask twins-smoke` use;
+/// twins `examples/*.cpp` are the list `cargo xtask first-run` uses;
 /// `every_twin_has_a_parity_test` fails, naming both lists, where this one differs from them.
 const EXAMPLES: &[(&str, bool)] = &[
     ("driver_init", false),

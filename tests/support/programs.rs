@@ -11,7 +11,7 @@
 //! `required-features` names exactly one version feature, the oldest header that declares every
 //! function the program calls (newer functions under `cfg`/`#if`). The tests' build script (which
 //! compiles the twins and writes one parity test per program) and the xtask tasks that run the
-//! examples (`first-run`, `twins-smoke`, `dynamic-check`, the GPU bundle) include this file by path.
+//! examples (`first-run`, `dynamic-check`, the GPU bundle) include this file by path.
 
 use std::path::Path;
 

@@ -15,6 +15,7 @@ mod platforms;
 mod release;
 mod test;
 
+use base::args::{self, Args};
 use base::Result;
 use std::process::ExitCode;
 
@@ -25,12 +26,13 @@ struct Concern {
     tasks: &'static [Task],
 }
 
-/// One task: its name on the command line, its arguments, what it does, and its code.
+/// One task: its name on the command line, its arguments (the one declaration of them: its usage
+/// line, which [`args::parse`] reads them by), what it does, and its code.
 struct Task {
     name: &'static str,
     usage: &'static str,
     about: &'static str,
-    run: fn(&[String]) -> Result,
+    run: fn(&Args) -> Result,
 }
 
 /// Every task, by concern, in the order `cargo xtask` lists them.
@@ -128,12 +130,6 @@ const CONCERNS: &[Concern] = &[
                 usage: "",
                 about: "a fresh clone runs every example with only a driver, under every version feature",
                 run: checks::first_run::run,
-            },
-            Task {
-                name: "twins-smoke",
-                usage: "",
-                about: "the examples' C twins built with g++ and run on the driver library",
-                run: checks::twins_smoke::run,
             },
             Task {
                 name: "dependent-check",
@@ -253,12 +249,22 @@ fn main() -> ExitCode {
         print_tasks();
         return ExitCode::from(2);
     };
+    if let ("help", [asked]) = (name.as_str(), rest) {
+        if let Some(task) = tasks().find(|t| t.name == asked) {
+            eprintln!("{}\n  {}", usage(task), task.about);
+            return ExitCode::SUCCESS;
+        }
+    }
     let Some(task) = tasks().find(|t| t.name == name) else {
         eprintln!("xtask: no task `{name}`");
         print_tasks();
         return ExitCode::from(2);
     };
-    match (task.run)(rest) {
+    let Some(args) = args::parse(task.usage, rest) else {
+        eprintln!("{}", usage(task));
+        return ExitCode::from(2);
+    };
+    match (task.run)(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("xtask {name}: {e}");
@@ -267,13 +273,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// `usage: cargo xtask NAME USAGE`.
+fn usage(task: &Task) -> String {
+    format!("usage: cargo xtask {} {}", task.name, task.usage)
+        .trim_end()
+        .to_string()
+}
+
 /// Every task, concern by concern.
 fn tasks() -> impl Iterator<Item = &'static Task> {
     CONCERNS.iter().flat_map(|c| c.tasks)
 }
 
 fn print_tasks() {
-    eprintln!("usage: cargo xtask <task> [arguments]; the tasks by concern, xtask/src/<folder>:");
+    eprintln!("usage: cargo xtask <task> [arguments] (cargo xtask help <task>: its usage); the tasks by concern, xtask/src/<folder>:");
     for c in CONCERNS {
         eprintln!("{}/: {}", c.folder, c.about);
         for t in c.tasks {

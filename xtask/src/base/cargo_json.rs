@@ -1,5 +1,6 @@
-//! Cargo's JSON messages (`--message-format=json`): the executables a build made, and the
-//! `OUT_DIR` of the tests' build script (package `cuda-driver-tests`: the C twins).
+//! Cargo's JSON: its messages (`--message-format=json`: the executables a build made, and the
+//! `OUT_DIR` of the tests' build script, package `cuda-driver-tests`: the C twins), and the
+//! workspace's manifests as `cargo metadata` reads them ([`packages`]).
 
 use crate::base::process::{self, describe};
 use crate::base::Result;
@@ -36,6 +37,34 @@ pub fn built(command: &mut Command) -> Result<Built> {
     let messages = String::from_utf8(out.stdout)
         .map_err(|_| format!("{}: its output is not UTF-8", describe(command)))?;
     parse(&messages)
+}
+
+/// The workspace's packages `names`, as `cargo metadata --no-deps` describes them (the manifests
+/// as cargo reads them, inherited fields filled in; no lock read or written, nothing fetched).
+pub fn packages<const N: usize>(names: [&str; N]) -> Result<[Value; N]> {
+    let mut cargo = process::command("cargo");
+    cargo.args([
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
+    let metadata: Value = serde_json::from_str(&process::output(&mut cargo)?)
+        .map_err(|e| process::error(&cargo, e))?;
+    let all = metadata["packages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let mut found = Vec::new();
+    for name in names {
+        let package = all.iter().find(|p| p["name"] == name);
+        found.push(
+            package
+                .ok_or(format!("cargo metadata names no package {name}"))?
+                .clone(),
+        );
+    }
+    Ok(found.try_into().expect("one per name"))
 }
 
 /// What `messages` (cargo's JSON messages, one per line) name.

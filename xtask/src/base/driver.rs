@@ -15,10 +15,7 @@ pub fn driver() -> Result<u32> {
 
 /// The folder of the 535 library, as fetch-deps sets it (`CUDA_LIBRARY_PATH`).
 pub fn library() -> Result<PathBuf> {
-    env_path(
-        "CUDA_LIBRARY_PATH",
-        "the driver library's folder (fetch-deps)",
-    )
+    env_path("CUDA_LIBRARY_PATH", "the driver library's folder")
 }
 
 /// The `CUDA_VERSION` that Debian bullseye's 470 driver library reports (CUDA 11.4): the tests

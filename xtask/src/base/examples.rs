@@ -2,21 +2,14 @@
 //! (`examples/groups/`) with the headers each runs at.
 
 use crate::base::process::root;
-use crate::base::{versions, Result};
+use crate::base::{files, versions, Result};
 
 /// The names `NAME` of the files `folder/NAME.<extension>` (the workspace's folder), sorted.
 pub fn stems(folder: &str, extension: &str) -> Result<Vec<String>> {
-    let dir = root().join(folder);
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut names = Vec::new();
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == extension) {
-            if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-                names.push(stem.to_string());
-            }
-        }
-    }
+    let paths = files::named(&root().join(folder), "", &format!(".{extension}"))?;
+    let mut names: Vec<String> = (paths.iter())
+        .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
+        .collect();
     names.sort();
     Ok(names)
 }

@@ -1,20 +1,20 @@
 //! Files and folders, each failure one line that names the path.
 
 use crate::base::Result;
-use std::fs;
+use fs_err as fs;
 use std::io::ErrorKind;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// Creates the folder `dir` and those above it.
 pub fn create_dir(dir: &Path) -> Result {
-    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()).into())
+    Ok(fs::create_dir_all(dir)?)
 }
 
 /// `rm -rf dir`.
 pub fn remove_dir(dir: &Path) -> Result {
     match fs::remove_dir_all(dir) {
-        Err(e) if e.kind() != ErrorKind::NotFound => Err(format!("{}: {e}", dir.display()).into()),
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
 }
@@ -28,15 +28,14 @@ pub fn recreate_dir(dir: &Path, sub: &str) -> Result {
 /// `ln -sfn target link`.
 pub fn link(target: &str, link: &Path) -> Result {
     if link.symlink_metadata().is_ok() {
-        fs::remove_file(link).map_err(|e| format!("{}: {e}", link.display()))?;
+        fs::remove_file(link)?;
     }
-    std::os::unix::fs::symlink(target, link).map_err(|e| format!("{}: {e}", link.display()).into())
+    Ok(fs::os::unix::fs::symlink(target, link)?)
 }
 
 /// Copies the file `from` to `to`, with its permissions.
 pub fn copy(from: &Path, to: &Path) -> Result {
-    fs::copy(from, to)
-        .map_err(|e| format!("copying {} to {}: {e}", from.display(), to.display()))?;
+    fs::copy(from, to)?;
     Ok(())
 }
 
@@ -51,12 +50,12 @@ pub fn copy_files(from: &Path, to: &Path) -> Result {
 
 /// Writes `text` to the file `path`.
 pub fn write(path: &Path, text: impl AsRef<[u8]>) -> Result {
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()).into())
+    Ok(fs::write(path, text)?)
 }
 
 /// The text of the file `path`.
 pub fn read(path: &Path) -> Result<String> {
-    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+    Ok(fs::read_to_string(path)?)
 }
 
 /// The entries of the folder `dir` whose names start with `prefix`, sorted; none if it is missing.
@@ -64,7 +63,7 @@ pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", dir.display()).into()),
+        Err(e) => return Err(e.into()),
     };
     let mut paths = Vec::new();
     for entry in entries {
@@ -80,7 +79,7 @@ pub fn sorted(dir: &Path, prefix: &str) -> Result<Vec<PathBuf>> {
 /// The files of the folder `dir` named `<prefix>*<suffix>`, sorted.
 pub fn named(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+    for entry in fs::read_dir(dir)? {
         let path = entry?.path();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         if name.starts_with(prefix) && name.ends_with(suffix) && path.is_file() {
@@ -95,7 +94,7 @@ pub fn named(dir: &Path, prefix: &str, suffix: &str) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 pub fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         match path.is_dir() {
             true => files.extend(walk(&path)),

@@ -5,12 +5,15 @@
 //! ([`driver`]), the example programs ([`examples`]), the bindings' generator ([`generator`]), the
 //! pinned crate files ([`pinned_crate`]), the dependents' outcomes ([`outcomes`]), headings and
 //! times ([`steps`]), rustup ([`rustup`]), libtest's output ([`libtest`]), medians ([`median`]),
-//! the driver functions the bindings declare ([`prototypes`]), and a task's [`Result`].
+//! what a binary links dynamically ([`elf`]), the driver functions the bindings declare
+//! ([`prototypes`]), and a task's [`Result`].
 
+pub mod args;
 pub mod capture;
 pub mod cargo_json;
 pub mod deps;
 pub mod driver;
+pub mod elf;
 pub mod examples;
 pub mod files;
 pub mod generator;

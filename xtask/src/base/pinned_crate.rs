@@ -2,16 +2,21 @@
 //! crates of the first `ci/*/Cargo.lock` that pins it (`cargo fetch --locked` on the Cargo.toml
 //! beside it) and checked against the checksum that lock gives it. `ci/rustacuda/` pins rustacuda
 //! 0.1.3 and its cuda-driver-sys 0.3.0, `ci/cudarc/` cudarc 0.19.10, `ci/cust/` cust 0.3.2 and its
-//! cust_raw 0.11.3. The dependents' checks unpack it; migration-changes reads its bindings.
+//! cust_raw 0.11.3. The dependents' checks unpack it; migration-changes reads its bindings. Also
+//! the one reader of a Cargo.lock ([`lock_entries`], [`lock_field`]): `cargo metadata` gives no
+//! checksum, and needs every crate of a lock fetched before it reads one.
 
+use crate::base::files::{self, name as file_name};
 use crate::base::process::{self, root};
-use crate::base::Result;
-use std::path::PathBuf;
+use crate::base::{deps, Result};
+use std::path::{Path, PathBuf};
+
+/// The line that starts each package's entry in a Cargo.lock.
+pub const ENTRY: &str = "[[package]]\n";
 
 /// The path of NAME-VERSION.crate in cargo's cache, fetched and checked against the lock.
 pub fn path(name: &str, version: &str) -> Result<PathBuf> {
     let (folder, sum) = pinning_lock(name, version)?;
-    let lock = format!("{folder}/Cargo.lock");
     process::run(process::command("cargo").args([
         "fetch",
         "--quiet",
@@ -21,46 +26,37 @@ pub fn path(name: &str, version: &str) -> Result<PathBuf> {
     ]))?;
     let cargo_home = match std::env::var_os("CARGO_HOME") {
         Some(home) => PathBuf::from(home),
-        None => PathBuf::from(std::env::var_os("HOME").ok_or("HOME is not set")?).join(".cargo"),
+        None => deps::env_path("HOME", "cargo's cache is under $HOME/.cargo")?.join(".cargo"),
     };
-    let cache = cargo_home.join("registry/cache");
     let file = format!("{name}-{version}.crate");
-    let mut registries: Vec<PathBuf> = match std::fs::read_dir(&cache) {
-        Ok(entries) => entries.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
-        Err(_) => Vec::new(),
-    };
-    registries.sort();
-    for candidate in registries.into_iter().map(|r| r.join(&file)) {
+    for registry in files::sorted(&cargo_home.join("registry/cache"), "")? {
+        let candidate = registry.join(&file);
         if candidate.is_file() && sha256(&candidate)? == sum {
             return Ok(candidate);
         }
     }
-    Err(format!("no {file} with the checksum of {lock} in cargo's cache").into())
+    Err(format!("no {file} with the checksum of {folder}/Cargo.lock in cargo's cache").into())
 }
 
 /// The first folder `ci/*` (in name order) whose Cargo.lock pins `name` `version`, and the
 /// checksum it gives; an error if another lock pins it with another checksum.
 fn pinning_lock(name: &str, version: &str) -> Result<(String, String)> {
-    let ci = root().join("ci");
-    let mut folders: Vec<String> = std::fs::read_dir(&ci)
-        .map_err(|e| format!("{}: {e}", ci.display()))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    folders.sort();
     let mut found: Option<(String, String)> = None;
-    for folder in folders {
-        let Ok(lock) = std::fs::read_to_string(ci.join(&folder).join("Cargo.lock")) else {
+    for dir in files::sorted(&root().join("ci"), "")? {
+        let lock = dir.join("Cargo.lock");
+        if !lock.is_file() {
+            continue;
+        }
+        let text = files::read(&lock)?;
+        let Some(sum) = checksum(&text, name, version) else {
             continue;
         };
-        let Some(sum) = checksum(&lock, name, version) else {
-            continue;
-        };
+        let folder = format!("ci/{}", file_name(&dir));
         match &found {
-            None => found = Some((format!("ci/{folder}"), sum.to_string())),
+            None => found = Some((folder, sum.to_string())),
             Some((first, first_sum)) if first_sum != sum => {
                 return Err(format!(
-                    "{first}/Cargo.lock and ci/{folder}/Cargo.lock pin {name} {version} with \
+                    "{first}/Cargo.lock and {folder}/Cargo.lock pin {name} {version} with \
                      different checksums: make them agree"
                 )
                 .into())
@@ -71,27 +67,37 @@ fn pinning_lock(name: &str, version: &str) -> Result<(String, String)> {
     found.ok_or_else(|| format!("no ci/*/Cargo.lock pins {name} {version}").into())
 }
 
+/// The Cargo.lock `text` split at each [`ENTRY`] line: what precedes the first, then each
+/// package's entry (its lines after that one).
+pub fn lock_entries(text: &str) -> std::str::Split<'_, &str> {
+    text.split(ENTRY)
+}
+
+/// The value of the `key = "value"` line of a Cargo.lock package entry.
+pub fn lock_field<'a>(entry: &'a str, key: &str) -> Option<&'a str> {
+    entry.lines().find_map(|l| {
+        l.strip_prefix(key)?
+            .strip_prefix(" = \"")?
+            .strip_suffix('"')
+    })
+}
+
 /// The checksum a Cargo.lock gives the package `name` `version`.
 fn checksum<'a>(lock: &'a str, name: &str, version: &str) -> Option<&'a str> {
-    lock.split("[[package]]").find_map(|package| {
-        let field = |key: &str| {
-            package.lines().find_map(|l| {
-                l.strip_prefix(key)?
-                    .strip_prefix(" = \"")?
-                    .strip_suffix('"')
-            })
-        };
-        (field("name")? == name && field("version")? == version)
-            .then(|| field("checksum"))
-            .flatten()
+    lock_entries(lock).skip(1).find_map(|entry| {
+        let named = lock_field(entry, "name")? == name && lock_field(entry, "version")? == version;
+        named.then(|| lock_field(entry, "checksum")).flatten()
     })
 }
 
 /// The SHA-256 of a file, as `sha256sum` prints it.
-fn sha256(path: &std::path::Path) -> Result<String> {
+fn sha256(path: &Path) -> Result<String> {
     let out = process::output(process::command("sha256sum").arg(path))?;
-    let sum = out.split_whitespace().next().unwrap_or_default();
-    Ok(sum.to_string())
+    Ok(out
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string())
 }
 
 #[cfg(test)]
@@ -108,11 +114,7 @@ mod tests {
         assert_eq!(checksum(LOCK, "b", "0.3.0"), Some("22"));
         assert_eq!(checksum(LOCK, "a", "0.1.0"), Some("11"));
         assert_eq!(checksum(LOCK, "b", "0.3.1"), None);
-        assert_eq!(
-            checksum(LOCK, "c", "1.0.0"),
-            None,
-            "a path package has no checksum"
-        );
+        assert_eq!(checksum(LOCK, "c", "1.0.0"), None, "a path package");
         assert_eq!(checksum(LOCK, "d", "0.1.0"), None);
     }
 }

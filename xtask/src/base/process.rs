@@ -144,3 +144,25 @@ pub fn task(name: &str) -> Result<Command> {
     command.arg(name);
     Ok(command)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::base::{files, process};
+    use std::path::Path;
+
+    /// A missing file's error names the path; a missing program's, the command line.
+    #[test]
+    fn errors_name_what_failed() {
+        let missing = Path::new("/nonexistent/xtask-missing.txt");
+        let e = files::read(missing).unwrap_err().to_string();
+        assert!(e.contains("/nonexistent/xtask-missing.txt"), "{e}");
+        let e = process::run(process::command("xtask-no-such-program").arg("--flag"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("xtask-no-such-program --flag: "), "{e}");
+        let e = process::run(process::command("false").arg("x"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "false x failed (exit status: 1)");
+    }
+}

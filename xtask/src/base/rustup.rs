@@ -1,8 +1,9 @@
 //! What the tasks install with rustup, the one toolchain manager they use: the prebuilt standard
-//! library of a target for the toolchain that runs cargo (`rustup target add`), and a toolchain
-//! of its own version (`rustup toolchain install`). What is there already is not asked for again
-//! (no download, no network); a machine without rustup, or one that cannot reach its downloads,
-//! gets one line saying what to run.
+//! library of a target for the toolchain that runs cargo (`rustup target add`), a component of it
+//! (`rustup component add`), a toolchain of its own version (`rustup toolchain install`); and a
+//! program of such a toolchain (`rustup run`). What is there already is not asked for again (no
+//! download, no network); a machine without rustup, or one that cannot reach its downloads, gets
+//! one line saying what to run.
 
 use crate::base::{process, Result};
 use std::process::Command;
@@ -20,31 +21,52 @@ pub fn targets(targets: &[&str]) -> Result {
     rustup(&[&["target", "add"], &missing[..]].concat(), &what).map(drop)
 }
 
+/// The component `name` (`rust-src`) of the toolchain cargo runs with here.
+pub fn component(name: &str) -> Result {
+    rustup(&["component", "add", name], name).map(drop)
+}
+
 /// The toolchain `version` (`1.84`: its newest patch release), minimal profile; its name for
 /// `rustup run`.
 pub fn toolchain(version: &str) -> Result<String> {
     let installed = rustup(&["toolchain", "list"], "the installed toolchains")?;
-    let prefix = format!("{version}-");
-    if !installed.lines().any(|l| l.starts_with(&prefix)) {
-        // No self-update: in the test command's own homes rustup itself is not installed.
-        let args = [
-            "toolchain",
-            "install",
-            version,
-            "--profile",
-            "minimal",
-            "--no-self-update",
-        ];
-        rustup(&args, &format!("Rust {version}"))?;
+    if !installed
+        .lines()
+        .any(|l| l.starts_with(&format!("{version}-")))
+    {
+        install(version, &[])?;
     }
     Ok(version.to_string())
 }
 
-/// `rustup <args>`: its standard output; on failure one line with what it said last.
+/// Installs the toolchain `version`, minimal profile with `components`, into the rustup home of
+/// the environment. No self-update: in the test command's own homes rustup itself is not
+/// installed.
+pub fn install(version: &str, components: &[&str]) -> Result {
+    let mut args = vec!["toolchain", "install", version, "--profile", "minimal"];
+    let components = components.join(",");
+    if !components.is_empty() {
+        args.extend(["--component", &components]);
+    }
+    args.push("--no-self-update");
+    rustup(&args, &format!("Rust {version}")).map(drop)
+}
+
+/// `program` (cargo, rustc) of rustup's `toolchain`, whatever toolchain runs this task (its
+/// RUSTUP_TOOLCHAIN, RUSTC and RUSTDOC are not passed on).
+pub fn run(toolchain: &str, program: &str) -> Command {
+    let mut command = process::command("rustup");
+    command.args(["run", toolchain, program]);
+    for variable in ["RUSTUP_TOOLCHAIN", "RUSTC", "RUSTDOC"] {
+        command.env_remove(variable);
+    }
+    command
+}
+
+/// `rustup ARGS`, for `what`: its standard output; on failure one line with what it said last.
 fn rustup(args: &[&str], what: &str) -> Result<String> {
-    let mut command = Command::new("rustup");
-    command.args(args);
-    let line = process::describe(&command);
+    let mut command = process::command("rustup");
+    let line = process::describe(command.args(args));
     let failed = |why: &str| -> Result<String> {
         Err(format!("cannot get {what} from rustup ({why}): run `{line}` where it can").into())
     };

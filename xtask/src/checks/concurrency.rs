@@ -17,17 +17,18 @@
 //!
 //! Nothing is suppressed: no sanitizer options but the report's exit code.
 
+use crate::base::args::Args;
+use crate::base::capture::merged;
 use crate::base::driver::expect_535_driver;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
-use crate::base::steps::Headings;
+use crate::base::steps::Steps;
 use crate::base::versions::the_one;
-use crate::base::{deps, Result};
+use crate::base::{deps, libtest, rustup, Result};
+use fs_err as fs;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::process::{Command, ExitStatus};
 
-const HEADINGS: Headings = Headings("concurrency");
 /// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
 /// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
 /// workspace, so the copy's builds would otherwise take the names of the real ones, in the
@@ -37,146 +38,115 @@ const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
 /// The target the sanitized builds name (`-Zbuild-std` needs one).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
-/// One weakened ordering: what it breaks, the file, the line as written, the line weakened.
-type Weakening = (&'static str, &'static str, &'static str, &'static str);
+/// One weakened ordering: what it breaks, the file (in cuda-driver-sys-items/src/), the line as
+/// written, whose Release or Acquire is weakened to Relaxed.
+type Weakening = (&'static str, &'static str, &'static str);
 
 /// The controls of the model check; the first is also ThreadSanitizer's.
 const WEAKENED: [Weakening; 6] = [
     (
         "the loader's outcome published Relaxed",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         ".store(if loaded { LOADED } else { FAILED }, Ordering::Release);",
-        ".store(if loaded { LOADED } else { FAILED }, Ordering::Relaxed);",
     ),
     (
         "the loader's state read Relaxed by a first call",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         "match self.outcome(self.state.load(Ordering::Acquire)) {",
-        "match self.outcome(self.state.load(Ordering::Relaxed)) {",
     ),
     (
         "the loader's state read Relaxed by a waiting thread",
-        "cuda-driver-sys-items/src/loading.rs",
+        "loading.rs",
         "let s = self.state.load(Ordering::Acquire);",
-        "let s = self.state.load(Ordering::Relaxed);",
     ),
     (
         "a trampoline's slot stored Relaxed",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "slot.store(p, Ordering::Release);",
-        "slot.store(p, Ordering::Relaxed);",
     ),
     (
         "a table slot stored Relaxed",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "self.0.store(p, Ordering::Release);",
-        "self.0.store(p, Ordering::Relaxed);",
     ),
     (
         "a table slot read Relaxed by a call",
-        "cuda-driver-sys-items/src/slot.rs",
+        "slot.rs",
         "let p = self.0.load(Ordering::Acquire);\n        (p.addr()",
-        "let p = self.0.load(Ordering::Relaxed);\n        (p.addr()",
     ),
 ];
 
 /// `cargo xtask concurrency`: the checks above, in that order.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask concurrency (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     deps::use_fetched(&[])?;
     expect_535_driver()?;
     let default = the_one("default")?;
     let copy = Scratch::new("concurrency")?;
     copy_checkout(copy.path())?;
 
-    let started = Instant::now();
-    HEADINGS.step("model check: the loader's state machine and the slots under loom");
-    let out = loom(&root(), "")?;
-    if !out.status.success() {
-        print!("{}", text(&out));
+    let mut steps = Steps::new();
+    let mut step = |what: &str| steps.step(&format!("concurrency: {what}"));
+    step("model check: the loader's state machine and the slots under loom");
+    let (status, said) = loom(&root(), "")?;
+    if !status.success() {
+        print!("{said}");
         return Err("the model check failed".into());
     }
-    println!("{}", summary(&out));
-    for (what, file, from, to) in WEAKENED {
-        let found = with_weakened(copy.path(), file, from, to, || {
-            loom(copy.path(), CONTROLS[0])
-        })?;
-        let violation = text(&found)
-            .lines()
-            .find(|l| l.contains("Causality violation"))
-            .map(str::to_string);
-        match violation {
-            Some(line) if !found.status.success() => {
-                println!("control, {what}: fails: {line} ({})", summary(&found))
-            }
-            _ => {
-                print!("{}", text(&found));
-                return Err(format!("the model check passes with {what}").into());
-            }
-        }
+    println!("{}", summary(&said));
+    for weakening @ (what, _, _) in WEAKENED {
+        let control = || loom(copy.path(), CONTROLS[0]);
+        let (status, said) = with_weakened(copy.path(), weakening, control)?;
+        let violation = said.lines().find(|l| l.contains("Causality violation"));
+        let Some(line) = violation.filter(|_| !status.success()) else {
+            print!("{said}");
+            return Err(format!("the model check passes with {what}").into());
+        };
+        println!("control, {what}: fails: {line} ({})", summary(&said));
     }
 
-    took("the model check and its controls", &started);
-    let started = Instant::now();
-    HEADINGS.step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
+    step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
     rust_src()?;
-    for (extra, tests) in [
-        ("", &["first_call_race", "table", "driver"][..]),
-        (",table-only", &["first_call_race", "table"][..]),
-        (
-            ",dynamic-loading",
-            &["first_call_race", "table", "dynamic", "driver"][..],
-        ),
-    ] {
+    let modes = [
+        ("", "first_call_race table driver"),
+        (",table-only", "first_call_race table"),
+        (",dynamic-loading", "first_call_race table dynamic driver"),
+    ];
+    for (extra, tests) in modes {
         let features = format!("cuda-{default},interop{extra}");
+        let tests: Vec<&str> = tests.split(' ').collect();
         println!("--- {features}: {}", tests.join(", "));
-        let mut test = sanitized(&root(), "thread", &features, tests);
+        let mut test = sanitized(&root(), "thread", &features, &tests);
         // The harness-less first_call_race ignores the filter.
         test.args(["--", "many_threads", "--nocapture"]);
         process::run(&mut test)?;
     }
-    let (what, file, from, to) = WEAKENED[0];
+    let (what, _, _) = WEAKENED[0];
     let dynamic = format!("cuda-{default},interop,dynamic-loading");
-    let found = with_weakened(copy.path(), file, from, to, || {
+    let (status, report) = with_weakened(copy.path(), WEAKENED[0], || {
         let control = format!("{dynamic}{}", CONTROLS[1]);
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
-        race.env("FIRST_CALL_RACE_RUNS", "3");
-        race.output().map_err(|e| process::error(&race, e).into())
+        merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
     })?;
-    let report = text(&found);
-    match report
+    let race = report
         .lines()
-        .position(|l| l.contains("ThreadSanitizer: data race"))
-    {
-        Some(i) if !found.status.success() => {
-            // The race's two accesses, each with its first frames.
-            let lines: Vec<&str> = report.lines().skip(i).collect();
-            let write = lines.iter().position(|l| l.contains("Previous write"));
-            let mut shown = lines[..4.min(lines.len())].to_vec();
-            shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
-            println!("control, {what}: reported:\n{}", shown.join("\n"));
-        }
-        _ => {
-            print!("{report}");
-            return Err(format!("ThreadSanitizer reports nothing with {what}").into());
-        }
-    }
+        .position(|l| l.contains("ThreadSanitizer: data race"));
+    let Some(i) = race.filter(|_| !status.success()) else {
+        print!("{report}");
+        return Err(format!("ThreadSanitizer reports nothing with {what}").into());
+    };
+    // The race's two accesses, each with its first frames.
+    let lines: Vec<&str> = report.lines().skip(i).collect();
+    let write = lines.iter().position(|l| l.contains("Previous write"));
+    let mut shown = lines[..4.min(lines.len())].to_vec();
+    shown.extend(write.map_or(&[][..], |w| &lines[w..(w + 4).min(lines.len())]));
+    println!("control, {what}: reported:\n{}", shown.join("\n"));
 
-    took("ThreadSanitizer and its control", &started);
-    let started = Instant::now();
-    HEADINGS.step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
+    step("AddressSanitizer: load_from, faulty libraries, result codes (dynamic-loading)");
     let tests = ["load_from", "faulty_library", "check_error_strings"];
     let mut test = sanitized(&root(), "address", &dynamic, &tests);
     process::run(test.args(["--", "--nocapture"]))?;
-    took("AddressSanitizer", &started);
+    steps.finish();
     Ok(())
-}
-
-/// Prints how long `what` took since `started`, for CI's time budget.
-fn took(what: &str, started: &Instant) {
-    println!("concurrency: {what}: {} s", started.elapsed().as_secs());
 }
 
 /// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
@@ -187,79 +157,66 @@ fn rust_src() -> Result {
     if library.is_file() {
         return Ok(());
     }
-    process::run(process::command("rustup").args(["component", "add", "rust-src"]))
+    rustup::component("rust-src")
 }
 
-/// The model check of the workspace at `dir`, with the features `extra` too, its output kept.
-fn loom(dir: &Path, extra: &str) -> Result<std::process::Output> {
+/// The model check of the workspace at `dir`, with the features `extra` too: how it ended, what
+/// it printed.
+fn loom(dir: &Path, extra: &str) -> Result<(ExitStatus, String)> {
     let mut test = process::command("cargo");
-    test.current_dir(dir)
-        .env("RUSTFLAGS", "--cfg loom")
-        .env("CARGO_TARGET_DIR", root().join("target/loom"))
-        .args(["test", "--release", "-p", "cuda-driver-sys-items"])
-        .args(["--features", &format!("table,dynamic-loading{extra}")])
-        .args(["--test", "loom"]);
-    test.output().map_err(|e| process::error(&test, e).into())
+    test.current_dir(dir).env("RUSTFLAGS", "--cfg loom");
+    test.env("CARGO_TARGET_DIR", root().join("target/loom"));
+    let features = format!("table,dynamic-loading{extra}");
+    let args = "test --release -p cuda-driver-sys-items --test loom --features";
+    merged(test.args(args.split(' ')).arg(features))
 }
 
 /// `cargo test` of the tests package's `tests` at `dir` with `features`, under the sanitizer
 /// `sanitizer`, the standard library built with it.
 fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Command {
     let mut test = process::command("cargo");
-    test.current_dir(dir)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"))
-        // File and line in the reports, without the rest of the debug info (a third of the
-        // build).
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
-        .env(
-            "CARGO_TARGET_DIR",
-            root().join(format!("target/{sanitizer}-sanitizer")),
-        )
-        .args([
-            "test",
-            "-Zbuild-std",
-            "--target",
-            TARGET,
-            "-p",
-            "cuda-driver-tests",
-        ])
-        .args(["--no-default-features", "--features", features]);
-    for t in tests {
-        test.args(["--test", t]);
-    }
+    test.current_dir(dir).env("RUSTC_BOOTSTRAP", "1");
+    test.env("RUSTFLAGS", format!("-Zsanitizer={sanitizer}"));
+    // File and line in the reports, without the rest of the debug info (a third of the build).
+    test.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
+    let target = root().join(format!("target/{sanitizer}-sanitizer"));
+    test.env("CARGO_TARGET_DIR", target);
+    test.args([
+        "test",
+        "-Zbuild-std",
+        "--target",
+        TARGET,
+        "-p",
+        "cuda-driver-tests",
+    ]);
+    test.args(["--no-default-features", "--features", features]);
+    test.args(tests.iter().flat_map(|t| ["--test", t]));
     test
 }
 
-/// `check` run with `from` replaced by `to` in `file` of the copy at `dir`, then put back.
+/// `check` run with the ordering `weakening` weakened in the copy at `dir`, then put back.
 fn with_weakened<T>(
     dir: &Path,
-    file: &str,
-    from: &str,
-    to: &str,
+    weakening: Weakening,
     check: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
-    let path = dir.join(file);
-    let original = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+    let (_, file, from) = weakening;
+    let file = format!("cuda-driver-sys-items/src/{file}");
+    let path = dir.join(&file);
+    let original = fs::read_to_string(&path)?;
     if original.matches(from).count() != 1 {
         return Err(format!("{file} does not hold `{from}` once: update the controls").into());
     }
-    std::fs::write(&path, original.replace(from, to))?;
+    let to = (from.replace("Ordering::Release", "Ordering::Relaxed"))
+        .replace("Ordering::Acquire", "Ordering::Relaxed");
+    fs::write(&path, original.replace(from, &to))?;
     let result = check();
-    std::fs::write(&path, original)?;
+    fs::write(&path, original)?;
     result
 }
 
-/// What a command printed, both streams.
-fn text(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-/// The test harness's result line.
-fn summary(out: &std::process::Output) -> String {
-    let text = text(out);
-    text.lines()
-        .find(|l| l.starts_with("test result:"))
-        .unwrap_or("no test result line")
-        .to_string()
+/// The test harness's result line of `said`.
+fn summary(said: &str) -> &str {
+    let mut lines = said.lines();
+    (lines.find(|l| libtest::summary(l).is_some())).unwrap_or("no test result line")
 }

@@ -3,21 +3,14 @@
 //! libclang variable cleared, and its build script checks the `DEP_CUDA_*` metadata
 //! cuda-driver-sys exports to dependents.
 
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::versions::the_one;
-use crate::base::Result;
+use crate::base::{files, Result};
 
 /// The variables that could point a build at a CUDA installation or at libclang.
-const CLEARED: &[&str] = &[
-    "CUDA_LIBRARY_PATH",
-    "CUDA_PATH",
-    "CUDA_ROOT",
-    "CUDA_TOOLKIT_ROOT_DIR",
-    "CUDA_HOME",
-    "CUDA_INCLUDE_PATH",
-    "LIBCLANG_PATH",
-    "LD_LIBRARY_PATH",
-];
+const CLEARED: &str = "CUDA_LIBRARY_PATH CUDA_PATH CUDA_ROOT CUDA_TOOLKIT_ROOT_DIR CUDA_HOME \
+                       CUDA_INCLUDE_PATH LIBCLANG_PATH LD_LIBRARY_PATH";
 
 /// The dependent's library: it uses the bindings without calling the driver.
 const LIB_RS: &str = "//! Uses the bindings without calling the driver.
@@ -27,15 +20,11 @@ pub fn success() -> cuda_driver_sys::CUresult {
 ";
 
 /// `cargo xtask dependent-check`: writes the dependent crate under target/ and builds it.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask dependent-check (no arguments)".into());
-    }
+pub fn run(_: &Args) -> Result {
     let version = the_one("dependent-crate")?;
     let root = root();
     let dir = root.join("target/dependent-check");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src"))?;
+    files::recreate_dir(&dir, "src")?;
     let manifest = format!(
         "[package]
 name = \"dependent-check\"
@@ -56,17 +45,16 @@ cuda-driver-sys = {{ path = \"{}/cuda-driver-sys\", features = [\"cuda-{version}
 }}
 "#
     );
-    std::fs::write(dir.join("Cargo.toml"), manifest)?;
-    std::fs::write(dir.join("build.rs"), build_rs)?;
-    std::fs::write(dir.join("src/lib.rs"), LIB_RS)?;
+    files::write(&dir.join("Cargo.toml"), manifest)?;
+    files::write(&dir.join("build.rs"), build_rs)?;
+    files::write(&dir.join("src/lib.rs"), LIB_RS)?;
     let mut cargo = process::command("cargo");
     cargo
         .arg("build")
         .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .arg("--target-dir")
-        .arg(dir.join("target"));
-    for name in CLEARED {
+        .arg(dir.join("Cargo.toml"));
+    cargo.arg("--target-dir").arg(dir.join("target"));
+    for name in CLEARED.split_whitespace() {
         cargo.env_remove(name);
     }
     process::run(&mut cargo)?;

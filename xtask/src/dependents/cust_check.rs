@@ -4,6 +4,7 @@
 //! ([`crate::dependents::published`] says how). cust_raw's build script (find_cuda_helper) wants
 //! a folder with `lib64/`: the published build gets the 535 library's folder as one.
 
+use crate::base::args::Args;
 use crate::base::Result;
 use crate::dependents::published::{self, Dependent};
 
@@ -23,6 +24,6 @@ const CUST: Dependent = Dependent {
 };
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     published::run(&CUST, args)
 }

@@ -1,43 +1,37 @@
-//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3 besides rustacuda.
-//! ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
+//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3
+//! besides rustacuda. ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
 //! docs/MIGRATING.md names (attributes by name, one renamed and two renumbered; a glob import
 //! through the enum type; `as` casts; the vector types; the profiler functions). Built as it is
-//! on 0.3.0 (pinned by its Cargo.lock; linked as rustacuda's check links it), then with
-//! ci/dependent-0-3/migration.patch on this workspace's crate with each `dependents` version, the
-//! newest with `compat-0-3` and deprecations denied. Every build runs on Debian's 535 library
-//! (no GPU: every call fails alike) and must print what the 0.3.0 build prints: the same
-//! attribute numbers, codes and layouts. The patched program resolves from
-//! ci/dependent-0-3/migrated.lock, fetched before the offline builds as the program's own
-//! Cargo.lock is ([`crate::dependents::trees::LockedTree`]); `--update-locks` regenerates both.
+//! on 0.3.0 (pinned by its Cargo.lock), then migrated ([`crate::dependents::trees`]) with each
+//! `dependents` version, the newest with `compat-0-3` and deprecations denied. Every build runs
+//! on Debian's 535 library (no GPU: every call fails alike) and must print what the 0.3.0 build
+//! prints: the same attribute numbers, codes and layouts.
 
+use crate::base::args::Args;
 use crate::base::driver::Links;
 use crate::base::process;
-use crate::base::{versions, Result};
+use crate::base::{files, versions, Result};
 use crate::dependents::trees::{link_folders, patch_config, Check};
+use fs_err as fs;
 use std::path::Path;
 use std::process::Stdio;
 
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let check = Check {
         name: "dependent-0-3",
         version: None,
         trees: [("published", "Cargo"), ("migrated", "migrated")],
-        takes_bundle: false,
     };
     let Some((work, [published, migrated], _)) = check.start(args)? else {
         return Ok(());
     };
     let (links, published_link) = link_folders(&work)?;
 
-    let built = cargo_build(&published.dir)
-        .env("CUDA_LIBRARY_PATH", &published_link)
-        .arg("--locked")
-        .status()?;
-    if !built.success() {
-        return Err("0.3.0: the build failed".into());
-    }
+    let mut cargo = cargo_build(&published.dir);
+    cargo.env("CUDA_LIBRARY_PATH", &published_link);
+    process::run(cargo.arg("--locked")).map_err(|e| format!("0.3.0: the build failed: {e}"))?;
     run_program(&work, &links, "0.3.0")?;
     let dependents = versions::tagged("dependents")?;
     let newest = dependents.last().copied();
@@ -55,23 +49,17 @@ pub fn run(args: &[String]) -> Result {
         } else {
             cargo.env("RUSTFLAGS", "");
         }
-        if !cargo.status()?.success() {
-            return Err(
-                format!("{tag}: the build failed (the compiler's errors are above)").into(),
-            );
-        }
+        process::run(&mut cargo).map_err(|e| {
+            format!("{tag}: the build failed (the compiler's errors are above): {e}")
+        })?;
         run_program(&work, &links, &tag)?;
-        let same = process::command("diff")
-            .arg("-u")
-            .arg(work.join("0.3.0.out"))
-            .arg(work.join(format!("{tag}.out")))
-            .stdout(Stdio::from(std::io::stderr()))
-            .status()?;
-        if !same.success() {
-            return Err(format!("{tag} prints other than 0.3.0 (above)").into());
-        }
+        let mut diff = process::command("diff");
+        diff.arg("-u").arg(work.join("0.3.0.out"));
+        diff.arg(work.join(format!("{tag}.out")));
+        process::run(diff.stdout(Stdio::from(std::io::stderr())))
+            .map_err(|e| format!("{tag} prints other than 0.3.0 (above): {e}"))?;
     }
-    let printed = std::fs::read_to_string(work.join("0.3.0.out"))?;
+    let printed = files::read(&work.join("0.3.0.out"))?;
     let features: Vec<String> = dependents.iter().map(|v| format!("cuda-{v}")).collect();
     println!(
         "dependent-0-3-check: built on 0.3.0 and on ours with {} (compat-0-3, -D deprecated); \
@@ -97,13 +85,9 @@ fn cargo_build(tree: &Path) -> std::process::Command {
 /// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
 fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
     let program = work.join("target/debug/dependent-0-3");
-    let out = std::fs::File::create(work.join(format!("{tag}.out")))?;
-    let status = process::command(program)
-        .env("LD_LIBRARY_PATH", &links.driver)
-        .stdout(Stdio::from(out))
-        .status()?;
-    if !status.success() {
-        return Err(format!("{tag}: the program failed").into());
-    }
-    Ok(())
+    let out = fs::File::create(work.join(format!("{tag}.out")))?;
+    let mut command = process::command(program);
+    command.env("LD_LIBRARY_PATH", &links.driver);
+    process::run(command.stdout(out.into_parts().0))
+        .map_err(|e| format!("{tag}: the program failed: {e}").into())
 }

@@ -1,28 +1,27 @@
 //! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
 //! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
-//! CI, and in the GPU bundle from gpu-run): its unit tests, integration tests, doctests and examples, each test on its own line
-//! in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one line of counts. No cargo needed.
-//!
-//! DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the integration tests),
-//! examples/ (the example programs, with the data files they read as `./examples/FILE`),
-//! doctests/ (one binary per doctest, named `<file>-<rank>`: the doctest's rank by line in its
-//! source file, so that the names stay the same when a patch moves lines; doctests/index maps them
-//! to rustdoc's names; doctests/unbuilt names those that did not compile, each an outcome
-//! `doctest-build NAME FAILED`), lib/ (libraries the binaries load: the Rust standard library the doctests
-//! link dynamically, NVRTC) and what else the tests read relative to DIR (rustacuda's
-//! resources/add.ptx). With --all-pass-except, it fails unless the tests that fail are exactly
-//! those FILE lists (`KIND NAME` lines, each after its reason in `#` lines); with --same-as, unless
-//! the outcomes that differ from those of the file BASELINE (another build's) are exactly those.
+//! CI, and on the GPU from gpu-run), no cargo needed: its unit tests, integration tests, doctests
+//! and examples, each test on its own line in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one
+//! line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
+//! integration tests), examples/ (with the data files they read as `./examples/FILE`), doctests/
+//! (one binary per doctest, `<file>-<rank>`: its rank by line in its source file, stable when a
+//! patch moves lines; `index` maps them to rustdoc's names; `unbuilt` names those that did not
+//! compile, each an outcome `doctest-build NAME FAILED`), lib/ (the Rust standard library the
+//! doctests link dynamically, NVRTC) and what else the tests read relative to DIR. With
+//! --all-pass-except, it fails unless the tests that fail are exactly those FILE lists (`KIND NAME`
+//! lines after `#` reasons); with --same-as, unless the outcomes that differ from those of the
+//! file BASELINE (another build's) are exactly those.
 
-use crate::base::files::{name as file_name, sorted};
+use crate::base::args::Args;
+use crate::base::capture::{exit_code, merged};
+use crate::base::files::{self, name as file_name, sorted};
+use crate::base::libtest::{test_line, Outcome};
 use crate::base::Result;
-use std::fs;
+use fs_err as fs;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-const USAGE: &str = "usage: cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | \
-                     --same-as BASELINE_OUTCOMES FILE]";
 
 /// What the outcomes are held to.
 enum HeldTo<'a> {
@@ -36,22 +35,17 @@ enum HeldTo<'a> {
 }
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let (dir, outcomes_path, held_to) = match args {
-        [dir, outcomes] => (dir, outcomes, HeldTo::Nothing),
-        [dir, outcomes, flag, file] if flag == "--all-pass-except" => {
-            (dir, outcomes, HeldTo::AllPassExcept(file))
-        }
-        [dir, outcomes, flag, baseline, file] if flag == "--same-as" => {
-            (dir, outcomes, HeldTo::SameAs(baseline, file))
-        }
-        _ => return Err(USAGE.into()),
+pub fn run(args: &Args) -> Result {
+    let [dir, outcomes_path] = ["DIR", "OUTCOMES"].map(|n| args.value(n).expect("declared"));
+    let held_to = match (args.value("FILE"), args.value("BASELINE_OUTCOMES")) {
+        (None, _) => HeldTo::Nothing,
+        (Some(file), None) => HeldTo::AllPassExcept(file),
+        (Some(file), Some(baseline)) => HeldTo::SameAs(baseline, file),
     };
-    let dir = fs::canonicalize(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let dir = fs::canonicalize(dir)?;
     let outcomes_path = PathBuf::from(outcomes_path);
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
-    let mut log =
-        fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let mut log = fs::File::create(&log_path)?;
     let ld_path = crate::base::process::loader_path_with(&dir.join("lib"));
     // The tests read files relative to DIR: rustacuda's ./resources/add.ptx, cudarc's
     // ./examples/sin.ptx.
@@ -75,20 +69,16 @@ pub fn run(args: &[String]) -> Result {
         } else {
             "integration"
         };
-        let (status, output) = combined(command(&test).args(["--test-threads", "1"]))?;
-        writeln!(
-            log,
-            "== tests/{name} (exit {status})\n{}",
-            output.trim_end_matches('\n')
-        )?;
-        let results = test_results(&output);
-        let any_failed = results.iter().any(|(_, word)| *word == "FAILED");
+        let (status, output) = merged(command(&test).args(["--test-threads", "1"]))?;
+        let code = exit_code(status);
+        let output = output.trim_end_matches('\n');
+        writeln!(log, "== tests/{name} (exit {code})\n{output}")?;
+        let results: Vec<_> = output.lines().filter_map(test_line).collect();
+        let any_failed = results.iter().any(|(_, o)| *o == Outcome::Failed);
         outcomes.extend(
-            results
-                .iter()
-                .map(|(test, word)| format!("{kind} {test} {word}")),
+            (results.iter()).map(|(test, outcome)| format!("{kind} {test} {}", outcome.word())),
         );
-        if status != 0 && !any_failed {
+        if !status.success() && !any_failed {
             outcomes.push(format!("{kind} {name}-binary FAILED"));
         }
     }
@@ -100,18 +90,18 @@ pub fn run(args: &[String]) -> Result {
         for program in sorted(&dir.join(folder), "")? {
             let name = file_name(&program);
             // Beside the programs: the doctests' index, the data files examples read.
-            if name == "index" || !crate::base::files::executable(&program) {
+            if name == "index" || !files::executable(&program) {
                 continue;
             }
             writeln!(log, "== {kind} {name}")?;
-            let (status, output) = combined(&mut command(&program))?;
+            let (status, output) = merged(&mut command(&program))?;
             log.write_all(output.as_bytes())?;
-            let verdict = if status == 0 { "ok" } else { "FAILED" };
+            let verdict = if status.success() { "ok" } else { "FAILED" };
             outcomes.push(format!("{kind} {name} {verdict}"));
         }
     }
     let lines: String = outcomes.iter().map(|l| format!("{l}\n")).collect();
-    crate::base::files::write(&outcomes_path, lines)?;
+    files::write(&outcomes_path, lines)?;
 
     let base = file_name(&dir);
     let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
@@ -157,54 +147,30 @@ fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
 
 /// Fails unless the tests that failed are exactly those `file` lists.
 fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let text = crate::base::files::read(file)?;
-    let mut listed: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    listed.sort();
-    let mut failed: Vec<&str> = outcomes
-        .iter()
-        .filter_map(|l| l.strip_suffix(" FAILED"))
+    let listed = crate::base::outcomes::expected(&files::read(file)?);
+    let failed: BTreeSet<String> = (outcomes.iter())
+        .filter_map(|l| Some(l.strip_suffix(" FAILED")?.to_string()))
         .collect();
-    failed.sort();
     let base = file_name(file);
     if failed == listed {
-        println!(
-            "dependent-run: every test passed but the {} listed in {base}",
-            listed.len()
-        );
+        let n = listed.len();
+        println!("dependent-run: every test passed but the {n} listed in {base}");
         return Ok(());
     }
     println!("dependent-run: FAILED: the failing tests are not exactly those of {base}");
-    let passed: Vec<&&str> = listed.iter().filter(|l| !failed.contains(l)).collect();
-    let unlisted: Vec<&&str> = failed.iter().filter(|f| !listed.contains(f)).collect();
-    let lines = passed
-        .iter()
-        .map(|l| format!("  listed, passed or absent: {l}"))
-        .chain(unlisted.iter().map(|f| format!("  failed: {f}")));
+    let lines = (listed
+        .difference(&failed)
+        .map(|l| format!("  listed, passed or absent: {l}")))
+    .chain(failed.difference(&listed).map(|f| format!("  failed: {f}")));
     for line in lines.take(20) {
         println!("{line}");
     }
     println!(
         "  ({} failed that are not listed; all in {})",
-        unlisted.len(),
+        failed.difference(&listed).count(),
         outcomes_path.display()
     );
     Err(format!("the failing tests are not exactly those of {base}").into())
-}
-
-/// The `test NAME ... ok|FAILED|ignored` lines of libtest's output: each test's name and its
-/// outcome word.
-fn test_results(output: &str) -> Vec<(&str, &'static str)> {
-    output
-        .lines()
-        .filter_map(|line| {
-            let (name, said) = line.strip_prefix("test ")?.rsplit_once(" ... ")?;
-            // An ignored test with a reason: `ignored, REASON`.
-            let word = ["ok", "FAILED", "ignored"].into_iter().find(|w| {
-                said == *w || said.strip_prefix("ignored, ").is_some() && *w == "ignored"
-            })?;
-            Some((name, word))
-        })
-        .collect()
 }
 
 /// The counts line: passed of run for each kind.
@@ -235,31 +201,9 @@ fn counts(outcomes: &[String]) -> String {
     .join(", ")
 }
 
-/// Runs `command` with its standard output and error as one stream: its exit status as a shell
-/// gives it and what it printed.
-fn combined(command: &mut Command) -> Result<(i32, String)> {
-    let (status, output) = crate::base::capture::merged(command)?;
-    Ok((crate::base::capture::exit_code(status), output))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{counts, test_results};
-
-    #[test]
-    fn libtest_lines_are_outcomes_and_others_are_not() {
-        let output = "running 3 tests\ntest a::b ... ok\ntest c ... FAILED\ntest d ... ignored\n\
-                      test e ... ignored, needs two GPUs\ntest result: FAILED. 1 passed\n";
-        assert_eq!(
-            test_results(output),
-            [
-                ("a::b", "ok"),
-                ("c", "FAILED"),
-                ("d", "ignored"),
-                ("e", "ignored")
-            ]
-        );
-    }
+    use super::counts;
 
     #[test]
     fn counts_per_kind() {

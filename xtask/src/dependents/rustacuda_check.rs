@@ -3,6 +3,7 @@
 //! ci/rustacuda/migration.patch, its tests' outcomes compared with those on 0.3.0
 //! ([`crate::dependents::published`] says how).
 
+use crate::base::args::Args;
 use crate::base::Result;
 use crate::dependents::published::{self, Dependent};
 
@@ -19,6 +20,6 @@ const RUSTACUDA: Dependent = Dependent {
 };
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     published::run(&RUSTACUDA, args)
 }

@@ -1,22 +1,26 @@
 //! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: their start
-//! ([`Check::start`]: the arguments, the work folder, the pinned crate unpacked twice, the
-//! migration patch), the committed lock of each tree they build offline, and the folders each
-//! build links.
+//! ([`Check::start`]), the committed lock of each tree they build offline, and the folders each
+//! build links. A check's crate comes from the package registry through cargo, pinned with its
+//! checksum by `ci/NAME/Cargo.lock` ([`crate::base::pinned_crate`]), and is unpacked from cargo's
+//! cache twice under `target/NAME-check/` (ci/dependent-0-3's program is copied): as published,
+//! and with `ci/NAME/migration.patch` applied, on this workspace's cuda-driver-sys through
+//! `[patch.crates-io]` (docs/MIGRATING.md gives each edit's reason).
 //!
-//! Every tree a check builds (`published` and `migrated`, or cudarc's `own` and `ours`) is a root
-//! package of its own, whose resolution takes in all its optional dependencies (and theirs that
-//! its features name), which the pinning lock `ci/NAME/Cargo.lock`, where the crate is only a
-//! dependency, never resolves. So each tree has a lock of its own, committed and complete for the
-//! package as it is built (`ci/NAME/TREE.lock`): [`LockedTree::fetch`] puts it in the tree and
-//! fetches every crate it names with `--locked` before the offline builds, so that they need
-//! nothing of cargo's caches; `cargo xtask NAME-check --update-locks` regenerates them.
+//! Each tree is a root package of its own, whose resolution takes in all its optional
+//! dependencies (and theirs that its features name), which the pinning lock, where the crate is
+//! only a dependency, never resolves. So each tree has a lock of its own, committed and complete
+//! for the package as it is built (`ci/NAME/TREE.lock`), put in the tree with every crate it names
+//! fetched (`--locked`) before the offline builds, so that they need nothing of cargo's caches;
+//! `cargo xtask NAME-check --update-locks` regenerates them.
 
+use crate::base::args::Args;
 use crate::base::driver::{self, Links};
-use crate::base::files::link;
+use crate::base::files::{self, link};
+use crate::base::pinned_crate::{lock_entries, lock_field, ENTRY};
 use crate::base::process::{self, root, run_task};
-use crate::base::{deps, Result};
+use crate::base::{capture, deps, Result};
+use fs_err as fs;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 /// A check of a dependent: `cargo xtask NAME-check [--bundle DIR | --update-locks]`, its data
 /// (the pinning lock, the migration patch, the trees' locks) in `ci/NAME/`.
@@ -29,8 +33,6 @@ pub struct Check<'a> {
     /// Each tree's folder in the work folder and its lock's name in `ci/NAME/` (`own`, `own`): the
     /// first as published, the second with the migration patch.
     pub trees: [(&'a str, &'a str); 2],
-    /// Whether the task takes `--bundle DIR`.
-    pub takes_bundle: bool,
 }
 
 /// A started check: its work folder (`target/NAME-check`), its trees as published and migrated,
@@ -52,23 +54,13 @@ impl Check<'_> {
     /// target folder, and makes the two trees: the crate unpacked (or the program copied) twice,
     /// the second with `ci/NAME/migration.patch` applied, exactly; then fetches each tree's
     /// locked crates; with `--update-locks`, `None` once the locks are updated instead.
-    pub fn start(&self, args: &[String]) -> Result<Option<Started>> {
+    pub fn start(&self, args: &Args) -> Result<Option<Started>> {
         let (task, data) = (self.task(), self.data());
-        let usage = match self.takes_bundle {
-            true => "[--bundle DIR | --update-locks]",
-            false => "[--update-locks]",
-        };
-        let (bundle, update_locks) = match args {
-            [] => (None, false),
-            [flag, dir] if self.takes_bundle && flag == "--bundle" => {
-                (Some(root().join(dir)), false)
-            }
-            [flag] if flag == "--update-locks" => (None, true),
-            _ => return Err(format!("usage: cargo xtask {task} {usage}").into()),
-        };
+        let bundle = args.value("DIR").map(|dir| root().join(dir));
+        let update_locks = args.flag("--update-locks");
         deps::use_fetched(&[])?;
         let work = root().join("target").join(&task);
-        std::fs::create_dir_all(&work)?;
+        files::create_dir(&work)?;
         std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
         let (label, crate_file) = match self.version {
             Some(version) => (
@@ -85,8 +77,8 @@ impl Check<'_> {
             update: format!("cargo xtask {task} --update-locks"),
         });
         for tree in &trees {
-            let _ = std::fs::remove_dir_all(&tree.dir);
-            std::fs::create_dir_all(&tree.dir)?;
+            files::remove_dir(&tree.dir)?;
+            files::create_dir(&tree.dir)?;
             match &crate_file {
                 Some(file) => unpack(file, &tree.dir)?,
                 None => process::run(
@@ -100,18 +92,21 @@ impl Check<'_> {
             }
         }
         let patch = format!("{data}/migration.patch");
-        let file = std::fs::File::open(root().join(&patch)).map_err(|e| format!("{patch}: {e}"))?;
-        let applied = process::command("patch")
-            .arg("-d")
-            .arg(&trees[1].dir)
-            .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
-            .stdin(Stdio::from(file))
-            .status()?;
+        let applied = process::status(
+            process::command("patch")
+                .arg("-d")
+                .arg(&trees[1].dir)
+                .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
+                .stdin(fs::File::open(root().join(&patch))?.into_parts().0),
+        )?;
         if !applied.success() {
             return Err(format!("{patch} does not apply to {label}").into());
         }
         for tree in &trees {
-            tree.prepare(update_locks, &root().join(&data).join("Cargo.lock"))?;
+            match update_locks {
+                true => tree.update(&root().join(&data).join("Cargo.lock"))?,
+                false => tree.fetch()?,
+            }
         }
         Ok((!update_locks).then_some((work, trees, bundle)))
     }
@@ -123,7 +118,7 @@ impl Check<'_> {
 /// `<CUDA_LIBRARY_PATH>/lib64`, whose `lib64` is the 535 library's folder.
 pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
     let published = work.join("cuda-0.3");
-    std::fs::create_dir_all(&published)?;
+    files::create_dir(&published)?;
     link(
         &driver::library()?.to_string_lossy(),
         &published.join("lib64"),
@@ -136,7 +131,7 @@ pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
 pub fn run_build(dir: &Path, outcomes: &Path, args: &[&str]) -> Result<String> {
     let (dir, file) = (dir.to_string_lossy(), outcomes.to_string_lossy());
     run_task("dependent-run", &[&[&*dir, &*file], args].concat())?;
-    crate::base::files::read(outcomes)
+    files::read(outcomes)
 }
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.
@@ -158,10 +153,7 @@ fn unpack(crate_file: &Path, dir: &Path) -> Result {
             .args(["--strip-components", "1"]),
     )?;
     let manifest = dir.join("Cargo.toml");
-    let mut text = std::fs::read_to_string(&manifest)?;
-    text.push_str("\n[workspace]\n");
-    std::fs::write(&manifest, text)?;
-    Ok(())
+    files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")
 }
 
 /// A tree that a check builds offline, and the committed lock it resolves from.
@@ -169,20 +161,20 @@ pub struct LockedTree {
     /// The folder it is built in (`target/cust-check/migrated`).
     pub dir: PathBuf,
     /// What it is, in messages (`cust 0.3.2 (migrated)`).
-    pub label: String,
+    label: String,
     /// Its committed lock, relative to the workspace root (`ci/cust/migrated.lock`).
-    pub lock: String,
+    lock: String,
     /// Built on this workspace's cuda-driver-sys ([`patch_config`]).
-    pub patched: bool,
+    patched: bool,
     /// The command that regenerates the lock (`cargo xtask cust-check --update-locks`).
-    pub update: String,
+    update: String,
 }
 
 impl LockedTree {
     /// Puts the committed lock in the tree and fetches every crate it names (`cargo fetch
     /// --locked`, from the package registry), so that the offline builds find them; a lock that
     /// lacks what the package needs as built fails with the lock to regenerate and the command.
-    pub fn fetch(&self) -> Result {
+    fn fetch(&self) -> Result {
         let lock = root().join(&self.lock);
         if !lock.is_file() {
             return Err(format!(
@@ -191,8 +183,8 @@ impl LockedTree {
             )
             .into());
         }
-        crate::base::files::copy(&lock, &self.dir.join("Cargo.lock"))?;
-        let (status, said) = crate::base::capture::merged(&mut self.cargo_fetch(true))?;
+        files::copy(&lock, &self.dir.join("Cargo.lock"))?;
+        let (status, said) = capture::merged(&mut self.cargo_fetch(true))?;
         if status.success() {
             return Ok(());
         }
@@ -211,28 +203,15 @@ impl LockedTree {
         Err(format!("fetching the crates of {} failed: {said}", self.lock).into())
     }
 
-    /// With `update_locks`, [`update`](Self::update) the committed lock from `start`; else
-    /// [`fetch`](Self::fetch) its crates.
-    pub fn prepare(&self, update_locks: bool, start: &Path) -> Result {
-        match update_locks {
-            true => self.update(start),
-            false => self.fetch(),
-        }
-    }
-
     /// Completes the lock in the tree (the committed one if there is one, else `start`) with what
     /// the package needs as built (`cargo fetch`, which keeps every version already locked) and
     /// writes it to the committed path.
-    pub fn update(&self, start: &Path) -> Result {
+    fn update(&self, start: &Path) -> Result {
         let lock = root().join(&self.lock);
-        let from = if lock.is_file() {
-            lock.as_path()
-        } else {
-            start
-        };
-        crate::base::files::copy(from, &self.dir.join("Cargo.lock"))?;
+        let from = if lock.is_file() { &lock } else { start };
+        files::copy(from, &self.dir.join("Cargo.lock"))?;
         process::run(&mut self.cargo_fetch(false))?;
-        crate::base::files::copy(&self.dir.join("Cargo.lock"), &lock)?;
+        files::copy(&self.dir.join("Cargo.lock"), &lock)?;
         println!("{}: complete for {}", self.lock, self.label);
         Ok(())
     }
@@ -257,20 +236,20 @@ impl LockedTree {
     /// as built) must fail [`fetch`](Self::fetch) with the message that names the lock and the
     /// command; prints that message.
     pub fn control_without(&self, name: &str, scratch: &Path) -> Result {
-        let text = crate::base::files::read(&root().join(&self.lock))?;
+        let text = files::read(&root().join(&self.lock))?;
         let Some(cut) = without_package(&text, name) else {
             return Err(format!("control: {} locks no package `{name}`", self.lock).into());
         };
-        let _ = std::fs::remove_dir_all(scratch);
+        files::remove_dir(scratch)?;
         process::run(process::command("cp").arg("-r").arg(&self.dir).arg(scratch))?;
         let lock = scratch.join(format!("without-{name}.lock"));
-        crate::base::files::write(&lock, cut)?;
+        files::write(&lock, cut)?;
         let control = LockedTree {
             dir: scratch.to_path_buf(),
-            label: self.label.clone(),
             lock: lock.to_string_lossy().into_owned(),
-            patched: self.patched,
+            label: self.label.clone(),
             update: self.update.clone(),
+            ..*self
         };
         match control.fetch() {
             Err(e) if e.to_string().contains(&self.update) => {
@@ -278,8 +257,7 @@ impl LockedTree {
                     "control: {} without `{name}` fails as it must: {e}",
                     self.lock
                 );
-                let _ = std::fs::remove_dir_all(scratch);
-                Ok(())
+                files::remove_dir(scratch)
             }
             Err(e) => Err(format!(
                 "control: {} without `{name}` failed, but without naming `{}`: {e}",
@@ -299,24 +277,22 @@ impl LockedTree {
 /// The lock file `text` without the package `name` and every mention of it in the dependency
 /// lists; `None` if it locks no such package.
 fn without_package(text: &str, name: &str) -> Option<String> {
-    let marker = "[[package]]\n";
-    let mut blocks = text.split(marker);
-    let mut out = blocks.next().unwrap_or("").to_string();
+    let mut entries = lock_entries(text);
+    let mut out = entries.next().unwrap_or("").to_string();
     let mut found = false;
-    let own_line = format!("name = \"{name}\"\n");
-    let mention = format!("\"{name}");
-    for block in blocks {
-        if block.starts_with(&own_line) {
+    for entry in entries {
+        if lock_field(entry, "name") == Some(name) {
             found = true;
             continue;
         }
-        out.push_str(marker);
-        for line in block.split_inclusive('\n') {
-            let item = line.trim();
-            let named = item
-                .strip_prefix(&mention)
-                .is_some_and(|rest| rest.starts_with('"') || rest.starts_with(' '));
-            if !named {
+        out.push_str(ENTRY);
+        // A dependency line: ` "NAME",` or ` "NAME VERSION",`.
+        for line in entry.split_inclusive('\n') {
+            let rest = line
+                .trim()
+                .strip_prefix('"')
+                .and_then(|l| l.strip_prefix(name));
+            if !rest.is_some_and(|rest| rest.starts_with(['"', ' '])) {
                 out.push_str(line);
             }
         }

@@ -3,12 +3,17 @@
 //! that points the builds and tests at them, as `export NAME="VALUE"` lines for a shell to
 //! `eval` (`eval "$(cargo xtask fetch-deps)"`; progress goes to stderr).
 
+use crate::base::args::Args;
 use crate::base::deps::{fetch, Options};
 use crate::base::Result;
 
 /// `cargo xtask fetch-deps [--arm64-driver]`: fetches, then prints the environment.
-pub fn run(args: &[String]) -> Result {
-    for variable in fetch(&Options::parse(args)?)? {
+pub fn run(args: &Args) -> Result {
+    let options: &[&str] = match args.flag("--arm64-driver") {
+        true => &["--arm64-driver"],
+        false => &[],
+    };
+    for variable in fetch(&Options::parse(options)?)? {
         println!("{}", variable.export_line());
     }
     Ok(())

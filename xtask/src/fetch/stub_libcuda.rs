@@ -6,14 +6,13 @@
 //! cargo's target folder (cargo puts link-search folders inside it on the loader path of
 //! `cargo run` and `cargo test`). `CC` names the target's C compiler (`cc` by default).
 
+use crate::base::args::Args;
 use crate::base::{files, process, prototypes, Result};
 
 /// `cargo xtask stub-libcuda DIR`.
-pub fn run(args: &[String]) -> Result {
-    let [dir] = args else {
-        return Err("usage: cargo xtask stub-libcuda DIR".into());
-    };
-    let shown = dir.as_str();
+pub fn run(args: &Args) -> Result {
+    let dir = args.value("DIR").expect("declared");
+    let shown = dir;
     let dir = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
     files::create_dir(&dir)?;
     let names = prototypes::functions()?;

@@ -6,6 +6,7 @@
 //! and `docs/MIGRATING-CHANGES-CUST-RAW.md` from cust_raw 0.11.3. `--check`: fail if a file differs
 //! from what it would write, instead of rewriting them.
 
+use crate::base::args::Args;
 use crate::base::files::recreate_dir;
 use crate::base::process::{self, root};
 use crate::base::{generator, pinned_crate, Result};
@@ -17,7 +18,7 @@ const BASELINES: [(&str, &str, &str); 2] = [
 ];
 
 /// `cargo xtask migration-changes [--check]`.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     // Relative to the workspace root, the generator's working folder.
     let work_name = "target/migration-changes";
     let work = root().join(work_name);
@@ -37,7 +38,7 @@ pub fn run(args: &[String]) -> Result {
             generator::program("migration_changes")
                 .args(["--baseline", baseline])
                 .arg(format!("{work_name}/{member}"))
-                .args(args),
+                .args(args.flag("--check").then_some("--check")),
         )?;
     }
     Ok(())

@@ -18,41 +18,41 @@
 //! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
 //! `DIR/wV`.
 
+use crate::base::args::Args;
+use crate::base::capture::merged;
+use crate::base::deps::{self, env_path};
 use crate::base::files::remove_dir;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
-use crate::base::{deps, generator, versions, Result};
+use crate::base::{generator, versions, Result};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::{Command, Stdio};
 
-const USAGE: &str = "usage: cargo xtask regenerate [--check | --windows-pass DIR VERSION...]";
+/// One generator run: a version's headers into a folder, for x86_64-pc-windows-gnu (the OpenGL
+/// module only) or not.
+type Job = (String, PathBuf, bool);
 
 /// `cargo xtask regenerate [--check | --windows-pass DIR VERSION...]`.
-pub fn run(args: &[String]) -> Result {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let check = match args[..] {
-        [] => false,
-        ["--check"] => true,
-        ["--windows-pass", dir, ref numbers @ ..] if !numbers.is_empty() => {
-            let jobs: Vec<Job> = numbers
-                .iter()
-                .map(|v| Job::new(v, Path::new(dir).join(format!("w{v}")), Pass::Windows))
-                .collect();
-            return generator(&jobs);
-        }
-        _ => return Err(USAGE.into()),
-    };
+pub fn run(args: &Args) -> Result {
+    if let Some(dir) = args.value("DIR") {
+        let job = |v: &&str| (v.to_string(), Path::new(dir).join(format!("w{v}")), true);
+        return generator(&args.values("VERSION").iter().map(job).collect::<Vec<_>>());
+    }
+    let check = args.flag("--check");
     let numbers: Vec<String> = versions::all()?
         .iter()
         .map(|v| v.number.to_string())
         .collect();
     let scratch = Scratch::new("regenerate")?;
-    let mut jobs = Vec::new();
-    for pass in [Pass::Linux, Pass::Windows] {
-        for v in &numbers {
-            let dir = scratch.path().join(format!("{}{v}", pass.prefix()));
-            jobs.push(Job::new(v, dir, pass));
-        }
+    // The folders of each target's files: `v<V>`, and `w<V>` for Windows.
+    let dirs = |prefix: &str| -> Vec<PathBuf> {
+        let dir = |v: &String| scratch.path().join(format!("{prefix}{v}"));
+        numbers.iter().map(dir).collect()
+    };
+    let mut jobs: Vec<Job> = Vec::new();
+    for (windows, prefix) in [(false, "v"), (true, "w")] {
+        let versions = numbers.iter().cloned().zip(dirs(prefix));
+        jobs.extend(versions.map(|(v, dir)| (v, dir, windows)));
     }
     generator(&jobs)?;
     let committed = root().join("cuda-driver-sys-items/src/generated");
@@ -63,18 +63,17 @@ pub fn run(args: &[String]) -> Result {
     };
     let new = out.with_extension("new");
     remove_dir(&new)?;
-    let dirs = |pass: Pass| jobs.iter().filter(move |j| j.pass == pass).map(|j| &j.out);
     process::run(
         process::command(generator::path())
             .arg("merge")
             .arg("--out")
             .arg(&new)
-            .args(dirs(Pass::Linux))
+            .args(dirs("v"))
             .arg("--windows")
-            .args(dirs(Pass::Windows)),
+            .args(dirs("w")),
     )?;
     remove_dir(&out)?;
-    std::fs::rename(&new, &out).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs_err::rename(&new, &out)?;
     if check {
         compare(&committed, &out)?;
         println!(
@@ -85,125 +84,53 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The target a version's files are generated for.
-#[derive(Clone, Copy, PartialEq)]
-enum Pass {
-    Linux,
-    /// The OpenGL module only, as x86_64-pc-windows-gnu compiles the headers.
-    Windows,
-}
-
-impl Pass {
-    /// The scratch folder's prefix of its versions' files.
-    fn prefix(self) -> &'static str {
-        match self {
-            Pass::Linux => "v",
-            Pass::Windows => "w",
-        }
-    }
-}
-
-/// One generator run: a version's headers, for one target, into a folder.
-struct Job {
-    version: String,
-    out: PathBuf,
-    pass: Pass,
-}
-
-impl Job {
-    fn new(version: &str, out: PathBuf, pass: Pass) -> Self {
-        Job {
-            version: version.to_string(),
-            out,
-            pass,
-        }
-    }
-
-    /// Starts the generator for this job.
-    fn start(&self) -> Result<Child> {
-        let headers_var = format!("CUDA_HEADERS_{}", self.version);
-        let headers = std::env::var(&headers_var).map_err(|_| {
-            format!(
-                "{headers_var} is not set: is {} in versions.txt?",
-                self.version
-            )
-        })?;
-        let interop = std::env::var("CUDA_INTEROP_INCLUDE")
-            .map_err(|_| "CUDA_INTEROP_INCLUDE is not set (cargo xtask fetch-deps)")?;
-        let mut clang_args = std::env::var("BINDGEN_EXTRA_CLANG_ARGS").unwrap_or_default();
-        let mut command = process::command(generator::path());
-        command
-            .arg("--include")
-            .arg(headers)
-            .arg("--interop")
-            .arg(interop)
-            .arg("--out")
-            .arg(&self.out)
-            .arg("--cc")
-            .arg(std::env::var("CC").unwrap_or_else(|_| "cc".into()));
-        if self.pass == Pass::Windows {
-            let shim = root().join("ci/platforms/msvc-shim");
-            clang_args += &format!(
-                " --target=x86_64-pc-windows-gnu -ffreestanding -isystem {} -Wno-ignored-attributes",
-                shim.display()
-            );
-            command.args(["--only", "gl"]);
-        }
-        command
-            .env("BINDGEN_EXTRA_CLANG_ARGS", clang_args)
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|e| process::error(&command, e).into())
-    }
-}
-
 /// Builds the generator, then runs `jobs`, as many at once as there are CPUs (bindgen is
-/// single-threaded); the first failure stops the task.
+/// single-threaded); a failure fails the task.
 fn generator(jobs: &[Job]) -> Result {
     deps::use_fetched(&[])?;
     generator::build()?;
-    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut running: std::collections::VecDeque<(Child, &Job)> = Default::default();
-    for job in jobs {
-        if running.len() >= parallel {
-            let (child, done) = running.pop_front().expect("a job runs");
-            wait(child, done)?;
-        }
-        running.push_back((job.start()?, job));
-    }
-    for (child, job) in running {
-        wait(child, job)?;
-    }
-    Ok(())
+    let commands = jobs.iter().map(command).collect::<Result<_>>()?;
+    process::run_parallel(commands, None)
 }
 
-fn wait(mut child: Child, job: &Job) -> Result {
-    let status = child.wait()?;
-    if status.success() {
-        Ok(())
-    } else {
-        let what = format!(
-            "the generator for {} into {}",
-            job.version,
-            job.out.display()
+/// The generator's command for `job`.
+fn command((version, out, windows): &Job) -> Result<Command> {
+    let headers = env_path(
+        &format!("CUDA_HEADERS_{version}"),
+        &format!("is {version} in versions.txt?"),
+    )?;
+    let interop = env_path("CUDA_INTEROP_INCLUDE", "run `cargo xtask fetch-deps`")?;
+    let mut clang_args = std::env::var("BINDGEN_EXTRA_CLANG_ARGS").unwrap_or_default();
+    let mut command = process::command(generator::path());
+    command
+        .arg("--include")
+        .arg(headers)
+        .arg("--interop")
+        .arg(interop)
+        .arg("--out")
+        .arg(out)
+        .arg("--cc")
+        .arg(std::env::var("CC").unwrap_or_else(|_| "cc".into()));
+    if *windows {
+        let shim = root().join("ci/platforms/msvc-shim");
+        clang_args += &format!(
+            " --target=x86_64-pc-windows-gnu -ffreestanding -isystem {} -Wno-ignored-attributes",
+            shim.display()
         );
-        Err(format!("{what} failed ({status})").into())
+        command.args(["--only", "gl"]);
     }
+    command
+        .env("BINDGEN_EXTRA_CLANG_ARGS", clang_args)
+        .stdout(Stdio::null());
+    Ok(command)
 }
 
 /// Fails with the first 40 lines of `diff -r` if the two folders differ.
 fn compare(committed: &Path, fresh: &Path) -> Result {
-    let out = process::command("diff")
-        .arg("-r")
-        .arg(committed)
-        .arg(fresh)
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("diff: {e}"))?;
-    if out.status.success() {
+    let (status, diff) = merged(process::command("diff").arg("-r").arg(committed).arg(fresh))?;
+    if status.success() {
         return Ok(());
     }
-    let diff = String::from_utf8_lossy(&out.stdout);
     eprintln!(
         "regenerate --check: the committed bindings differ from what the pinned headers give:"
     );

@@ -19,6 +19,7 @@ mod cross;
 mod test_counts;
 mod windows;
 
+use crate::base::args::Args;
 use crate::base::scratch::Scratch;
 use crate::base::steps::Steps;
 use crate::base::{deps, process, versions, Result};
@@ -44,13 +45,13 @@ const TOOLS: &[(&str, &str)] = &[
 ];
 
 /// `cargo xtask platforms [--all-versions | VERSION ...]`.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     install_missing_tools()?;
     deps::use_fetched(&["--arm64-driver"])?;
-    let versions = match args {
+    let versions = match args.values("VERSION")[..] {
+        [] if args.flag("--all-versions") => versions::all()?.iter().map(|v| v.number).collect(),
         [] => versions::tagged("anchor")?,
-        [all] if all == "--all-versions" => versions::all()?.iter().map(|v| v.number).collect(),
-        list => list
+        ref list => list
             .iter()
             .map(|v| {
                 v.parse().map_err(|_| {

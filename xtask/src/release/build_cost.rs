@@ -8,7 +8,9 @@
 //!
 //! Sources are fetched once before the first pair; each build starts from an empty target folder.
 
-use crate::base::files::{create_dir, remove_dir, write};
+use crate::base::args::Args;
+use crate::base::files::{create_dir, read, remove_dir, write};
+use crate::base::median::median;
 use crate::base::{deps, process, versions, Result};
 use std::path::Path;
 use std::time::Instant;
@@ -20,16 +22,15 @@ const CUDARC_VERSION: &str = "0.19.10";
 const CUDARC_CUDA_FEATURE: &str = "cuda-12090";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let usage = "usage: cargo xtask build-cost [PAIRS] [FEATURE]";
-    let pairs: usize = match args.first() {
-        Some(p) => p.parse().ok().filter(|&n| n > 0).ok_or(usage)?,
+pub fn run(args: &Args) -> Result {
+    let pairs: usize = match args.value("PAIRS") {
+        Some(p) => (p.parse().ok().filter(|&n| n > 0))
+            .ok_or_else(|| format!("PAIRS `{p}` is not a count of pairs"))?,
         None => 7,
     };
-    let feature = match args.get(1..) {
-        Some([feature]) => feature.clone(),
-        Some([]) | None => format!("cuda-{}", versions::tagged("default")?[0]),
-        Some(_) => return Err(usage.into()),
+    let feature = match args.value("FEATURE") {
+        Some(feature) => feature.to_string(),
+        None => format!("cuda-{}", versions::tagged("default")?[0]),
     };
     deps::use_fetched(&[])?;
     let root = process::root();
@@ -46,7 +47,7 @@ pub fn run(args: &[String]) -> Result {
     );
     scratch(&dir, "cudarc", &cudarc, "cudarc")?;
     // Only the driver library, as a user without a toolkit has it.
-    let driver = std::env::var("CUDA_LIBRARY_PATH").unwrap_or_default();
+    let driver = deps::env_path("CUDA_LIBRARY_PATH", "fetch-deps sets it")?;
     std::env::set_var("LD_LIBRARY_PATH", driver);
     for name in [
         "CUDA_LIBRARY_PATH",
@@ -56,14 +57,6 @@ pub fn run(args: &[String]) -> Result {
         "CUDA_ROOT",
     ] {
         std::env::remove_var(name);
-    }
-    for name in ["ours", "cudarc"] {
-        let manifest = dir.join(name).join("Cargo.toml");
-        process::run(
-            process::command("cargo")
-                .args(["fetch", "--quiet", "--manifest-path"])
-                .arg(manifest),
-        )?;
     }
 
     println!(
@@ -81,7 +74,7 @@ pub fn run(args: &[String]) -> Result {
         };
         let (rw, rc) = (ratio(o.0, c.0), ratio(o.1, c.1));
         println!(
-            "{pair:4}  {:5.2} / {:5.2}    {:5.2} / {:5.2}     {rw} / {rc}",
+            "{pair:4}  {:5.2} / {:5.2}    {:5.2} / {:5.2}     {rw:.3} / {rc:.3}",
             o.0, o.1, c.0, c.1
         );
         wall_ratios.push(rw);
@@ -89,25 +82,32 @@ pub fn run(args: &[String]) -> Result {
     }
     println!(
         "build-cost: {pairs} pairs, {feature}: median ratio ours/cudarc wall {}, CPU {} (load average after: {})",
-        median(&wall_ratios),
-        median(&cpu_ratios),
+        shown_median(&wall_ratios),
+        shown_median(&cpu_ratios),
         load_average()?
     );
     Ok(())
 }
 
 /// The scratch crate `name` in `dir`, with the one dependency `dependency` whose crate `krate`
-/// its library names.
+/// its library names, its sources fetched.
 fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
     create_dir(&dir.join(name).join("src"))?;
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
          [dependencies]\n{dependency}\n[workspace]\n"
     );
-    write(&dir.join(name).join("Cargo.toml"), &manifest)?;
+    let manifest_path = dir.join(name).join("Cargo.toml");
+    write(&manifest_path, &manifest)?;
     write(
         &dir.join(name).join("src/lib.rs"),
         format!("extern crate {krate};\n"),
+    )?;
+    let mut fetch = process::command("cargo");
+    process::run(
+        fetch
+            .args(["fetch", "--quiet", "--manifest-path"])
+            .arg(manifest_path),
     )
 }
 
@@ -157,38 +157,29 @@ fn hundredths(seconds: f64) -> f64 {
     format!("{seconds:.2}").parse().unwrap_or(seconds)
 }
 
-/// `ours / cudarc`, to thousandths.
-fn ratio(ours: f64, cudarc: f64) -> String {
-    format!("{:.3}", ours / cudarc)
+/// `ours / cudarc`, rounded to thousandths as printed.
+fn ratio(ours: f64, cudarc: f64) -> f64 {
+    format!("{:.3}", ours / cudarc).parse().unwrap_or(f64::NAN)
 }
 
-/// The median of `ratios`: the middle one, or the mean of the two middle ones (to 6 significant
-/// digits, trailing zeros dropped).
-fn median(ratios: &[String]) -> String {
-    let mut sorted: Vec<(f64, &String)> = ratios
-        .iter()
-        .map(|r| (r.parse().unwrap_or(f64::NAN), r))
-        .collect();
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let n = sorted.len();
-    if n % 2 == 1 {
-        return sorted[n / 2].1.clone();
+/// The median of `ratios` as printed: the middle one to thousandths, or the mean of the two
+/// middle ones to 6 significant digits, trailing zeros dropped.
+fn shown_median(ratios: &[f64]) -> String {
+    let m = median(ratios);
+    if ratios.len() % 2 == 1 {
+        return format!("{m:.3}");
     }
-    let mean = (sorted[n / 2 - 1].0 + sorted[n / 2].0) / 2.0;
-    let integer_digits = (mean.abs().max(1.0).log10().floor() as usize) + 1;
-    let text = format!("{mean:.*}", 6usize.saturating_sub(integer_digits));
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &text
-    };
-    text.to_string()
+    let integer_digits = (m.abs().max(1.0).log10().floor() as usize) + 1;
+    let text = format!("{m:.*}", 6usize.saturating_sub(integer_digits));
+    match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    }
 }
 
 /// The 1, 5 and 15 minute load averages.
 fn load_average() -> Result<String> {
-    let text =
-        std::fs::read_to_string("/proc/loadavg").map_err(|e| format!("/proc/loadavg: {e}"))?;
+    let text = read(Path::new("/proc/loadavg"))?;
     Ok(text
         .split_whitespace()
         .take(3)
@@ -198,15 +189,13 @@ fn load_average() -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{median, ratio};
+    use super::{ratio, shown_median};
 
     #[test]
-    fn medians_of_odd_and_even_counts() {
-        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(median(&r(&["1.500", "0.900", "1.200"])), "1.200");
-        assert_eq!(median(&r(&["1.000", "1.250"])), "1.125");
-        assert_eq!(median(&r(&["1.000", "2.000"])), "1.5");
-        assert_ne!(median(&r(&["1.000", "2.000"])), "1.500");
-        assert_eq!(ratio(1.0, 3.0), "0.333");
+    fn medians_as_printed() {
+        assert_eq!(shown_median(&[1.5, 0.9, 1.2]), "1.200");
+        assert_eq!(shown_median(&[1.0, 1.25]), "1.125");
+        assert_eq!(shown_median(&[1.0, 2.0]), "1.5");
+        assert_eq!(ratio(1.0, 3.0), 0.333);
     }
 }

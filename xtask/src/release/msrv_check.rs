@@ -1,7 +1,7 @@
 //! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
 //! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
 //! (docs/DESIGN.md, "Minimum Rust version"):
-//!   1. each declares `rust-version.workspace = true`;
+//!   1. each declares that one (`cargo metadata`: `rust-version.workspace = true`, inherited);
 //!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
 //!      feature sets that between them compile every hand-written line (the newest version with
 //!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
@@ -12,10 +12,10 @@
 //!
 //! About 1-2 minutes, most of it step 3's first build.
 
-use crate::base::files::read;
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
-use crate::base::{deps, rustup, versions, Result};
+use crate::base::{capture, cargo_json, deps, rustup, versions, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys",
@@ -23,39 +23,22 @@ const CRATES: [&str; 4] = [
     "cuda-check",
     "cuda-driver-sys-generator",
 ];
-const MANIFESTS: [&str; 4] = [
-    "cuda-driver-sys/Cargo.toml",
-    "cuda-driver-sys-items/Cargo.toml",
-    "cuda-check/Cargo.toml",
-    "cuda-driver-sys-items/generator/Cargo.toml",
-];
 /// What clippy says of an item newer than the MSRV.
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
 
 /// `cargo xtask msrv-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask msrv-check".into());
-    }
-    let manifest = read(&root().join("Cargo.toml"))?;
-    let msrv = manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("rust-version = \"")?.strip_suffix('"'))
-        .ok_or("no rust-version in the root Cargo.toml's [workspace.package]")?;
+pub fn run(_: &Args) -> Result {
+    let packages = cargo_json::packages(CRATES)?;
+    let msrv = packages[0]["rust_version"]
+        .as_str()
+        .ok_or("cuda-driver-sys has no rust-version")?;
     println!("msrv-check: rust-version {msrv}");
-
-    for m in MANIFESTS {
-        if !read(&root().join(m))?
-            .lines()
-            .any(|l| l == "rust-version.workspace = true")
-        {
-            return Err(format!(
-                "{m} does not inherit rust-version (rust-version.workspace = true)"
-            )
-            .into());
-        }
+    if let Some(other) = packages.iter().find(|p| p["rust_version"] != msrv) {
+        let name = other["name"].as_str().unwrap_or_default();
+        let why = "does not inherit rust-version (rust-version.workspace = true)";
+        return Err(format!("{name} {why}").into());
     }
-    println!("  1. {} crates inherit it", MANIFESTS.len());
+    println!("  1. {} crates inherit it", CRATES.len());
 
     deps::use_fetched(&[])?;
     let sets = lint_sets()?;
@@ -104,53 +87,38 @@ pub fn run(args: &[String]) -> Result {
 /// with dynamic loading and the interop modules, the oldest with the table and per-thread streams.
 fn lint_sets() -> Result<[String; 2]> {
     let all = versions::all()?;
-    let (oldest, newest) = match (all.first(), all.last()) {
-        (Some(o), Some(n)) => (o.number, n.number),
-        _ => return Err("versions.txt lists no version".into()),
+    let (Some(oldest), Some(newest)) = (all.first(), all.last()) else {
+        return Err("versions.txt lists no version".into());
     };
-    let set = |features: &[&str]| {
-        features
-            .iter()
-            .map(|f| format!("cuda-driver-sys/{f}"))
-            .collect::<Vec<_>>()
-            .join(",")
+    let set = |features: String| {
+        let features = features.split(' ').map(|f| format!("cuda-driver-sys/{f}"));
+        features.collect::<Vec<_>>().join(",")
     };
     Ok([
-        set(&[
-            &format!("cuda-{newest}"),
-            "dynamic-loading",
-            "profiler",
-            "gl",
-            "egl",
-            "vdpau",
-        ]),
-        set(&[
-            &format!("cuda-{oldest}"),
-            "table-only",
-            "per-thread-default-stream",
-        ]),
+        set(format!(
+            "cuda-{} dynamic-loading profiler gl egl vdpau",
+            newest.number
+        )),
+        set(format!(
+            "cuda-{} table-only per-thread-default-stream",
+            oldest.number
+        )),
     ])
 }
 
 /// Step 2 for one feature set.
 fn no_newer_items(msrv: &str, features: &str) -> Result {
     let mut clippy = process::command("cargo");
-    clippy.arg("clippy");
-    clippy.args(CRATES.map(|c| format!("--package={c}")));
-    clippy.args([
-        "--features",
-        features,
-        "--",
-        "--force-warn",
-        "clippy::incompatible_msrv",
-    ]);
-    let out = clippy.output().map_err(|e| process::error(&clippy, e))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
+    clippy
+        .arg("clippy")
+        .args(CRATES.map(|c| format!("--package={c}")));
+    clippy.args(["--features", features, "--"]);
+    clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
+    let (status, text) = capture::merged(&mut clippy)?;
+    if !status.success() {
         println!("{text}");
-        return Err("clippy failed".into());
     }
+    process::check(&clippy, status)?;
     let lines: Vec<&str> = text.lines().collect();
     let newer: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].contains(NEWER))
@@ -171,12 +139,8 @@ fn no_newer_items(msrv: &str, features: &str) -> Result {
 /// `program` (cargo or rustc) of rustup's `toolchain`, with its own target folder; dependencies
 /// resolved for that Rust where the newest need a newer one.
 fn old_rust(toolchain: &str, program: &str) -> std::process::Command {
-    let mut command = process::command("rustup");
+    let mut command = rustup::run(toolchain, program);
     command
-        .args(["run", toolchain, program])
-        .env_remove("RUSTUP_TOOLCHAIN")
-        .env_remove("RUSTC")
-        .env_remove("RUSTDOC")
         .env("CARGO_RESOLVER_INCOMPATIBLE_RUST_VERSIONS", "fallback")
         .env("CARGO_TARGET_DIR", root().join("target/msrv"));
     command

@@ -6,9 +6,10 @@
 //! the build scripts, a README and both license texts; and nothing of the tests, the examples or
 //! the CI.
 
+use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
-use crate::base::{deps, Result};
+use crate::base::{cargo_json, deps, files, Result};
 
 const CRATES: [&str; 4] = [
     "cuda-driver-sys-generator",
@@ -20,10 +21,7 @@ const CRATES: [&str; 4] = [
 const MAX_KIB: u64 = 1024;
 
 /// `cargo xtask package-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask package-check".into());
-    }
+pub fn run(_: &Args) -> Result {
     deps::use_fetched(&[])?;
     let target = Scratch::new("package-check")?;
     let mut package = process::command("cargo");
@@ -35,9 +33,8 @@ pub fn run(args: &[String]) -> Result {
     }
     process::run(&mut package)?;
 
-    let manifest = std::fs::read_to_string(root().join("Cargo.toml"))?;
-    let version = workspace_version(&manifest).ok_or("no version = \"...\" in Cargo.toml")?;
-    for name in CRATES {
+    for (name, package) in CRATES.into_iter().zip(cargo_json::packages(CRATES)?) {
+        let version = package["version"].as_str().unwrap_or_default();
         let file = target
             .path()
             .join(format!("package/{name}-{version}.crate"));
@@ -47,42 +44,45 @@ pub fn run(args: &[String]) -> Result {
             .lines()
             .map(|l| l.strip_prefix(&prefix).unwrap_or(l).to_string())
             .collect();
-        let bytes = std::fs::metadata(&file)?.len();
-        let kib = bytes.div_ceil(1024);
+        let kib = fs_err::metadata(&file)?.len().div_ceil(1024);
         println!("  {name}-{version}.crate: {} files, {kib} KiB", files.len());
         check_package(name, &files, kib)?;
-        match name {
-            "cuda-driver-sys-items" => check_items(&files)?,
-            "cuda-driver-sys" => check_sys(&files)?,
-            _ => {}
-        }
     }
     println!("package-check: the four crates package and build from their .crate files");
     Ok(())
 }
 
-/// The first `version = "..."` of a manifest (the workspace's).
-fn workspace_version(manifest: &str) -> Option<&str> {
-    manifest
-        .lines()
-        .find_map(|l| l.strip_prefix("version = \"")?.strip_suffix('"'))
-}
-
-/// What every package must hold and must not.
+/// What the package `name` (its `files`, `kib` in size) must hold and must not: under 1 MiB; its
+/// manifest, both license texts, a README (but the generator); cuda-driver-sys-items's every
+/// committed generated file and its build script, not the generator (a crate of its own);
+/// cuda-driver-sys's build script that looks for the library; nothing of the tests, the examples
+/// or the CI.
 fn check_package(name: &str, files: &[String], kib: u64) -> Result {
-    let has = |f: &str| files.iter().any(|x| x == f);
     if kib >= MAX_KIB {
-        return Err(format!(
-            "{name}'s package is {kib} KiB, over the 1 MiB this workspace allows itself"
-        )
-        .into());
+        let why = "over the 1 MiB this workspace allows itself";
+        return Err(format!("{name}'s package is {kib} KiB, {why}").into());
     }
-    let mut wanted = vec!["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"];
+    let mut wanted = ["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"]
+        .map(String::from)
+        .to_vec();
     if name != "cuda-driver-sys-generator" {
-        wanted.push("README.md");
+        wanted.push("README.md".into());
     }
-    if let Some(f) = wanted.into_iter().find(|f| !has(f)) {
-        return Err(format!("{name}'s package has no {f}").into());
+    match name {
+        "cuda-driver-sys-items" => {
+            wanted.extend(["build/main.rs", "build/header.rs"].map(String::from));
+            let generated = root().join("cuda-driver-sys-items/src/generated");
+            for file in files::named(&generated, "", ".rs")? {
+                wanted.push(format!("src/generated/{}", files::name(&file)));
+            }
+        }
+        "cuda-driver-sys" => {
+            wanted.extend(["build/main.rs", "build/search.rs", "src/lib.rs"].map(String::from))
+        }
+        _ => {}
+    }
+    if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
+        return Err(format!("{name}'s package lacks {f}").into());
     }
     let foreign = ["tests/support/", "examples/", "ci/"];
     if files
@@ -91,37 +91,8 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
     {
         return Err(format!("{name}'s package holds test, example or CI files").into());
     }
-    Ok(())
-}
-
-/// cuda-driver-sys-items's package: every committed generated file (the modules' included) and
-/// the build script, not the generator (a crate of its own).
-fn check_items(files: &[String]) -> Result {
-    let dir = root().join("cuda-driver-sys-items/src/generated");
-    let mut wanted = vec!["build/main.rs".to_string(), "build/header.rs".to_string()];
-    for entry in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".rs") {
-            wanted.push(format!("src/generated/{name}"));
-        }
-    }
-    wanted.sort();
-    if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
-        return Err(format!("cuda-driver-sys-items's package lacks {f}").into());
-    }
-    if files.iter().any(|f| f.starts_with("generator/")) {
-        return Err(
-            "cuda-driver-sys-items's package holds the generator (a crate of its own)".into(),
-        );
-    }
-    Ok(())
-}
-
-/// cuda-driver-sys's package: the build script that looks for the library.
-fn check_sys(files: &[String]) -> Result {
-    let wanted = ["build/main.rs", "build/search.rs", "src/lib.rs"];
-    if let Some(f) = wanted.iter().find(|f| !files.iter().any(|x| x == *f)) {
-        return Err(format!("cuda-driver-sys's package lacks {f}").into());
+    if name == "cuda-driver-sys-items" && files.iter().any(|f| f.starts_with("generator/")) {
+        return Err(format!("{name}'s package holds the generator (a crate of its own)").into());
     }
     Ok(())
 }
@@ -132,13 +103,6 @@ mod tests {
 
     fn files(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| n.to_string()).collect()
-    }
-
-    #[test]
-    fn version_of_the_workspace() {
-        let manifest = "[workspace.package]\nversion = \"0.4.0\"\n[dependencies]\nversion = \"1\"";
-        assert_eq!(workspace_version(manifest), Some("0.4.0"));
-        assert_eq!(workspace_version("rust-version = \"1.84\""), None);
     }
 
     #[test]

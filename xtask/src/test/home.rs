@@ -9,7 +9,7 @@
 //! release, minimal profile with clippy and rustfmt), and the steps run with it.
 
 use crate::base::process::{self, root};
-use crate::base::Result;
+use crate::base::{files, rustup, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -22,46 +22,29 @@ pub const HOMES: &str = "target/ci-home";
 pub fn fresh() -> Result {
     let started = Instant::now();
     let homes = root().join(HOMES);
-    if homes.exists() {
-        std::fs::remove_dir_all(&homes).map_err(|e| format!("{}: {e}", homes.display()))?;
-    }
+    files::remove_dir(&homes)?;
     let [cargo, rustup, pip] = ["cargo", "rustup", "pip"].map(|name| homes.join(name));
     for dir in [&cargo, &rustup, &pip] {
-        crate::base::files::create_dir(dir)?;
+        files::create_dir(dir)?;
     }
     let toolchain = running_toolchain()?;
-    let mut install = process::command("rustup");
-    install
-        .args(["toolchain", "install", &toolchain, "--profile", "minimal"])
-        .args(["--component", "clippy,rustfmt", "--no-self-update"])
-        .env("RUSTUP_HOME", &rustup)
-        .env("CARGO_HOME", &cargo);
-    let (status, said) = crate::base::capture::merged(&mut install)?;
-    if !status.success() {
-        return Err(format!(
-            "cannot install Rust {toolchain} into the test command's own rustup home ({}): {}",
-            rustup.display(),
-            said.lines()
-                .rfind(|l| !l.trim().is_empty())
-                .unwrap_or("")
-                .trim()
-        )
-        .into());
-    }
     if let Some(paths) = std::env::var_os("LD_LIBRARY_PATH") {
         std::env::set_var("LD_LIBRARY_PATH", without_toolchain(&paths));
     }
     std::env::set_var("CARGO_HOME", &cargo);
     std::env::set_var("RUSTUP_HOME", &rustup);
+    let installed = rustup::install(&toolchain, &["clippy", "rustfmt"]);
+    let home = rustup.display();
+    installed.map_err(|e| format!("the test command's own rustup home {home}: {e}"))?;
     std::env::set_var("RUSTUP_TOOLCHAIN", &toolchain);
     std::env::set_var("PIP_CACHE_DIR", &pip);
     // What `cargo run` set for this program, pointing into the toolchain that built it.
     std::env::remove_var("CARGO");
     std::env::remove_var("RUSTUP_TOOLCHAIN_SOURCE");
+    let took = started.elapsed().as_secs();
     println!(
         "the test command's own homes, empty: {HOMES}/{{cargo,rustup,pip}}; Rust {toolchain} \
-         installed into its rustup home in {} s",
-        started.elapsed().as_secs()
+         installed into its rustup home in {took} s"
     );
     Ok(())
 }
@@ -70,10 +53,9 @@ pub fn fresh() -> Result {
 /// stable release can be installed again by that name.
 fn running_toolchain() -> Result<String> {
     let said = process::output(process::command("rustc").arg("-vV"))?;
-    let release = said
-        .lines()
-        .find_map(|l| l.strip_prefix("release: "))
-        .ok_or("rustc -vV names no release")?;
+    let mut lines = said.lines();
+    let release =
+        (lines.find_map(|l| l.strip_prefix("release: "))).ok_or("rustc -vV: no release")?;
     if release.contains('-') {
         return Err(format!(
             "the test command installs the toolchain that runs it into a rustup home of its own, \
@@ -100,23 +82,15 @@ fn without_toolchain(paths: &std::ffi::OsStr) -> OsString {
 /// What the run downloaded into the homes, in MB: the crates (`.crate` files) and the installed
 /// toolchains, as one line.
 pub fn downloads() -> String {
-    let homes = root().join(HOMES);
-    let crates = size(&homes.join("cargo/registry/cache"));
-    let toolchains = size(&homes.join("rustup/toolchains"));
-    format!(
-        "downloaded into {HOMES}: crates {} MB (.crate files), toolchains {} MB (installed)",
-        crates / 1_000_000,
-        toolchains / 1_000_000
-    )
+    let mb = |dir: &str| size(&root().join(HOMES).join(dir)) / 1_000_000;
+    let (crates, toolchains) = (mb("cargo/registry/cache"), mb("rustup/toolchains"));
+    format!("downloaded into {HOMES}: crates {crates} MB (.crate files), toolchains {toolchains} MB (installed)")
 }
 
 /// The bytes of the files under `dir` (links not followed); 0 if it is missing.
 fn size(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
+    let entries = fs_err::read_dir(dir).into_iter().flatten().flatten();
     entries
-        .filter_map(|e| e.ok())
         .map(|e| match e.file_type() {
             Ok(t) if t.is_dir() => size(&e.path()),
             Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),

@@ -7,42 +7,41 @@
 //!
 //! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
 //! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The
-//! task runs itself with `--teed` (first) for the steps, its output teed, in homes of its own
+//! task runs itself (marked by `XTASK_TEST_TEED` in its environment) for the steps, its output teed, in homes of its own
 //! for cargo, rustup and pip, empty at each start ([`home`]): what a step needs, it fetches or
 //! installs.
 
 mod home;
-mod imports;
 mod tee;
 
+use crate::base::args::Args;
 use crate::base::driver::Links;
 use crate::base::process::{self, root, run_task};
 use crate::base::steps::Steps;
-use crate::base::{deps, driver, versions, Result};
+use crate::base::{cargo_json, deps, driver, elf, versions, Result};
+use fs_err as fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
 
-const USAGE: &str = "usage: cargo xtask test [--only WORDS]";
-/// The argument of the teed run of the steps.
-const TEED: &str = "--teed";
+/// Set in the environment of the teed run of the steps (the task run again by itself).
+const TEED: &str = "XTASK_TEST_TEED";
 
 /// `cargo xtask test [--only WORDS]`.
-pub fn run(args: &[String]) -> Result {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    match args[..] {
-        [] => {
-            home::fresh()?;
-            tee::run(&["test", TEED], "all checks passed")
-        }
-        ["--only", words] => {
-            home::fresh()?;
-            tee::run(
-                &["test", TEED, "--only", words],
-                &format!("the steps whose heading holds `{words}` passed"),
-            )
-        }
-        [TEED] => steps(None),
-        [TEED, "--only", words] => steps(Some(words)),
-        _ => Err(USAGE.into()),
+pub fn run(args: &Args) -> Result {
+    let only = args.value("WORDS");
+    if std::env::var_os(TEED).is_some() {
+        std::env::remove_var(TEED);
+        return steps(only);
+    }
+    home::fresh()?;
+    std::env::set_var(TEED, "1");
+    match only {
+        None => tee::run(&["test"], "all checks passed"),
+        Some(words) => tee::run(
+            &["test", "--only", words],
+            &format!("the steps whose heading holds `{words}` passed"),
+        ),
     }
 }
 
@@ -62,12 +61,9 @@ fn steps(only: Option<&str>) -> Result {
         "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
     ));
     let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
-    let mut beside = Vec::new();
-    for step in &plan {
-        if let Some(task) = step.beside {
-            beside.push(Beside::start(&step.heading, task)?);
-        }
-    }
+    let beside: Vec<Beside> = (plan.iter())
+        .filter_map(|step| Some(Beside::start(&step.heading, step.beside?)))
+        .collect::<Result<_>>()?;
     for step in plan.iter().filter(|step| step.beside.is_none()) {
         steps.step(&next(&step.heading));
         (step.run)(&links)?;
@@ -86,65 +82,54 @@ fn steps(only: Option<&str>) -> Result {
 /// idle much of the time. Its output goes to a file, shown when the other steps are done.
 struct Beside {
     heading: String,
-    child: std::sync::Arc<std::sync::Mutex<std::process::Child>>,
-    /// Waits for the task: its exit status and its wall time.
-    watcher: Option<std::thread::JoinHandle<std::io::Result<(std::process::ExitStatus, u64)>>>,
+    command: Command,
+    child: std::process::Child,
+    started: SystemTime,
     log: PathBuf,
 }
 
 impl Beside {
     fn start(heading: &str, task: &str) -> Result<Self> {
         let log = root().join(format!("target/ci-{task}.log"));
-        let file = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-        let mut command = process::command(std::env::current_exe()?);
-        command.arg(task).stdout(file.try_clone()?).stderr(file);
+        let file = fs::File::create(&log)?.into_file();
+        let mut command = process::task(task)?;
+        command.stdout(file.try_clone()?).stderr(file);
+        let started = SystemTime::now();
         let child = command.spawn().map_err(|e| process::error(&command, e))?;
-        println!(
-            "(started beside the steps below: cargo xtask {task}, its output in {})",
-            log.display()
-        );
-        let child = std::sync::Arc::new(std::sync::Mutex::new(child));
-        let watched = child.clone();
-        let started = std::time::Instant::now();
-        let watcher = std::thread::spawn(move || loop {
-            if let Some(status) = watched.lock().expect("not poisoned").try_wait()? {
-                return Ok((status, started.elapsed().as_secs()));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        });
+        let shown = log.display();
+        println!("(started beside the steps below: cargo xtask {task}, its output in {shown})");
         Ok(Beside {
             heading: heading.to_string(),
+            command,
             child,
-            watcher: Some(watcher),
+            started,
             log,
         })
     }
 
-    /// Waits for the task, shows its output and its own wall time; an error if it failed.
+    /// Waits for the task, shows its output and its own wall time (to its log's last write); an
+    /// error if it failed.
     fn finish(mut self) -> Result {
-        let watcher = self.watcher.take().expect("finished once");
-        let (status, seconds) = watcher.join().map_err(|_| "the watcher panicked")??;
-        let text = std::fs::read_to_string(&self.log)
-            .map_err(|e| format!("{}: {e}", self.log.display()))?;
-        print!("{text}");
-        println!("(ran beside the other steps, from their start: {seconds} s)");
+        let status = (self.child.wait()).map_err(|e| process::error(&self.command, e))?;
+        print!("{}", fs::read_to_string(&self.log)?);
+        let ended = fs::metadata(&self.log)?.modified()?;
+        let took = ended.duration_since(self.started).unwrap_or_default();
+        println!(
+            "(ran beside the other steps, from their start: {} s)",
+            took.as_secs()
+        );
+        let heading = &self.heading;
         match status.success() {
             true => Ok(()),
-            false => {
-                Err(format!("`{}` failed ({status}): its output is above", self.heading).into())
-            }
+            false => Err(format!("`{heading}` failed ({status}): its output is above").into()),
         }
     }
 }
 
 impl Drop for Beside {
-    /// A step before it failed: the task is not waited for.
+    /// A step before it failed: the task is killed (once waited for, it is not signalled).
     fn drop(&mut self) {
-        if self.watcher.is_some() {
-            if let Ok(mut child) = self.child.lock() {
-                let _ = child.kill();
-            }
-        }
+        let _ = self.child.kill();
     }
 }
 
@@ -161,15 +146,10 @@ fn setup(arm64: bool) -> Result<Links> {
     fetch.args(["fetch", "--locked"]);
     let (status, said) = crate::base::capture::merged(&mut fetch)?;
     if !status.success() {
-        return Err(format!(
-            "Cargo.lock does not pin every crate the workspace needs (cargo: {}): run \
-             `cargo fetch` and commit Cargo.lock",
-            said.lines()
-                .rfind(|l| l.starts_with("error"))
-                .unwrap_or("")
-                .trim()
-        )
-        .into());
+        let error = said.lines().rfind(|l| l.starts_with("error")).unwrap_or("");
+        let what = "Cargo.lock does not pin every crate the workspace needs";
+        let fix = "run `cargo fetch` and commit Cargo.lock";
+        return Err(format!("{what} (cargo: {}): {fix}", error.trim()).into());
     }
     // What the tests require of Debian's driver library without a GPU (tests/driver.rs).
     driver::expect_535_driver()?;
@@ -199,14 +179,6 @@ fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) ->
     }
 }
 
-/// A step that runs task `name` beside the others.
-fn beside(heading: impl Into<String>, name: &'static str) -> Step {
-    Step {
-        beside: Some(name),
-        ..step(heading, |_| Ok(()))
-    }
-}
-
 /// A step that runs another task.
 fn task(heading: impl Into<String>, name: &'static str, args: &'static [&'static str]) -> Step {
     step(heading, move |_| run_task(name, args))
@@ -217,8 +189,7 @@ fn plan() -> Result<Vec<Step>> {
     let default = versions::the_one("default")?;
     let table_only_version = versions::the_one("table-only")?;
     let old_driver = versions::the_one("old-driver")?;
-    let dependents: Vec<String> = versions::tagged("dependents")?
-        .iter()
+    let dependents: Vec<String> = (versions::tagged("dependents")?.iter())
         .map(u32::to_string)
         .collect();
     // The first in full, the others as a suffix: `cuda-A, -B`.
@@ -274,7 +245,7 @@ fn plan() -> Result<Vec<Step>> {
         task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
         task("docs/COVERAGE.md has a row for each function of the newest headers, and no other (cargo xtask coverage --check)", "coverage", &["--check"]),
-        beside("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", "platforms"),
+        Step { beside: Some("platforms"), ..step("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", |_| Ok(())) },
     ]);
     Ok(plan)
 }
@@ -290,15 +261,13 @@ fn per_version() -> Result<Vec<Step>> {
     let groups = crate::base::examples::group_versions()?;
     for v in versions::all()? {
         let number = v.number;
-        let interop = format!("cuda-{number},interop");
+        let interop = format!("--no-default-features --features cuda-{number},interop");
         let modules = format!("cuda-{number},profiler,gl,egl,vdpau");
         // The bindings' crates, with the interop modules.
-        let items = format!(
-            "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features {modules}"
-        );
+        let items = "-p cuda-driver-sys -p cuda-driver-sys-items --no-default-features --features";
+        let items = format!("{items} {modules}");
         if v.tags.iter().any(|t| t == "anchor") {
-            let args =
-                format!("--workspace --all-targets --no-default-features --features {interop}");
+            let args = format!("--workspace --all-targets {interop}");
             steps.push(step(format!("clippy, cuda-{number}"), move |links| {
                 clippy(&args, links.for_header(number)?)
             }));
@@ -307,27 +276,26 @@ fn per_version() -> Result<Vec<Step>> {
                 cargo(&format!("test {items} --tests"), link)?;
                 // --nocapture: the ABI tests print what they compared (counts per version) into
                 // the log.
-                let args = format!("--no-default-features --features {interop} --all-targets");
-                cargo(&format!("test {args} -- --nocapture"), link)
+                let all = format!("test {interop} --all-targets -- --nocapture");
+                cargo(&all, link)
             }));
         } else {
-            let parity = groups.contains(&number);
-            let also = if parity {
-                ", the examples' and group programs' parity"
-            } else {
-                ""
+            let tests = "--test layout --test constants --test prototypes --test driver \
+                         --test table --test interop";
+            let (also, parity) = match groups.contains(&number) {
+                true => (
+                    ", the examples' and group programs' parity",
+                    " --test examples_parity",
+                ),
+                false => ("", ""),
             };
             let heading = format!("clippy (cuda-driver-sys), layout, constants, prototypes, C spellings and table{also}, cuda-{number} with the interop modules");
+            let test =
+                format!("test -p cuda-driver-tests {interop} {tests}{parity} -- --nocapture");
             steps.push(step(heading, move |links| {
                 let link = links.for_header(number)?;
                 clippy(&items, link)?;
-                let tests = "--test layout --test constants --test prototypes --test driver \
-                             --test table --test interop";
-                let parity = if parity { " --test examples_parity" } else { "" };
-                cargo(
-                    &format!("test -p cuda-driver-tests --no-default-features --features {interop} {tests}{parity} -- --nocapture"),
-                    Some(link),
-                )
+                cargo(&test, Some(link))
             }));
         }
     }
@@ -350,40 +318,17 @@ fn clippy(args: &str, link: &Path) -> Result {
     cargo(&format!("clippy {args} -- -D warnings"), Some(link))
 }
 
-/// Builds the `table` test with `args` (`cargo test --no-run`, its output kept out of the log),
-/// shows the driver symbols it imports, and returns its path as cargo names it and those symbols.
-fn table_test_imports(args: &str, link: &Path) -> Result<(String, Vec<String>)> {
-    let mut build = process::command("cargo");
-    build
-        .arg("test")
-        .args(args.split_whitespace())
-        .arg("--no-run");
-    build.env("CUDA_LIBRARY_PATH", link);
-    let (_, text) = crate::base::capture::merged(&mut build)?;
-    let binary = imports::table_test_binary(&text)
-        .filter(|b| crate::base::files::executable(&root().join(b)))
-        .ok_or(format!(
-            "no table test binary from {}",
-            process::describe(&build)
-        ))?
-        .to_string();
-    let symbols = imports::driver_symbols(&root().join(&binary))?;
-    println!(
-        "driver symbols imported by {binary}: {}",
-        imports::shown(&symbols)
-    );
-    Ok((binary, symbols))
-}
-
 /// The table-only build of `version` imports no driver symbol but the table's: its
 /// cuGetProcAddress (v1 for an 11.x header, which the 470 driver has; else _v2), the version and
 /// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
 /// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
 /// 470 driver it starts and resolves what that driver has.
 fn table_only(links: &Links, version: u32, old: bool) -> Result {
-    let interop = if old { "" } else { ",interop" };
+    let (interop, tests, proc_address) = match old {
+        true => ("", "", "cuGetProcAddress"),
+        false => (",interop", " --test interop", "cuGetProcAddress_v2"),
+    };
     let features = format!("cuda-{version},table-only{interop}");
-    let tests = if old { "" } else { " --test interop" };
     let args = format!("--no-default-features --features {features} --test table{tests}");
     // (The C twins, which the tests' build script also builds, link the header's symbols: the
     // stub for a header newer than the driver.)
@@ -392,39 +337,41 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     if !old {
         cargo(&format!("test {args}"), Some(link))?;
     }
-    let (binary, symbols) = table_test_imports(&args, link)?;
-    let proc_address = if old {
-        "cuGetProcAddress"
-    } else {
-        "cuGetProcAddress_v2"
-    };
-    let allowed = [
-        proc_address,
-        "cuDriverGetVersion",
-        "cuGetErrorName",
-        "cuGetErrorString",
-    ];
-    if let Some(s) = symbols.iter().find(|s| !allowed.contains(&s.as_str())) {
+    // The table test built (`cargo test --no-run`, its output kept out of the log), and the
+    // driver symbols it imports.
+    let mut build = process::command("cargo");
+    build.arg("test").args(args.split_whitespace());
+    build.args(["--no-run", "--message-format=json"]);
+    let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
+    let none = format!("no table test binary from {}", process::describe(&build));
+    let binary = (built.executables.into_iter())
+        .find(|e| e.kind == "test" && e.name == "table")
+        .ok_or(none)?
+        .path;
+    let mut symbols = elf::symbols(&binary, true)?;
+    symbols.retain(|s| s.starts_with("cu"));
+    symbols.sort();
+    let shown: String = symbols.iter().map(|s| format!("{s} ")).collect();
+    let relative = binary.strip_prefix(root()).unwrap_or(&binary);
+    println!("driver symbols imported by {}: {shown}", relative.display());
+    let allowed = ["cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString"];
+    let other = |s: &&String| *s != proc_address && !allowed.contains(&s.as_str());
+    if let Some(s) = symbols.iter().find(other) {
         return Err(format!("table-only binary imports {s}").into());
     }
     if !symbols.iter().any(|s| s == proc_address) {
         return Err(format!("no {proc_address} import: the check saw nothing").into());
     }
     if !old {
-        return match imports::loads_libcuda(&root().join(&binary))? {
-            true => Ok(()),
-            false => Err("the binary does not load libcuda.so.1".into()),
-        };
+        let needed = elf::dynamic(&binary)?.needed;
+        if !needed.iter().any(|l| l == "libcuda.so.1") {
+            return Err("the binary does not load libcuda.so.1".into());
+        }
+        return Ok(());
     }
-    let driver_470 =
-        std::env::var_os("CUDA_DRIVER_470").ok_or("fetch-deps set no CUDA_DRIVER_470")?;
-    process::run(
-        process::command(root().join(&binary))
-            .args([
-                "--exact",
-                "table_resolves_what_the_driver_has_and_names_the_rest",
-                "--nocapture",
-            ])
-            .env("LD_LIBRARY_PATH", driver_470),
-    )
+    let driver_470 = deps::env_path("CUDA_DRIVER_470", "the 470 driver's folder")?;
+    let test = "table_resolves_what_the_driver_has_and_names_the_rest";
+    let mut table = process::command(&binary);
+    table.env("LD_LIBRARY_PATH", driver_470);
+    process::run(table.args(["--exact", test, "--nocapture"]))
 }

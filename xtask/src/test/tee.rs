@@ -4,9 +4,10 @@
 //! drops is seen where, and in total.
 
 use crate::base::process::{self, root};
-use crate::base::{capture, Result};
+use crate::base::steps::Steps;
+use crate::base::{capture, files, libtest, Result};
+use fs_err as fs;
 use std::io::{BufRead, BufReader, Write};
-use std::time::Instant;
 
 /// The log, relative to the workspace root.
 pub const LOG: &str = "target/ci-test.log";
@@ -16,13 +17,13 @@ const PREFIX: &str = "ci/test.sh";
 /// Runs this program with `args` (the task, marked as teed), its standard output and error merged
 /// into one pipe that this process copies to the terminal and the log; then the summary lines.
 pub fn run(args: &[&str], summary: &str) -> Result {
-    let started = Instant::now();
-    let path = root().join(LOG);
-    std::fs::create_dir_all(root().join("target"))?;
-    let mut log = std::fs::File::create(&path).map_err(|e| format!("{LOG}: {e}"))?;
-    let (mut child, reader) =
-        capture::spawn_merged(process::command(std::env::current_exe()?).args(args))?;
-    let mut per_step: Vec<(String, u64)> = vec![("before the steps".into(), 0)];
+    let started = Steps::new();
+    files::create_dir(&root().join("target"))?;
+    let mut log = fs::File::create(root().join(LOG))?;
+    let mut command = process::task(args[0])?;
+    command.args(&args[1..]);
+    let (mut child, reader) = capture::spawn_merged(&mut command)?;
+    let mut per_step: Vec<(String, usize)> = vec![("before the steps".into(), 0)];
     let mut stdout = std::io::stdout();
     let mut line = Vec::new();
     let mut reader = BufReader::new(reader);
@@ -32,27 +33,27 @@ pub fn run(args: &[&str], summary: &str) -> Result {
         let text = String::from_utf8_lossy(&line);
         match step_heading(&text) {
             Some(heading) => per_step.push((heading.to_string(), 0)),
-            None => per_step.last_mut().expect("one at least").1 += passed_in(&text),
+            // A test binary's summary, `test result: ok. N passed; ...`.
+            None => {
+                let summary = libtest::summary(text.trim_end()).filter(|s| s.ok);
+                per_step.last_mut().expect("one at least").1 += summary.map_or(0, |s| s.passed);
+            }
         }
         line.clear();
     }
-    let status = child.wait()?;
+    let status = child.wait().map_err(|e| process::error(&command, e))?;
     if !status.success() {
         return Err(format!("a check failed: its output is above and in {LOG}").into());
     }
-    let passed: u64 = per_step.iter().map(|(_, n)| n).sum();
+    let passed: usize = per_step.iter().map(|(_, n)| n).sum();
     let mut lines = String::from("\ntests passed per step (the steps not listed count none):\n");
     for (heading, n) in per_step.iter().filter(|(_, n)| *n > 0) {
         let short: String = heading.chars().take(90).collect();
         lines += &format!("{n:6}  {short}\n");
     }
     lines += &format!("{}\n", super::home::downloads());
-    let s = started.elapsed().as_secs();
-    lines += &format!(
-        "{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {} min {} s\n",
-        s / 60,
-        s % 60
-    );
+    let took = started.finish();
+    lines += &format!("{PREFIX}: {summary}\n{PREFIX}: {passed} passed, 0 failed, in {took}\n");
     stdout.write_all(lines.as_bytes())?;
     log.write_all(lines.as_bytes())?;
     Ok(())
@@ -64,18 +65,9 @@ fn step_heading(line: &str) -> Option<&str> {
     heading.starts_with('[').then_some(heading)
 }
 
-/// The count of `test result: ok. N passed; ...` (the libtest summary of one test binary); 0 for
-/// any other line.
-fn passed_in(line: &str) -> u64 {
-    line.strip_prefix("test result: ok. ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{passed_in, step_heading};
+    use super::step_heading;
 
     #[test]
     fn step_headings_are_numbered() {
@@ -85,15 +77,5 @@ mod tests {
         );
         assert_eq!(step_heading("=== platforms: aarch64\n"), None);
         assert_eq!(step_heading("  === [1/2] x"), None);
-    }
-
-    #[test]
-    fn counts_of_passing_binaries_only() {
-        let ok = "test result: ok. 13 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 2.09s\n";
-        assert_eq!(passed_in(ok), 13);
-        assert_eq!(passed_in("test result: ok. 0 passed; 0 failed;"), 0);
-        assert_eq!(passed_in("test result: FAILED. 3 passed; 1 failed;"), 0);
-        assert_eq!(passed_in("  test result: ok. 3 passed;"), 0);
-        assert_eq!(passed_in("running 3 tests"), 0);
     }
 }

@@ -4,8 +4,8 @@
 //! with `cuGetProcAddress` (v1) and no `cuGetProcAddress_v2`), and with `--arm64-driver` the arm64
 //! build of the 535 library (loaded under qemu-aarch64 by the platforms task).
 
-use super::{apt, log};
-use crate::base::{files, Result};
+use super::apt;
+use crate::base::Result;
 use std::path::Path;
 
 /// One driver library: its folder under `target/ci-deps`, where it comes from, and what it is.
@@ -15,8 +15,8 @@ pub struct DriverLibrary {
     suite: &'static str,
     /// The packages' architecture when not this machine's.
     apt_arch: Option<&'static str>,
-    /// Its multiarch folder under `usr/lib`.
-    multiarch: &'static str,
+    /// The folder of its `libcuda.so.1` in the packages.
+    lib: &'static str,
     /// The log's words for it.
     what: &'static str,
     packages: &'static [&'static str],
@@ -27,7 +27,7 @@ pub const DRIVER_535: DriverLibrary = DriverLibrary {
     dir: "driver",
     suite: "bookworm",
     apt_arch: None,
-    multiarch: "x86_64-linux-gnu",
+    lib: "root/usr/lib/x86_64-linux-gnu/nvidia/current",
     what: "535.x",
     packages: &["libcuda1", "libnvidia-ptxjitcompiler1"],
 };
@@ -37,7 +37,7 @@ pub const DRIVER_470: DriverLibrary = DriverLibrary {
     dir: "driver-470",
     suite: "bullseye",
     apt_arch: None,
-    multiarch: "x86_64-linux-gnu",
+    lib: "root/usr/lib/x86_64-linux-gnu/nvidia/current",
     what: "470.x",
     packages: &["libcuda1"],
 };
@@ -47,7 +47,7 @@ pub const DRIVER_535_ARM64: DriverLibrary = DriverLibrary {
     dir: "driver-arm64",
     suite: "bookworm",
     apt_arch: Some("arm64"),
-    multiarch: "aarch64-linux-gnu",
+    lib: "root/usr/lib/aarch64-linux-gnu/nvidia/current",
     what: "535.x for arm64",
     packages: &["libcuda1"],
 };
@@ -63,30 +63,10 @@ pub fn fetch(deps: &Path, arm64: bool) -> Result {
 }
 
 fn fetch_one(deps: &Path, driver: &DriverLibrary) -> Result {
-    let dir = deps.join(driver.dir);
-    if dir.join("lib/libcuda.so.1").exists() {
-        return Ok(());
-    }
-    let (suite, what) = (driver.suite, driver.what);
-    log(&format!(
-        "downloading {} {what} ({suite} non-free)",
-        driver.packages.join(" ")
-    ));
-    files::recreate_dir(&dir, "debs")?;
-    let packages: Vec<String> = driver.packages.iter().map(|p| p.to_string()).collect();
-    let debs = dir.join("debs");
-    apt::download(deps, (suite, "non-free"), driver.apt_arch, &debs, &packages)?;
-    apt::unpack(&debs, &dir.join("root"))?;
-    let lib = format!("root/usr/lib/{}/nvidia/current", driver.multiarch);
-    files::link(&lib, &dir.join("lib"))?;
-    if !dir.join("lib/libcuda.so.1").exists() {
-        files::remove_dir(&dir)?;
-        return Err(format!(
-            "no libcuda.so.1 from {} {what} ({suite} non-free, {}); see apt's messages above",
-            driver.packages[0],
-            deps.join(format!("apt/{suite}-non-free.list")).display()
-        )
-        .into());
-    }
-    Ok(())
+    let (suite, packages) = (driver.suite, driver.packages);
+    let what = format!("{} {} ({suite} non-free)", packages.join(" "), driver.what);
+    let (dir, link) = (deps.join(driver.dir), ("lib", driver.lib));
+    apt::fetch(&dir, &what, &["lib/libcuda.so.1"], link, |debs| {
+        apt::download(deps, (suite, "non-free"), driver.apt_arch, debs, packages)
+    })
 }

@@ -4,7 +4,7 @@
 use super::drivers::{DRIVER_470, DRIVER_535, DRIVER_535_ARM64};
 use super::{clang, cudart, headers, interop};
 use crate::base::versions::Version;
-use crate::base::Result;
+use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 
 /// One environment variable.
@@ -14,28 +14,12 @@ pub struct Variable {
     pub name: String,
     /// Its value, or the part put before the value it has (a search path).
     pub value: String,
-    /// Whether `value` goes before the variable's value (`value:old`) instead of replacing it.
+    /// Whether `value` goes before the variable's value (`value:old`) instead of replacing it:
+    /// for the one search path, `LD_LIBRARY_PATH`.
     pub prepends: bool,
 }
 
 impl Variable {
-    /// `name` set to `value`.
-    fn new(name: &str, value: impl Into<String>) -> Variable {
-        Variable {
-            name: name.to_string(),
-            value: value.into(),
-            prepends: false,
-        }
-    }
-
-    /// `name` with `value` put before the value it has.
-    fn prepending(name: &str, value: impl Into<String>) -> Variable {
-        Variable {
-            prepends: true,
-            ..Variable::new(name, value)
-        }
-    }
-
     /// `export NAME="VALUE"`; a prepended value keeps the variable's value after a `:`.
     pub fn export_line(&self) -> String {
         let Variable { name, value, .. } = self;
@@ -56,96 +40,120 @@ impl Variable {
     }
 }
 
+/// The names of the variables [`variables`] sets besides `CUDA_HEADERS_<V>`, in its order.
+const NAMES: [&str; 11] = [
+    "CUDA_VERSIONS",
+    "CUDA_LIBRARY_PATH",
+    "CUDA_DRIVER_470",
+    "CUDA_DRIVER_ARM64",
+    "CUDART_LIBRARY_PATH_ARM64",
+    "CUDART_LIBRARY_PATH",
+    "CUDART_INCLUDE_PATH",
+    "LD_LIBRARY_PATH",
+    "LIBCLANG_PATH",
+    "CUDA_INTEROP_INCLUDE",
+    "BINDGEN_EXTRA_CLANG_ARGS",
+];
+
 /// The variables for the fetched dependencies under `deps`, the headers of `versions` first.
 pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
-    let path = |rel: &str| deps.join(rel).display().to_string();
-    let lib = |dir: &str| path(&format!("{dir}/lib"));
-    let mut variables: Vec<Variable> = versions
-        .iter()
-        .map(|v| {
-            let dir = headers::folder(deps, v.number).display().to_string();
-            Variable::new(&format!("CUDA_HEADERS_{}", v.number), dir)
-        })
-        .collect();
+    let path = |dir: &str, sub: &str| deps.join(dir).join(sub).display().to_string();
+    let headers = versions.iter().map(|v| {
+        let dir = headers::folder(deps, v.number).display().to_string();
+        (format!("CUDA_HEADERS_{}", v.number), dir)
+    });
     let numbers: Vec<String> = versions.iter().map(|v| v.number.to_string()).collect();
-    let clang_lib = path(&format!("{}/root/usr/lib/x86_64-linux-gnu", clang::DIR));
-    variables.extend([
-        Variable::new("CUDA_VERSIONS", numbers.join(" ")),
-        Variable::new("CUDA_LIBRARY_PATH", lib(DRIVER_535.dir)),
-        Variable::new("CUDA_DRIVER_470", lib(DRIVER_470.dir)),
-        Variable::new("CUDA_DRIVER_ARM64", lib(DRIVER_535_ARM64.dir)),
-        Variable::new("CUDART_LIBRARY_PATH_ARM64", lib(cudart::DIR_ARM64)),
-        Variable::new("CUDART_LIBRARY_PATH", lib(cudart::DIR)),
-        Variable::new(
-            "CUDART_INCLUDE_PATH",
-            path(&format!("{}/include", cudart::DIR)),
-        ),
-        Variable::prepending(
-            "LD_LIBRARY_PATH",
-            format!("{}:{clang_lib}", lib(DRIVER_535.dir)),
-        ),
-        Variable::new("LIBCLANG_PATH", lib(clang::DIR)),
-        Variable::new(
-            "CUDA_INTEROP_INCLUDE",
-            path(&format!("{}/include", interop::DIR)),
-        ),
-        Variable::new(
-            "BINDGEN_EXTRA_CLANG_ARGS",
-            format!("-resource-dir={}", clang_resource_dir(deps)?),
-        ),
-    ]);
-    Ok(variables)
+    let clang_lib = path(clang::DIR, "root/usr/lib/x86_64-linux-gnu");
+    let values = [
+        numbers.join(" "),
+        path(DRIVER_535.dir, "lib"),
+        path(DRIVER_470.dir, "lib"),
+        path(DRIVER_535_ARM64.dir, "lib"),
+        path(cudart::DIR_ARM64, "lib"),
+        path(cudart::DIR, "lib"),
+        path(cudart::DIR, "include"),
+        format!("{}:{clang_lib}", path(DRIVER_535.dir, "lib")),
+        path(clang::DIR, "lib"),
+        path(interop::DIR, "include"),
+        format!("-resource-dir={}", clang_resource_dir(deps)?),
+    ];
+    let named = NAMES.into_iter().map(String::from).zip(values);
+    let variables = headers.chain(named).map(|(name, value)| Variable {
+        prepends: name == "LD_LIBRARY_PATH",
+        name,
+        value,
+    });
+    Ok(variables.collect())
 }
 
 /// clang's resource folder in `clang/` (`usr/lib/clang/<major.minor.patch>`): the first by name.
 fn clang_resource_dir(deps: &Path) -> Result<String> {
     let parent = deps.join(clang::DIR).join("root/usr/lib/clang");
-    let entries = std::fs::read_dir(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let mut versions: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.starts_with('.') && name.matches('.').count() >= 2)
-        .collect();
-    versions.sort();
-    let first = versions.first().ok_or_else(|| {
+    let first = files::sorted(&parent, "")?.into_iter().find(|p| {
+        let name = files::name(p);
+        !name.starts_with('.') && name.matches('.').count() >= 2
+    });
+    let first = first.ok_or_else(|| {
         format!(
             "no clang resource folder (<major.minor.patch>) in {}: remove {} and fetch again",
             parent.display(),
             deps.join(clang::DIR).display()
         )
     })?;
-    Ok(parent.join(first).display().to_string())
+    Ok(first.display().to_string())
 }
 
-/// The value of the environment variable `name`; an error naming `what` it should hold if it is
-/// unset or empty.
+/// The value of the required environment variable `name`, which holds `what` (a few words: "the
+/// driver library's folder"); an error if it is unset or empty, one line that names it and, where
+/// fetch-deps sets it, says to run fetch-deps.
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
-        _ => Err(format!("{name} is not set: {what}").into()),
+        _ if name.starts_with("CUDA_HEADERS_") || NAMES.contains(&name) => Err(format!(
+            "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
+        )
+        .into()),
+        _ => Err(format!("{name} ({what}) is not set").into()),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Variable;
+    use super::{env_path, Variable};
 
     #[test]
-    fn export_lines_keep_a_search_path_after_a_prepended_part() {
-        assert_eq!(Variable::new("A", "x y").export_line(), "export A=\"x y\"");
-        let path = Variable::prepending("P", "/a:/b");
-        assert_eq!(path.export_line(), "export P=\"/a:/b${P:+:$P}\"");
+    fn a_missing_variable_is_named_with_what_to_do() {
+        let err = |name| env_path(name, "x").unwrap_err().to_string();
+        assert_eq!(
+            err("CUDA_HEADERS_99999"),
+            "CUDA_HEADERS_99999 (x) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
+        );
+        assert_eq!(
+            err("XTASK_UNSET_VARIABLE"),
+            "XTASK_UNSET_VARIABLE (x) is not set"
+        );
     }
 
     #[test]
-    fn a_prepended_part_goes_before_the_value_in_the_process() {
-        let name = "XTASK_FETCH_DEPS_TEST_PATH";
-        let path = Variable::prepending(name, "/new");
+    fn a_prepended_part_keeps_the_value_after_it() {
+        let name = "XTASK_TEST_P";
+        let path = Variable {
+            name: name.into(),
+            value: "/new".into(),
+            prepends: true,
+        };
+        let export = "export XTASK_TEST_P=\"/new${XTASK_TEST_P:+:$XTASK_TEST_P}\"";
+        assert_eq!(path.export_line(), export);
         std::env::remove_var(name);
         path.set_in_process();
         assert_eq!(std::env::var(name).unwrap(), "/new");
         std::env::set_var(name, "/old");
         path.set_in_process();
         assert_eq!(std::env::var(name).unwrap(), "/new:/old");
+        let plain = Variable {
+            prepends: false,
+            ..path
+        };
+        assert_eq!(plain.export_line(), "export XTASK_TEST_P=\"/new\"");
     }
 }

@@ -5,8 +5,8 @@
 use super::header_set::{self, Wheel};
 use super::{log, wheel};
 use crate::base::versions::Version;
-use crate::base::{files, Result};
-use std::path::Path;
+use crate::base::Result;
+use std::path::{Path, PathBuf};
 
 /// The headers of the header-set table that `wheel` gives: [`Wheel::Runtime`], the driver's and
 /// the interop headers (one of the profiler's two too); [`Wheel::Profiler`], `cudaProfiler.h`.
@@ -20,58 +20,34 @@ fn headers_from(wheel: Wheel) -> Vec<&'static str> {
 }
 
 /// The folder of version `number`'s headers.
-pub fn folder(deps: &Path, number: u32) -> std::path::PathBuf {
+pub fn folder(deps: &Path, number: u32) -> PathBuf {
     deps.join("headers").join(number.to_string())
 }
 
-/// Fetches the headers each of `versions` lacks.
+/// Fetches the headers each of `versions` lacks: the runtime wheels' first, then the profiler's.
 pub fn fetch(deps: &Path, versions: &[Version]) -> Result {
-    for v in versions {
-        let dir = folder(deps, v.number);
-        let runtime = headers_from(Wheel::Runtime);
-        if all_there(&dir, &runtime) {
-            continue;
-        }
-        log(&format!(
-            "downloading {} for cuda.h, cudaTypedefs.h and the interop headers",
-            v.runtime_wheel
-        ));
-        files::create_dir(&dir)?;
-        take_headers(&v.runtime_wheel, &runtime, &dir)?;
-        if !all_there(&dir, &runtime) {
-            return Err(format!("no headers in {}", v.runtime_wheel).into());
-        }
-    }
-    for v in versions {
-        let dir = folder(deps, v.number);
-        let profiler = headers_from(Wheel::Profiler);
-        if all_there(&dir, &profiler) {
-            continue;
-        }
-        log(&format!(
-            "downloading {} for {}",
-            v.profiler_wheel,
-            profiler.join(", ")
-        ));
-        take_headers(&v.profiler_wheel, &profiler, &dir)?;
-        if !all_there(&dir, &profiler) {
-            return Err(format!("no {} in {}", profiler.join(", "), v.profiler_wheel).into());
-        }
-    }
-    Ok(())
-}
-
-fn all_there(dir: &Path, names: &[&str]) -> bool {
-    names.iter().all(|name| dir.join(name).is_file())
-}
-
-/// Unpacks into `dir` the members of the x86-64 wheel `requirement` that [`header_name`] takes.
-fn take_headers(requirement: &str, names: &[&str], dir: &Path) -> Result {
-    let downloaded = wheel::download("x86_64", &[requirement])?;
-    for whl in downloaded.wheels()? {
-        for member in wheel::members(&whl)? {
-            if let Some(name) = header_name(&member, names) {
-                wheel::extract(&whl, &member, &dir.join(name))?;
+    for kind in [Wheel::Runtime, Wheel::Profiler] {
+        let names = headers_from(kind);
+        let what = match kind {
+            Wheel::Runtime => "cuda.h, cudaTypedefs.h and the interop headers".to_string(),
+            Wheel::Profiler => names.join(", "),
+        };
+        for v in versions {
+            let dir = folder(deps, v.number);
+            let all_there = || names.iter().all(|name| dir.join(name).is_file());
+            if all_there() {
+                continue;
+            }
+            let wheel = match kind {
+                Wheel::Runtime => &v.runtime_wheel,
+                Wheel::Profiler => &v.profiler_wheel,
+            };
+            log(&format!("downloading {wheel} for {what}"));
+            wheel::unpack("x86_64", &[wheel], &dir, |m| {
+                header_name(m, &names).map(Into::into)
+            })?;
+            if !all_there() {
+                return Err(format!("no {what} in {wheel}").into());
             }
         }
     }

@@ -3,8 +3,8 @@
 //! sources): for generating and checking the bindings only; no OpenGL, EGL or VDPAU library is
 //! used at build or run time.
 
-use super::{apt, header_set, log};
-use crate::base::{files, Result};
+use super::{apt, header_set};
+use crate::base::Result;
 use std::path::Path;
 
 /// Its folder under `target/ci-deps`.
@@ -12,35 +12,14 @@ pub const DIR: &str = "interop";
 
 /// Fetches `interop/` unless its headers are all there.
 pub fn fetch(deps: &Path) -> Result {
-    let dir = deps.join(DIR);
     // The header-set table's foreign headers and the Debian packages that give them.
     let (packages, headers) = (header_set::debian_packages(), header_set::foreign_headers());
-    let missing = || {
-        headers
-            .iter()
-            .find(|h| !dir.join("include").join(h).is_file())
-    };
-    if missing().is_none() {
-        return Ok(());
-    }
-    log(&format!(
-        "downloading {} (bookworm main) for their headers",
-        listed(&packages)
-    ));
-    files::recreate_dir(&dir, "debs")?;
-    let debs = dir.join("debs");
-    apt::download_from_system(&debs, &packages)?;
-    apt::unpack(&debs, &dir.join("root"))?;
-    files::link("root/usr/include", &dir.join("include"))?;
-    if let Some(header) = missing() {
-        files::remove_dir(&dir)?;
-        return Err(format!(
-            "no {header} from {} (bookworm main); see apt's messages above",
-            packages.join("/")
-        )
-        .into());
-    }
-    Ok(())
+    let what = format!("{} (bookworm main) for their headers", listed(&packages));
+    let wanted: Vec<String> = headers.iter().map(|h| format!("include/{h}")).collect();
+    let (dir, link) = (deps.join(DIR), ("include", "root/usr/include"));
+    apt::fetch(&dir, &what, &wanted, link, |debs| {
+        apt::download_from_system(debs, &packages)
+    })
 }
 
 /// `a, b and c`.

@@ -11,14 +11,13 @@
 //! - `clang/`: libclang for bindgen ([`clang`]);
 //! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
 //!   ([`interop`]);
-//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`], [`apt_sources`]);
+//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`]);
 //! - `ptx-tools-<version>/`: the pinned NVRTC and ptxas ([`ptx_tools`]).
 //!
 //! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
 //! stdout holds only the `export NAME="VALUE"` lines ([`environment`]).
 
 mod apt;
-mod apt_sources;
 mod clang;
 mod cudart;
 mod drivers;
@@ -36,8 +35,7 @@ pub mod wheel;
 pub use environment::{env_path, Variable};
 
 use crate::base::process::root;
-use crate::base::{files, versions, Result};
-use std::path::PathBuf;
+use crate::base::{versions, Result};
 
 /// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
 /// interop headers.
@@ -72,8 +70,7 @@ pub fn use_fetched(options: &[&str]) -> Result {
 
 /// Fetches what is missing of what `options` ask for; the environment that points at it.
 pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
-    let deps = deps_folder();
-    files::create_dir(&deps)?;
+    let deps = root().join("target/ci-deps");
     let versions = versions::all()?;
     headers::fetch(&deps, &versions)?;
     cudart::fetch(&deps, &versions)?;
@@ -84,11 +81,6 @@ pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
     clang::fetch(&deps)?;
     interop::fetch(&deps)?;
     environment::variables(&deps, &versions)
-}
-
-/// `target/ci-deps` of the workspace.
-fn deps_folder() -> PathBuf {
-    root().join("target/ci-deps")
 }
 
 /// A progress line on stderr.

@@ -2,7 +2,7 @@
 //! `target/ci-deps/ptx-tools-<version>/` (never into the system).
 
 use crate::base::deps::wheel;
-use crate::base::{process, Result};
+use crate::base::{files, process, Result};
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
@@ -31,7 +31,7 @@ impl Pins {
     /// The pins of `examples/ptx-tools.txt`.
     pub fn read() -> Result<Self> {
         let path = process::root().join("examples/ptx-tools.txt");
-        let text = crate::base::files::read(&path)?;
+        let text = files::read(&path)?;
         Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()).into())
     }
 
@@ -44,37 +44,20 @@ impl Pins {
             let (key, value) = line
                 .split_once(' ')
                 .ok_or_else(|| format!("`{line}` is not `KEY VALUE`"))?;
-            fields.insert(key, value.trim());
+            fields.insert(key, value.trim().to_string());
         }
-        let field = |key: &str| {
-            fields
-                .get(key)
-                .map(|v| v.to_string())
-                .ok_or_else(|| format!("no `{key}` line"))
-        };
-        let isa = field("isa")?;
+        let mut field = |key: &str| fields.remove(key).ok_or_else(|| format!("no `{key}` line"));
+        let (nvrtc, ptxas, isa) = (field("nvrtc")?, field("ptxas")?, field("isa")?);
         let isa = parse_isa(&isa).ok_or_else(|| format!("isa `{isa}` is not MAJOR.MINOR"))?;
-        let pins = Pins {
-            nvrtc: field("nvrtc")?,
-            ptxas: field("ptxas")?,
-            isa,
-        };
-        if pins.version(&pins.nvrtc) != pins.version(&pins.ptxas)
-            || pins.version(&pins.nvrtc).is_none()
-        {
+        if version(&nvrtc).is_none() || version(&nvrtc) != version(&ptxas) {
             return Err("nvrtc and ptxas are not `name==VERSION` wheels of one version".into());
         }
-        Ok(pins)
-    }
-
-    /// The version of the wheel `pin` (`name==version`).
-    fn version<'a>(&self, pin: &'a str) -> Option<&'a str> {
-        pin.split_once("==").map(|(_, v)| v)
+        Ok(Pins { nvrtc, ptxas, isa })
     }
 
     /// The tools, fetched first where they are missing.
     pub fn fetch(&self) -> Result<Tools> {
-        let version = self.version(&self.nvrtc).unwrap_or_default();
+        let version = version(&self.nvrtc).unwrap_or_default();
         let release = version.splitn(3, '.').take(2).collect::<Vec<_>>().join(".");
         let major = release.split('.').next().unwrap_or_default();
         let dir = process::root().join(format!("target/ci-deps/ptx-tools-{version}"));
@@ -84,27 +67,30 @@ impl Pins {
             ptxas: dir.join("nvidia/cuda_nvcc/bin/ptxas"),
             release: release.clone(),
         };
-        if tools.nvrtc.is_file() && crate::base::files::executable(&tools.ptxas) {
+        if tools.nvrtc.is_file() && files::executable(&tools.ptxas) {
             return Ok(tools);
         }
         eprintln!("gen-ptx: downloading {} and {}", self.nvrtc, self.ptxas);
         let builtins = format!("libnvrtc-builtins.so.{release}");
         let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
-        let downloaded = wheel::download("x86_64", &[&self.nvrtc, &self.ptxas])?;
-        crate::base::files::recreate_dir(&dir, "")?;
-        for wheel in downloaded.wheels()? {
-            for member in wheel::members(&wheel)? {
-                if wanted.iter().any(|w| member.ends_with(w)) {
-                    wheel::extract(&wheel, &member, &dir.join(&member))?;
-                }
-            }
-        }
+        files::recreate_dir(&dir, "")?;
+        let requirements = [self.nvrtc.as_str(), self.ptxas.as_str()];
+        wheel::unpack("x86_64", &requirements, &dir, |member| {
+            wanted
+                .iter()
+                .any(|w| member.ends_with(w))
+                .then(|| member.into())
+        })?;
         for file in [&tools.nvrtc, &tools.ptxas] {
-            std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755))
-                .map_err(|e| format!("{} after the download: {e}", file.display()))?;
+            fs_err::set_permissions(file, std::fs::Permissions::from_mode(0o755))?;
         }
         Ok(tools)
     }
+}
+
+/// The version of the wheel `pin` (`name==version`).
+fn version(pin: &str) -> Option<&str> {
+    pin.split_once("==").map(|(_, v)| v)
 }
 
 /// `MAJOR.MINOR` as numbers.

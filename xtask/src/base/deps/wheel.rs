@@ -3,35 +3,43 @@
 
 use crate::base::scratch::Scratch;
 use crate::base::{files, process, Result};
-use std::fs::File;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// A scratch folder holding downloaded wheels, removed when dropped.
 pub struct Downloaded {
     dir: Scratch,
 }
 
-/// `pip download` of `requirements` (`name==version`), the wheels built for Linux on `arch`
-/// (`x86_64`, `aarch64`), into a temporary folder; pip's messages go to stderr.
-pub fn download(arch: &str, requirements: &[&str]) -> Result<Downloaded> {
-    download_for(
-        arch,
-        &["manylinux2014", "manylinux_2_17", "manylinux1"],
-        requirements,
-    )
+/// [`download_for`] of `requirements` (`name==version`), the manylinux wheels for `arch`, then
+/// each member that `place` places (a path under `dir`) written there.
+pub fn unpack(
+    arch: &str,
+    requirements: &[&str],
+    dir: &Path,
+    place: impl Fn(&str) -> Option<PathBuf>,
+) -> Result {
+    let platforms = ["manylinux2014", "manylinux_2_17", "manylinux1"];
+    let downloaded = download_for(arch, &platforms, requirements)?;
+    for wheel in downloaded.wheels()? {
+        for member in members(&wheel)? {
+            if let Some(rel) = place(&member) {
+                extract(&wheel, &member, &dir.join(rel))?;
+            }
+        }
+    }
+    Ok(())
 }
 
-/// [`download`] of the wheels tagged with one of `platforms` (`manylinux_2_25`: pip takes a
-/// platform tag as it is written, not the older ones it includes).
+/// `pip download` of `requirements` (`name==version`), the wheels built for Linux on `arch`
+/// (`x86_64`, `aarch64`) and tagged with one of `platforms` (`manylinux_2_25`: pip takes a
+/// platform tag as it is written, not the older ones it includes), into a temporary folder; pip's
+/// messages go to stderr.
 pub fn download_for(arch: &str, platforms: &[&str], requirements: &[&str]) -> Result<Downloaded> {
-    require_unzip()?;
-    let dir = Scratch::new(&format!(
-        "fetch-deps-{}",
-        requirements.join(",").replace(['=', '/'], "_")
-    ))?;
-    let downloaded = Downloaded { dir };
+    if process::on_path("unzip").is_none() {
+        return Err("no unzip, which unpacks the wheels: apt-get install unzip".into());
+    }
+    let name = requirements.join(",").replace(['=', '/'], "_");
+    let dir = Scratch::new(&format!("fetch-deps-{name}"))?;
     let mut pip = process::command("python3");
     pip.args([
         "-m",
@@ -45,8 +53,8 @@ pub fn download_for(arch: &str, platforms: &[&str], requirements: &[&str]) -> Re
     for platform in platforms {
         pip.arg("--platform").arg(format!("{platform}_{arch}"));
     }
-    process::run_to_stderr(pip.arg("-d").arg(downloaded.dir.path()).args(requirements))?;
-    Ok(downloaded)
+    process::run_to_stderr(pip.arg("-d").arg(dir.path()).args(requirements))?;
+    Ok(Downloaded { dir })
 }
 
 impl Downloaded {
@@ -67,26 +75,8 @@ pub fn extract(wheel: &Path, name: &str, to: &Path) -> Result {
     if let Some(folder) = to.parent() {
         files::create_dir(folder)?;
     }
-    let file = File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    process::run(
-        process::command("unzip")
-            .arg("-p")
-            .arg(wheel)
-            .arg(name)
-            .stdout(Stdio::from(file)),
-    )
-}
-
-/// An error saying how to install unzip when it is missing.
-fn require_unzip() -> Result {
-    match Command::new("unzip")
-        .arg("-v")
-        .stdout(Stdio::null())
-        .status()
-    {
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            Err("no unzip, which unpacks the wheels: apt-get install unzip".into())
-        }
-        _ => Ok(()),
-    }
+    let file = fs_err::File::create(to)?;
+    let mut unzip = process::command("unzip");
+    unzip.arg("-p").arg(wheel).arg(name);
+    process::run(unzip.stdout(file.into_file()))
 }

@@ -2,7 +2,7 @@
 //! features build, stripped into a folder that dependent-run runs without cargo: tests/unit,
 //! examples/ (with sin.ptx, which three examples read as ./examples/sin.ptx).
 
-use crate::base::files::copy;
+use crate::base::files::{self, copy};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::{patch_config, strip};
 use std::path::{Path, PathBuf};
@@ -25,82 +25,49 @@ const EXAMPLES: &[&str] = &[
     "nvrtc-compile",
 ];
 
-/// Which `sys` cudarc's driver module is built on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Side {
-    /// cudarc as published: its own `sys`.
-    Own,
-    /// ci/cudarc/migration.patch applied: this workspace's cuda-driver-sys.
-    Ours,
-}
-
-impl Side {
-    /// The side's name in folder names and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Own => "own",
-            Side::Ours => "ours",
-        }
-    }
-}
-
-/// How the driver library (and NVRTC) is reached.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Mode {
-    /// cudarc's `dynamic-linking`: linked.
-    Linked,
-    /// cudarc's `dynamic-loading` (its default), which the patch forwards to cuda-driver-sys.
-    Dynamic,
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::Linked => "linked",
-            Mode::Dynamic => "dynamic",
-        }
-    }
-
-    pub fn feature(self) -> &'static str {
-        match self {
-            Mode::Linked => "dynamic-linking",
-            Mode::Dynamic => "dynamic-loading",
-        }
-    }
-}
-
 /// One build: a side, a header version, a mode.
 pub struct Build {
-    pub side: Side,
+    /// cudarc's driver module on this workspace's cuda-driver-sys (ci/cudarc/migration.patch
+    /// applied: `ours`), or on its own `sys` (`own`).
+    pub ours: bool,
     pub version: u32,
-    pub mode: Mode,
+    /// The driver library (and NVRTC) linked (cudarc's `dynamic-linking`), or loaded at run time
+    /// (`dynamic-loading`, its default, which the patch forwards to cuda-driver-sys).
+    pub linked: bool,
 }
 
 impl Build {
+    /// Its side's name, `ours` or `own`: the folder of its sources under the work folder.
+    pub fn side(&self) -> &'static str {
+        ["own", "ours"][self.ours as usize]
+    }
+
     /// Its folder name: `<side>-<version>-<mode>`.
     pub fn tag(&self) -> String {
-        format!("{}-{}", self.side.name(), self.pair_name())
+        format!("{}-{}", self.side(), self.pair_name())
     }
 
-    /// The name of the pair of builds it belongs to: `<version>-<mode>`.
+    /// The name of the pair of builds it belongs to: `<version>-<linked|dynamic>`.
     pub fn pair_name(&self) -> String {
-        format!("{}-{}", self.version, self.mode.name())
+        format!(
+            "{}-{}",
+            self.version,
+            ["dynamic", "linked"][self.linked as usize]
+        )
     }
 
-    /// Builds the crate in `src` into `dest`, linking the driver library of the folder `driver`
-    /// and the NVRTC of `nvrtc`.
-    pub fn build(&self, src: &Path, dest: &Path, driver: &Path, nvrtc: &Path) -> Result {
+    /// cudarc's feature for its mode.
+    fn feature(&self) -> &'static str {
+        ["dynamic-loading", "dynamic-linking"][self.linked as usize]
+    }
+
+    /// Builds the crate of its side under `work` into `dest`, linking the driver library and
+    /// NVRTC of the folders `links`.
+    pub fn build(&self, work: &Path, dest: &Path, links: [&Path; 2]) -> Result {
         let tag = self.tag();
-        let _ = std::fs::remove_dir_all(dest);
-        for d in ["tests", "examples"] {
-            crate::base::files::create_dir(&dest.join(d))?;
-        }
+        files::remove_dir(dest)?;
         println!("cudarc-check: building cudarc 0.19.10 ({tag}): library tests, examples");
-        let features = format!(
-            "driver,nvrtc,std,cuda-{},{}",
-            self.version,
-            self.mode.feature()
-        );
+        let features = format!("driver,nvrtc,std,cuda-{},{}", self.version, self.feature());
         let failed = || format!("{tag}: the build failed (the compiler's errors are above)");
         // The library's tests (`cargo test`), then the examples as programs (`cargo build`: under
         // `cargo test` they would be test harnesses).
@@ -112,25 +79,53 @@ impl Build {
                 .flat_map(|e| ["--example".into(), e.to_string()]),
         );
         for (args, kind, to) in [
-            (library_tests, "lib", dest.join("tests")),
-            (examples, "example", dest.join("examples")),
+            (library_tests, "lib", "tests"),
+            (examples, "example", "examples"),
         ] {
-            let mut cargo = cargo(src, self.side, [driver, nvrtc], &args);
+            files::create_dir(&dest.join(to))?;
+            let mut cargo = cargo(&work.join(self.side()), self.ours, links, &args);
             cargo.args(["--no-default-features", "--features", &features]);
             let built = cargo_json::built(&mut cargo).map_err(|_| failed())?;
             for e in built.executables.iter().filter(|e| e.kind == kind) {
                 let name = if kind == "lib" { "unit" } else { &e.name };
-                strip(&e.path, &to.join(name)).map_err(|_| failed())?;
+                strip(&e.path, &dest.join(to).join(name)).map_err(|_| failed())?;
             }
         }
-        let built_examples = crate::base::files::sorted(&dest.join("examples"), "")?.len();
+        let built_examples = files::sorted(&dest.join("examples"), "")?.len();
         if !dest.join("tests/unit").is_file() || built_examples != EXAMPLES.len() {
             return Err(format!("{tag}: the tests or the examples were not built").into());
         }
-        copy(
-            &src.join("examples/sin.ptx"),
-            &dest.join("examples/sin.ptx"),
-        )
+        let sin = "examples/sin.ptx";
+        copy(&work.join(self.side()).join(sin), &dest.join(sin))
+    }
+
+    /// A program of ci/cudarc (`bench.rs`, `tour.rs`: `name`) built in release against this
+    /// build's cudarc under `work`, into `dest`, linking the driver library and NVRTC of `links`.
+    pub fn program(&self, work: &Path, name: &str, dest: &Path, links: [&Path; 2]) -> Result {
+        let (tag, src) = (self.tag(), work.join(self.side()));
+        let dir = work.join(format!("{name}-{tag}"));
+        files::create_dir(&dir)?;
+        let manifest = format!(
+            "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
+             [dependencies]\ncudarc = {{ path = \"{}\", default-features = false, features = \
+             [\"driver\", \"nvrtc\", \"std\", \"cuda-{}\", \"{}\"] }}\n\n[workspace]\n",
+            process::root()
+                .join(format!("ci/cudarc/{name}.rs"))
+                .display(),
+            src.display(),
+            self.version,
+            self.feature()
+        );
+        files::write(&dir.join("Cargo.toml"), manifest)?;
+        copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
+        println!("cudarc-check: building ci/cudarc/{name}.rs ({tag})");
+        let args = ["build", "--release"].map(String::from);
+        let built = cargo_json::built(&mut cargo(&dir, self.ours, links, &args))
+            .map_err(|_| format!("{name}.rs ({tag}): the build failed (above)"))?;
+        let binary = (built.executables.into_iter().find(|e| e.kind == "bin"))
+            .ok_or_else(|| format!("cargo built no {name}"))?;
+        strip(&binary.path, dest)
     }
 }
 
@@ -138,60 +133,15 @@ impl Build {
 /// `nvrtc`.
 pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
     let dir = work.join("nvrtc-link");
-    crate::base::files::create_dir(&dir)?;
-    let link = dir.join("libnvrtc.so");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(nvrtc, &link).map_err(|e| format!("{}: {e}", link.display()))?;
+    files::create_dir(&dir)?;
+    files::link(&nvrtc.to_string_lossy(), &dir.join("libnvrtc.so"))?;
     Ok(dir)
 }
 
-/// A program of ci/cudarc (`bench.rs`, `tour.rs`: `name`) built in release against the cudarc
-/// in `src` as `build` says (its side, header and mode), into `dest`, linking the driver library
-/// of `driver` and the NVRTC of `nvrtc`.
-pub fn program(
-    work: &Path,
-    name: &str,
-    build: &Build,
-    src: &Path,
-    dest: &Path,
-    links: [&Path; 2],
-) -> Result {
-    let dir = work.join(format!("{name}-{}", build.tag()));
-    crate::base::files::create_dir(&dir)?;
-    let manifest = format!(
-        "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
-         [dependencies]\ncudarc = {{ path = \"{}\", default-features = false, features = \
-         [\"driver\", \"nvrtc\", \"std\", \"cuda-{}\", \"{}\"] }}\n\n[workspace]\n",
-        process::root()
-            .join(format!("ci/cudarc/{name}.rs"))
-            .display(),
-        src.display(),
-        build.version,
-        build.mode.feature()
-    );
-    crate::base::files::write(&dir.join("Cargo.toml"), manifest)?;
-    copy(&src.join("Cargo.lock"), &dir.join("Cargo.lock"))?;
-    println!(
-        "cudarc-check: building ci/cudarc/{name}.rs ({})",
-        build.tag()
-    );
-    let args = ["build", "--release"].map(String::from);
-    let built = cargo_json::built(&mut cargo(&dir, build.side, links, &args))
-        .map_err(|_| format!("{name}.rs ({}): the build failed (above)", build.tag()))?;
-    let binary = built
-        .executables
-        .into_iter()
-        .find(|e| e.kind == "bin")
-        .ok_or_else(|| format!("cargo built no {name}"))?;
-    strip(&binary.path, dest)
-}
-
-/// `cargo ARGS`, offline, with its messages as JSON, run in `dir` for `side` (this crate through
-/// `[patch]` for ours). cuda-driver-sys links the driver library of `links[0]`
-/// (`CUDA_LIBRARY_PATH`); cudarc's own `sys` takes it, and both take NVRTC (`links[1]`), from the
-/// linker's search path.
-fn cargo(dir: &Path, side: Side, links: [&Path; 2], args: &[String]) -> std::process::Command {
+/// `cargo ARGS`, offline, with its messages as JSON, run in `dir` (on this crate through `[patch]`
+/// if `ours`). cuda-driver-sys links the driver library of `links[0]` (`CUDA_LIBRARY_PATH`);
+/// cudarc's own `sys` takes it, and both take NVRTC (`links[1]`), from the linker's search path.
+fn cargo(dir: &Path, ours: bool, links: [&Path; 2], args: &[String]) -> std::process::Command {
     let [driver, nvrtc] = links;
     let mut cargo = process::command("cargo");
     cargo
@@ -204,7 +154,7 @@ fn cargo(dir: &Path, side: Side, links: [&Path; 2], args: &[String]) -> std::pro
             format!("{}:{}", driver.display(), nvrtc.display()),
         )
         .stderr(Stdio::inherit());
-    if side == Side::Ours {
+    if ours {
         cargo.args(["--config", &patch_config()]);
     }
     cargo

@@ -1,34 +1,27 @@
-//! `cargo xtask cudarc-check [--bundle DIR]`: cudarc 0.19.10 (the most used Rust CUDA stack) with
-//! its driver module on this workspace's crate, beside cudarc on its own `sys`. The test task runs
-//! it; gpu-bundle runs it with `--bundle DIR`:
-//!
-//!   cargo xtask cudarc-check                # CI: build, run on Debian's 535 library, compare
-//!   cargo xtask cudarc-check --bundle DIR   # the GPU bundle's part: every build in DIR
-//!   cargo xtask cudarc-check --update-locks # regenerate ci/cudarc/{own,ours}.lock
-//!
-//! cudarc comes from the package registry through cargo, pinned with its checksum by
-//! ci/cudarc/Cargo.lock, and is unpacked from cargo's cache twice under target/cudarc-check/: as
-//! published (`own`: its own `sys`), and with ci/cudarc/migration.patch applied (`ours`: `sys` is
-//! this workspace's cuda-driver-sys, through `[patch.crates-io]`; docs/MIGRATING.md gives each
-//! edit's reason). Each resolves from its committed lock, ci/cudarc/own.lock and ours.lock, whose
-//! crates are fetched before the offline builds ([`crate::dependents::trees::LockedTree`]). Each side is built with the features `driver`, `nvrtc` and `std` for each
-//! `dependents` version, linked (`dynamic-linking`) and dynamically loaded (`dynamic-loading`,
-//! cudarc's default): the library's tests and the examples those features build ([`build`]).
-//! Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt), which also runs their NVRTC
-//! tests here, and the same driver library: Debian's 535, or the stub for the headers newer than
-//! it. In CI, every build that the 535 library can run (all but the linked ones that link the
-//! stub) runs on it with no GPU, and each of ours must give the outcomes of its `own` twin test by
-//! test, but those ci/cudarc/expected-differences lists; and with no driver library at all,
-//! cudarc's first example returns its error on this crate where it panics on its own `sys`.
+//! `cargo xtask cudarc-check [--bundle DIR | --update-locks]`: cudarc 0.19.10 (the most used Rust
+//! CUDA stack) with its driver module on this workspace's crate (`ours`: ci/cudarc/migration.patch
+//! applied, docs/MIGRATING.md gives each edit's reason), beside cudarc on its own `sys` (`own`),
+//! the two trees of [`crate::dependents::trees`]. Each side is built with the features `driver`,
+//! `nvrtc` and `std` for each `dependents` version, linked (`dynamic-linking`) and dynamically
+//! loaded (`dynamic-loading`, cudarc's default): the library's tests and the examples those
+//! features build ([`build`]). Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt),
+//! which also runs their NVRTC tests here, and the same driver library: Debian's 535, or the stub
+//! for the headers newer than it. In CI, every build that the 535 library can run (all but the
+//! linked ones that link the stub) runs on it with no GPU, and each of ours must give the outcomes
+//! of its `own` twin test by test, but those ci/cudarc/expected-differences lists; and with no
+//! driver library at all, cudarc's first example returns its error on this crate where it panics
+//! on its own `sys`. With `--bundle DIR`, every build and the benchmark and tour programs go into
+//! DIR for gpu-bundle.
 
 mod build;
 
+use crate::base::args::Args;
 use crate::base::driver::links_stub;
-use crate::base::files::{copy, read};
-use crate::base::process::root;
-use crate::base::{outcomes, versions, Result};
+use crate::base::files::{self, copy, read};
+use crate::base::process::{self, root};
+use crate::base::{capture, outcomes, versions, Result};
 use crate::dependents::trees::{link_folders, run_build, Check};
-use build::{Build, Mode, Side};
+use build::Build;
 use std::path::Path;
 use std::time::Instant;
 
@@ -36,13 +29,12 @@ use std::time::Instant;
 const VERSION: &str = "0.19.10";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let started = Instant::now();
     let check = Check {
         name: "cudarc",
         version: Some(VERSION),
         trees: [("own", "own"), ("ours", "ours")],
-        takes_bundle: true,
     };
     let Some((work, _, bundle)) = check.start(args)? else {
         return Ok(());
@@ -51,51 +43,44 @@ pub fn run(args: &[String]) -> Result {
     // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
-    let sources = |side: Side| work.join(side.name());
     let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
     let (links, _) = link_folders(&work)?;
     let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
 
-    let mut builds = Vec::new();
     let dependents = versions::tagged("dependents")?;
-    for &version in &dependents {
-        for mode in [Mode::Linked, Mode::Dynamic] {
-            // Ours first, for each pair: a migration edit missing stops the check at once, with
-            // the compiler's error.
-            for side in [Side::Ours, Side::Own] {
-                builds.push(Build {
-                    side,
-                    version,
-                    mode,
-                });
-            }
-        }
-    }
+    // For each version, linked then dynamic; ours first in each pair: a migration edit missing
+    // stops the check at once, with the compiler's error.
+    let pairs = [(true, true), (true, false), (false, true), (false, false)];
+    let builds: Vec<Build> = (dependents.iter())
+        .flat_map(|&version| {
+            pairs.map(|(linked, ours)| Build {
+                ours,
+                version,
+                linked,
+            })
+        })
+        .collect();
     let build_all = |dest: &Path| -> Result {
         for b in &builds {
-            b.build(
-                &sources(b.side),
-                &dest.join(b.tag()),
-                links.for_header(b.version)?,
-                &nvrtc_link,
-            )?;
+            let driver = links.for_header(b.version)?;
+            b.build(&work, &dest.join(b.tag()), [driver, &nvrtc_link])?;
         }
         Ok(())
     };
 
     if let Some(bundle) = bundle {
-        crate::base::files::create_dir(&bundle)?;
+        files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
-        for side in [Side::Own, Side::Ours] {
+        for ours in [false, true] {
             let build = Build {
-                side,
+                ours,
                 version: default,
-                mode: Mode::Dynamic,
+                linked: false,
             };
-            let dest = bundle.join(format!("bench-{}", side.name()));
+            let dest = bundle.join(format!("bench-{}", build.side()));
             let links = [links.for_header(default)?, nvrtc_link.as_path()];
-            build::program(&work, "bench", &build, &sources(side), &dest, links)?;
+            build.program(&work, "bench", &dest, links)?;
         }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
         // bindings, which must then happen at the first call of each: calls through the PLT
@@ -106,23 +91,20 @@ pub fn run(args: &[String]) -> Result {
             "RUSTFLAGS",
             "--cap-lints allow -Z plt=yes -C link-arg=-Wl,-z,lazy",
         );
-        std::fs::create_dir_all(bundle.join("nvrtc"))?;
+        files::create_dir(&bundle.join("nvrtc"))?;
         build_all(&bundle)?;
         // The tour needs the CUmemLocation signatures of cuMemAdvise and cuMemPrefetchAsync.
         let mem_location = versions::the_one("mem-location")?;
         for b in builds
             .iter()
-            .filter(|b| b.mode == Mode::Linked && b.version >= mem_location)
+            .filter(|b| b.linked && b.version >= mem_location)
         {
             let dest = bundle.join(b.tag()).join("tour");
             let links = [links.for_header(b.version)?, nvrtc_link.as_path()];
-            build::program(&work, "tour", b, &sources(b.side), &dest, links)?;
+            b.program(&work, "tour", &dest, links)?;
         }
-        for file in crate::base::files::sorted(&nvrtc_dir, "libnvrtc")? {
-            copy(
-                &file,
-                &bundle.join("nvrtc").join(crate::base::files::name(&file)),
-            )?;
+        for file in files::sorted(&nvrtc_dir, "libnvrtc")? {
+            copy(&file, &bundle.join("nvrtc").join(files::name(&file)))?;
         }
         copy(&data.join("timing-tests"), &bundle.join("timing-tests"))?;
         return Ok(());
@@ -138,14 +120,14 @@ pub fn run(args: &[String]) -> Result {
 
     // Run on the 535 library and compare, test by test; not the linked builds that link the stub
     // (built here, run on the GPU).
-    let ld_path = crate::base::process::loader_path_with(&nvrtc_dir);
+    let ld_path = process::loader_path_with(&nvrtc_dir);
     std::env::set_var("LD_LIBRARY_PATH", ld_path);
     let expected_file = data.join("expected-differences");
     let expected = outcomes::expected(&read(&expected_file)?);
     let mut summary = Vec::new();
     for pair in builds.chunks(2) {
         let [ours, own] = pair else { continue };
-        if ours.mode == Mode::Linked && links_stub(ours.version)? {
+        if ours.linked && links_stub(ours.version)? {
             summary.push(format!("{}: built, runs on the GPU", ours.pair_name()));
             continue;
         }
@@ -182,42 +164,32 @@ pub fn run(args: &[String]) -> Result {
 /// API has for that (`DriverError`, `CUDA_ERROR_SHARED_OBJECT_INIT_FAILED`), where cudarc on its
 /// own `sys` panics: both dynamically loaded, at the default header.
 fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
-    let default = versions::the_one("default")?;
-    let run = |side: Side| -> Result<(i32, String)> {
+    let version = versions::the_one("default")?;
+    let mut ours_ended = (0, String::new());
+    for (ours, side) in [(false, "own sys"), (true, "ours")] {
         let build = Build {
-            side,
-            version: default,
-            mode: Mode::Dynamic,
+            ours,
+            version,
+            linked: false,
         };
         let dir = work.join("runs").join(build.tag());
-        let output = crate::base::process::command(dir.join("examples/01-allocate"))
-            .current_dir(&dir)
-            .env("LD_LIBRARY_PATH", nvrtc_dir)
-            .output()?;
-        let text = String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr);
-        Ok((output.status.code().unwrap_or(-1), text))
-    };
-    let (own_status, own_text) = run(Side::Own)?;
-    let (status, text) = run(Side::Ours)?;
-    let first = |text: &str| {
-        text.lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .to_string()
-    };
-    println!(
-        "cudarc-check: no driver library: 01-allocate on own sys exits {own_status}: {}",
-        first(&own_text)
-    );
-    println!(
-        "cudarc-check: no driver library: 01-allocate on ours exits {status}: {}",
-        first(&text)
-    );
+        let mut example = process::command(dir.join("examples/01-allocate"));
+        example.current_dir(&dir).env("LD_LIBRARY_PATH", nvrtc_dir);
+        let (status, text) = capture::merged(&mut example)?;
+        let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let code = capture::exit_code(status);
+        println!("cudarc-check: no driver library: 01-allocate on {side} exits {code}: {first}");
+        ours_ended = (code, text);
+    }
     // 303: CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, as cudarc's Debug of the code prints it.
+    let (status, text) = ours_ended;
     if status != 1 || text.contains("panicked") || !text.contains("cudaError_enum(303)") {
-        return Err("with no driver library, cudarc's 01-allocate on this crate did not end with                     its DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a                     libcuda.so.1 on the loader's default path makes this check meaningless)"
-            .into());
+        return Err(
+            "with no driver library, cudarc's 01-allocate on this crate did not end with its \
+             DriverError CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (output above; a libcuda.so.1 on \
+             the loader's default path makes this check meaningless)"
+                .into(),
+        );
     }
     Ok(())
 }

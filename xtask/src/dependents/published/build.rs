@@ -5,9 +5,11 @@
 //! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
 
 use super::Dependent;
-use crate::base::files::{name, sorted};
+use crate::base::files::{self, name, sorted};
+use crate::base::libtest::{summary, test_line, Outcome};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::strip;
+use fs_err as fs;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -29,25 +31,15 @@ impl Builder {
         // both unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild
         // proc-macro2).
         let rustdoc = work.join("rustdoc");
-        std::fs::write(
+        files::write(
             &rustdoc,
             "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec rustdoc \"$@\"\n",
         )?;
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&rustdoc, std::fs::Permissions::from_mode(0o755))?;
-        let host = process::output(process::command("rustc").arg("-vV"))?
-            .lines()
-            .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
-            .ok_or("rustc -vV names no host")?;
-        let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
-        let lib = Path::new(sysroot.trim_end()).join(format!("lib/rustlib/{host}/lib"));
-        let libstd = std::fs::read_dir(&lib)
-            .map_err(|e| format!("{}: {e}", lib.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy();
-                name.starts_with("libstd-") && name.ends_with(".so")
-            })
+        fs::set_permissions(&rustdoc, std::fs::Permissions::from_mode(0o755))?;
+        let lib = process::output(process::command("rustc").args(["--print", "target-libdir"]))?;
+        let lib = Path::new(lib.trim_end());
+        let libstd = (files::named(lib, "libstd-", ".so")?.into_iter().next())
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
         Ok(Builder {
             label: format!("{} {}", dep.name, dep.version),
@@ -61,9 +53,9 @@ impl Builder {
     /// Builds the crate in `src` (`tag` in messages), linking `link`, with the extra cargo
     /// `args`, into `dest`.
     pub fn build(&self, tag: &str, src: &Path, dest: &Path, link: &Path, args: &[&str]) -> Result {
-        let _ = std::fs::remove_dir_all(dest);
+        files::remove_dir(dest)?;
         for d in ["tests", "examples", "doctests", "lib"] {
-            std::fs::create_dir_all(dest.join(d))?;
+            files::create_dir(&dest.join(d))?;
         }
         if src.join("resources").is_dir() {
             process::run(
@@ -105,7 +97,7 @@ impl Builder {
         }
 
         println!("building {label} ({tag}): doctests");
-        let _ = std::fs::remove_dir_all(&self.doctests);
+        files::remove_dir(&self.doctests)?;
         // The doctests link the standard library dynamically (lib/): 30 KB each instead of 5 MB.
         let flags = format!(
             "-Zunstable-options --persist-doctests {} --no-run -C prefer-dynamic -C strip=symbols",
@@ -121,29 +113,26 @@ impl Builder {
             .env("RUSTDOCFLAGS", flags)
             .stderr(Stdio::inherit());
         let out = command.output().map_err(|e| process::error(&command, e))?;
-        let summary = String::from_utf8_lossy(&out.stdout);
-        let results: Vec<&str> = summary
-            .lines()
-            .filter(|l| l.starts_with("test result"))
-            .collect();
+        let said = String::from_utf8_lossy(&out.stdout);
+        let results: Vec<&str> = said.lines().filter(|l| summary(l).is_some()).collect();
         if results.is_empty() {
             return Err(format!("{tag}: the doctests did not build").into());
         }
         for line in results {
             println!("  {tag} doctests compiled: {line}");
         }
-        let unbuilt = unbuilt_doctests(&summary);
+        let unbuilt = unbuilt_doctests(&said);
         if !out.status.success() && unbuilt.is_empty() {
             return Err(format!("{tag}: the doctests did not build").into());
         }
         let list: String = unbuilt.iter().map(|t| format!("{t}\n")).collect();
-        std::fs::write(dest.join("doctests").join("unbuilt"), list)?;
+        files::write(&dest.join("doctests/unbuilt"), list)?;
         let doctests = self.collect_doctests(&dest.join("doctests"))?;
 
         println!(
             "  {tag}: {} test binaries, {} examples, {doctests} doctest binaries in {}",
-            count(&dest.join("tests"))?,
-            count(&dest.join("examples"))?,
+            sorted(&dest.join("tests"), "")?.len(),
+            sorted(&dest.join("examples"), "")?.len(),
             dest.display()
         );
         Ok(())
@@ -152,33 +141,27 @@ impl Builder {
     /// Copies rustdoc's doctest binaries into `dest` under stable names, with the index file;
     /// their number.
     fn collect_doctests(&self, dest: &Path) -> Result<usize> {
-        let mut dirs = Vec::new();
-        let entries = std::fs::read_dir(&self.doctests)
-            .map_err(|e| format!("{}: {e}", self.doctests.display()))?;
-        for entry in entries {
-            let entry = entry?;
-            if entry.path().join("rust_out").exists() {
-                dirs.push(entry.file_name().to_string_lossy().into_owned());
-            }
-        }
+        let dirs: Vec<String> = (sorted(&self.doctests, "")?.iter())
+            .filter(|d| d.join("rust_out").exists())
+            .map(|d| name(d))
+            .collect();
         let mut index = String::new();
         let named = stable_names(&dirs);
         for (name, dir) in &named {
-            std::fs::copy(self.doctests.join(dir).join("rust_out"), dest.join(name))?;
+            files::copy(&self.doctests.join(dir).join("rust_out"), &dest.join(name))?;
             index.push_str(&format!("{name} {dir}\n"));
         }
-        std::fs::write(dest.join("index"), index)?;
+        files::write(&dest.join("index"), index)?;
         Ok(named.len())
     }
 }
 
 /// The doctests that rustdoc failed to compile (`test src/a.rs - f (line 9) - compile ...
 /// FAILED`), as `src/a.rs - f`: without their line, which a patch moves.
-fn unbuilt_doctests(summary: &str) -> Vec<String> {
-    let mut unbuilt: Vec<String> = summary
-        .lines()
-        .filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
-        .map(|t| t.split(" (line ").next().unwrap_or(t).to_string())
+fn unbuilt_doctests(said: &str) -> Vec<String> {
+    let mut unbuilt: Vec<String> = (said.lines().filter_map(test_line))
+        .filter(|(_, outcome)| *outcome == Outcome::Failed)
+        .map(|(t, _)| t.split(" (line ").next().unwrap_or(t).to_string())
         .collect();
     unbuilt.sort();
     unbuilt
@@ -195,19 +178,14 @@ fn cargo(src: &Path, link: &Path) -> std::process::Command {
 pub fn count_binaries(work: &Path) -> Result<usize> {
     let mut n = 0;
     for run in sorted(work, "run-")?.iter().filter(|p| p.is_dir()) {
-        n += count(&run.join("tests"))? + count(&run.join("examples"))?;
-        let doctests = sorted(&run.join("doctests"), "")?;
-        n += doctests
-            .iter()
-            .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
-            .count();
+        for dir in ["tests", "examples", "doctests"] {
+            let entries = sorted(&run.join(dir), "")?;
+            n += (entries.iter())
+                .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
+                .count();
+        }
     }
     Ok(n)
-}
-
-/// The number of entries of `dir`.
-fn count(dir: &Path) -> Result<usize> {
-    Ok(sorted(dir, "")?.len())
 }
 
 /// rustdoc's doctest folders (`<file>_<line>_<n>`) named `<file>-<rank>`, the rank by line
@@ -220,11 +198,7 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
         let (Some(n), Some(line), Some(file)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
         };
-        let number = |s: &str| {
-            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| s.parse::<u64>().ok())
-                .flatten()
-        };
+        let number = |s: &str| s.parse::<u64>().ok().filter(|_| !s.starts_with('+'));
         if let (Some(line), Some(n)) = (number(line), number(n)) {
             by_file.entry(file).or_default().push((line, n, dir));
         }
@@ -241,32 +215,26 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::stable_names;
-
     #[test]
-    fn doctests_are_ranked_by_line_within_their_file() {
-        let dirs: Vec<String> = [
+    fn doctests_are_ranked_by_line_within_their_file_and_other_folders_left_out() {
+        let dirs = [
             "src_a_rs_40_1",
+            "index",
             "src_a_rs_7_0",
+            "src_a_rs_x_1",
             "src_b_rs_12_3",
+            "src_a_rs_1_",
             "src_a_rs_40_0",
-        ]
-        .map(String::from)
-        .to_vec();
-        let named = stable_names(&dirs);
-        let pairs: Vec<(&str, &str)> = named
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
-        assert_eq!(
-            pairs,
-            [
-                ("src_a_rs-1", "src_a_rs_7_0"),
-                ("src_a_rs-2", "src_a_rs_40_0"),
-                ("src_a_rs-3", "src_a_rs_40_1"),
-                ("src_b_rs-1", "src_b_rs_12_3"),
-            ]
-        );
+            "a_1",
+        ];
+        let expected = [
+            ("src_a_rs-1", "src_a_rs_7_0"),
+            ("src_a_rs-2", "src_a_rs_40_0"),
+            ("src_a_rs-3", "src_a_rs_40_1"),
+            ("src_b_rs-1", "src_b_rs_12_3"),
+        ];
+        let expected = expected.map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(super::stable_names(&dirs.map(String::from)), expected);
     }
 
     #[test]
@@ -274,17 +242,7 @@ mod tests {
         let summary = "test src/a.rs - f (line 9) - compile ... FAILED\n\
                        test src/a.rs - g (line 20) ... ok\n\
                        test src/b.rs - T::h (line 3) ... FAILED\n";
-        assert_eq!(
-            super::unbuilt_doctests(summary),
-            ["src/a.rs - f", "src/b.rs - T::h"]
-        );
-    }
-
-    #[test]
-    fn other_folders_are_left_out() {
-        let dirs: Vec<String> = ["index", "src_a_rs_x_1", "src_a_rs_1_", "a_1"]
-            .map(String::from)
-            .to_vec();
-        assert!(stable_names(&dirs).is_empty());
+        let unbuilt = super::unbuilt_doctests(summary);
+        assert_eq!(unbuilt, ["src/a.rs - f", "src/b.rs - T::h"]);
     }
 }

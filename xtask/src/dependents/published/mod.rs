@@ -1,39 +1,29 @@
 //! A published crate written for older bindings, built on this workspace's crate: what
 //! rustacuda-check (rustacuda 0.1.3, on cuda-driver-sys 0.3.0) and cust-check (cust 0.3.2, on
-//! cust_raw 0.11.3) share. The test task runs each; gpu-bundle runs each with `--bundle DIR`:
-//!
-//!   cargo xtask NAME-check                # CI: build, run on Debian's 535 library, compare
-//!   cargo xtask NAME-check --bundle DIR   # the GPU bundle's part: the oldest and newest
-//!                                         # `dependents` builds in DIR (and the old
-//!                                         # bindings' build, if gpu-run compares with it)
-//!   cargo xtask NAME-check --update-locks # regenerate ci/NAME/{published,migrated}.lock
-//!
-//! The crate comes from the package registry through cargo, pinned with its checksum by
-//! `ci/NAME/Cargo.lock`, and is unpacked from cargo's cache twice under target/NAME-check/: as
-//! published (on its old bindings, linked through `<CUDA_LIBRARY_PATH>/lib64` as they expect), and
-//! with `ci/NAME/migration.patch` applied (docs/MIGRATING.md gives each edit's reason), on this
-//! workspace's cuda-driver-sys through `[patch.crates-io]`. Each tree resolves from its committed
-//! lock, `ci/NAME/published.lock` and `ci/NAME/migrated.lock`, whose crates are fetched before the
-//! offline builds ([`crate::dependents::trees::LockedTree`]). Each build (the old bindings; ours with
-//! each `dependents` version; the headers newer than the 535 driver link the stub library)
-//! compiles the library, the unit and integration tests, the examples and every doctest, into a
-//! folder dependent-run runs ([`build`]). The headers that bind cuCtxCreate_v4 bind symbols the
-//! 535 driver lacks: their build runs on the GPU only, or, for a crate whose [`Dependent`] says so,
-//! is built with `dynamic-loading` (resolved on first use) and run too. In CI, the old bindings'
-//! build and ours run on Debian's 535 library (no GPU: what needs a device fails alike), and every
-//! outcome of ours must equal the old build's but those `ci/NAME/expected-differences` lists
-//! ([`crate::base::outcomes`]). One target folder serves every build of a crate.
+//! cust_raw 0.11.3) share, `cargo xtask NAME-check [--bundle DIR | --update-locks]`. Its two trees
+//! ([`crate::dependents::trees`]): as published, on its old bindings, linked through
+//! `<CUDA_LIBRARY_PATH>/lib64` as they expect; and migrated, on this workspace's cuda-driver-sys.
+//! Each build (the old bindings; ours with each `dependents` version; the headers newer than the
+//! 535 driver link the stub library) compiles the library, the unit and integration tests, the
+//! examples and every doctest, into a folder dependent-run runs ([`build`]). The headers that bind
+//! cuCtxCreate_v4 bind symbols the 535 driver lacks: their build runs on the GPU only, or, for a
+//! crate whose [`Dependent`] says so, is built with `dynamic-loading` and run too. In CI, the old
+//! bindings' build and ours run on Debian's 535 library (no GPU: what needs a device fails alike),
+//! and every outcome of ours must equal the old build's but those `ci/NAME/expected-differences`
+//! lists ([`crate::base::outcomes`]). With `--bundle DIR`, the oldest and newest `dependents`
+//! builds (and the old bindings' build, if gpu-run compares with it) go into DIR for gpu-bundle.
 
 mod build;
 
+use crate::base::args::Args;
 use crate::base::driver::binds_ctx_create_v4;
-use crate::base::files::read;
+use crate::base::files::{self, read};
 use crate::base::outcomes as compare;
 use crate::base::process::root;
 use crate::base::{versions, Result};
 use crate::dependents::trees::{link_folders, patch_config, run_build, Check};
 use build::Builder;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// One published dependent and how it is checked.
@@ -62,13 +52,12 @@ pub struct Dependent {
 
 /// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
 /// `--bundle`) the runs and their comparison.
-pub fn run(dep: &Dependent, args: &[String]) -> Result {
+pub fn run(dep: &Dependent, args: &Args) -> Result {
     let started = Instant::now();
     let check = Check {
         name: dep.name,
         version: Some(dep.version),
         trees: [("published", "published"), ("migrated", "migrated")],
-        takes_bundle: true,
     };
     let Some((work, [published, migrated], bundle)) = check.start(args)? else {
         return Ok(());
@@ -98,7 +87,7 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     let dependents = versions::tagged("dependents")?;
 
     if let Some(bundle) = bundle {
-        std::fs::create_dir_all(&bundle)?;
+        files::create_dir(&bundle)?;
         // One build per end of the range the GPU run covers, linked.
         let (Some(&oldest), Some(&newest)) = (dependents.first(), dependents.last()) else {
             return Err("cuda-driver-sys-items/versions.txt tags no version `dependents`".into());
@@ -115,11 +104,8 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
                 &[],
             )?;
         }
-        std::fs::copy(
-            root().join(&data).join("expected-differences"),
-            bundle.join("expected-differences"),
-        )?;
-        return Ok(());
+        let file = "expected-differences";
+        return files::copy(&root().join(&data).join(file), &bundle.join(file));
     }
 
     // Ours first: a migration edit missing stops the check at once, with the compiler's error.
@@ -155,38 +141,37 @@ pub fn run(dep: &Dependent, args: &[String]) -> Result {
     );
 
     // Run on the 535 library and compare, test by test.
+    let outcomes_file = |tag: &str| work.join(format!("outcomes-{tag}"));
+    let mut texts = Vec::new();
     for tag in &run_tags {
-        let dir = work.join(format!("run-{tag}"));
-        run_build(&dir, &work.join(format!("outcomes-{tag}")), &[])?;
+        texts.push(run_build(
+            &work.join(format!("run-{tag}")),
+            &outcomes_file(tag),
+            &[],
+        )?);
     }
     let expected = compare::expected(&read(&root().join(&data).join("expected-differences"))?);
-    let outcomes = |tag: &str| -> Result<(PathBuf, String)> {
-        let path = work.join(format!("outcomes-{tag}"));
-        Ok((path.clone(), read(&path)?))
-    };
-    let (baseline_file, baseline) = outcomes(dep.baseline)?;
-    for tag in &run_tags[1..] {
-        let (file, ours) = outcomes(tag)?;
-        let compared = [(baseline_file.as_path(), baseline.as_str()), (&file, &ours)];
+    let (baseline_file, baseline) = (outcomes_file(dep.baseline), &texts[0]);
+    for (tag, ours) in run_tags.iter().zip(&texts).skip(1) {
+        let compared = [
+            (baseline_file.as_path(), baseline.as_str()),
+            (&outcomes_file(tag), ours),
+        ];
         if let Some(report) = compare::mismatch(&expected, compared) {
-            println!(
-                "{task}: {tag}: the outcomes that differ from {}'s are not those listed:",
+            let why = format!(
+                "{tag}: the outcomes that differ from {}'s are not those listed",
                 dep.baseline
             );
+            println!("{task}: {why}:");
             for line in report {
                 println!("  {line}");
             }
-            return Err(format!(
-                "{tag}: the outcomes that differ from {}'s are not those listed (above)",
-                dep.baseline
-            )
-            .into());
+            return Err(format!("{why} (above)").into());
         }
     }
-    let mut passed = Vec::new();
-    for tag in &run_tags {
-        passed.push(format!("{tag} {}", compare::passed(&outcomes(tag)?.1)));
-    }
+    let passed: Vec<String> = (run_tags.iter().zip(&texts))
+        .map(|(tag, text)| format!("{tag} {}", compare::passed(text)))
+        .collect();
     let listed: Vec<&str> = expected.iter().map(String::as_str).collect();
     println!(
         "{task}: built {built} binaries; run {} tests per build on the 535 library, \

@@ -18,9 +18,12 @@
 
 mod nvrtc;
 
+use crate::base::args::Args;
 use crate::base::deps::ptx_tools::{parse_isa, Pins, Tools};
+use crate::base::files::{create_dir, write};
 use crate::base::scratch::Scratch;
 use crate::base::{process, Result};
+use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -30,79 +33,49 @@ const COMMON: &[&str] = &["--std=c++03"];
 /// The virtual architecture of a PTX that names none: the oldest the pinned NVRTC supports.
 const OLDEST: &str = "compute_52";
 
-/// One PTX to build.
-struct Target {
-    /// Its name, `examples/kernels/<name>.ptx`.
-    name: &'static str,
-    /// Its CUDA C source in `examples/kernels/`.
-    source: &'static str,
+/// Hopper's architecture (clusters, the tensor memory accelerator, programmatic dependent
+/// launch): its PTX loads on compute capability 9.0 GPUs only.
+const HOPPER: &str = "compute_90";
+
+/// How a PTX's code is compiled and checked.
+#[derive(Clone, Copy, PartialEq)]
+enum Code {
+    /// Whole-program code.
+    Whole,
     /// Relocatable (-rdc): ptx_link0's kernel calls a function defined in ptx_link1, and the
     /// example links the two with cuLinkAddData(CU_JIT_INPUT_PTX).
-    relocatable: bool,
-    /// Its virtual architecture, `compute_<NN>`.
-    arch: &'static str,
+    Relocatable,
     /// It calls a device function the driver provides when it loads the PTX
     /// (`cudaGraphSetConditional`, newer than the pinned ptxas): ptxas checks it as relocatable
     /// code (`--compile-only`), which leaves the call unresolved.
-    driver_call: bool,
+    DriverCall,
 }
+use Code::*;
 
-/// A PTX of the oldest architecture.
-const fn target(name: &'static str, source: &'static str, relocatable: bool) -> Target {
-    Target {
-        name,
-        source,
-        relocatable,
-        arch: OLDEST,
-        driver_call: false,
-    }
-}
-
-/// A PTX of Hopper's architecture (clusters, the tensor memory accelerator, programmatic
-/// dependent launch): it loads on compute capability 9.0 GPUs only.
-const fn hopper(name: &'static str, source: &'static str) -> Target {
-    Target {
-        name,
-        source,
-        relocatable: false,
-        arch: "compute_90",
-        driver_call: false,
-    }
-}
-
-/// What to build.
-const TARGETS: &[Target] = &[
-    target("vector_add", "vector_add.cu", false),
-    target("ptx_jit", "ptx_jit.cu", false),
-    target("ptx_link0", "ptx_link0.cu", true),
-    target("ptx_link1", "ptx_link1.cu", true),
-    target("param_buffer", "param_buffer.cu", false),
-    target(
-        "context_independent_loading",
-        "context_independent_loading.cu",
-        false,
-    ),
+/// What to build: `examples/kernels/<name>.ptx` from `<name>.cu`, its virtual architecture and
+/// code.
+const TARGETS: &[(&str, &str, Code)] = &[
+    ("vector_add", OLDEST, Whole),
+    ("ptx_jit", OLDEST, Whole),
+    ("ptx_link0", OLDEST, Relocatable),
+    ("ptx_link1", OLDEST, Relocatable),
+    ("param_buffer", OLDEST, Whole),
+    ("context_independent_loading", OLDEST, Whole),
     // The group programs' kernels (examples/groups/).
-    target("stream_memops", "stream_memops.cu", false),
-    target("peer", "peer.cu", false),
-    target("textures", "textures.cu", false),
-    hopper("launch", "launch.cu"),
-    hopper("tensor_map", "tensor_map.cu"),
-    target("green_contexts", "green_contexts.cu", false),
-    target("late_write", "late_write.cu", false),
-    target("library", "library.cu", false),
-    Target {
-        name: "graphs",
-        source: "graphs.cu",
-        relocatable: false,
-        arch: OLDEST,
-        driver_call: true,
-    },
+    ("stream_memops", OLDEST, Whole),
+    ("peer", OLDEST, Whole),
+    ("textures", OLDEST, Whole),
+    ("launch", HOPPER, Whole),
+    ("tensor_map", HOPPER, Whole),
+    ("green_contexts", OLDEST, Whole),
+    ("late_write", OLDEST, Whole),
+    ("library", OLDEST, Whole),
+    ("graphs", OLDEST, DriverCall),
 ];
 
 /// PTX written by hand (no CUDA 12 compiler emits texture and surface references), of the
 /// oldest architecture: checked with the generated PTX, never regenerated.
-const HAND_WRITTEN: &[&str] = &["texture_references"];
+const HAND_WRITTEN: &[(&str, &str, Code)] = &[("texture_references", OLDEST, Whole)];
 
 /// The real architectures ptxas checks a PTX of virtual architecture `arch` for: its own
 /// (`compute_52`: `sm_52`) and Hopper's, where the GPU checks run.
@@ -116,22 +89,14 @@ fn ptxas_arches(arch: &str) -> Vec<String> {
 }
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => return Err("usage: cargo xtask gen-ptx [--check]".into()),
-    };
+pub fn run(args: &Args) -> Result {
+    let check = args.flag("--check");
     let pins = Pins::read()?;
     let tools = pins.fetch()?;
     let kernels = process::root().join("examples/kernels");
-    let scratch = if check {
-        Some(Scratch::new("gen-ptx")?)
-    } else {
-        None
-    };
+    let scratch = check.then(|| Scratch::new("gen-ptx")).transpose()?;
     let out = scratch.as_ref().map_or(kernels.as_path(), Scratch::path);
-    crate::base::files::create_dir(out)?;
+    create_dir(out)?;
     let generated = generate(&tools, &kernels, out, check);
     drop(scratch);
     let verified = verify(&tools, &pins, &kernels);
@@ -149,46 +114,46 @@ fn log(line: &str) {
 /// Compiles every target into `out`; with `check`, compares each with the committed one. Whether
 /// all are the same.
 fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bool> {
-    let mut same = true;
-    for &Target {
-        name,
-        source,
-        relocatable,
-        arch,
-        ..
-    } in TARGETS
-    {
+    let (mut same, nvrtc) = (true, nvrtc::Nvrtc::load(&tools.nvrtc)?);
+    for &(name, arch, code) in TARGETS {
         let architecture = format!("--gpu-architecture={arch}");
         let mut options = vec![architecture.as_str()];
         options.extend(COMMON);
-        if relocatable {
+        if code == Relocatable {
             options.push("--relocatable-device-code=true");
         }
-        let ptx = nvrtc::compile(&tools.nvrtc, &kernels.join(source), &options)?;
-        let path = out.join(format!("{name}.ptx"));
-        crate::base::files::write(&path, &ptx)?;
+        let source = format!("{name}.cu");
+        let ptx = nvrtc::compile(&nvrtc, &kernels.join(&source), &options)?;
+        let (path, committed) = (
+            out.join(format!("{name}.ptx")),
+            kernels.join(format!("{name}.ptx")),
+        );
+        write(&path, &ptx)?;
         if !check {
             log(&format!("wrote examples/kernels/{name}.ptx"));
-        } else if std::fs::read(kernels.join(format!("{name}.ptx")))
-            .ok()
-            .as_ref()
-            == Some(&ptx)
-        {
-            log(&format!("examples/kernels/{name}.ptx is up to date"));
-        } else {
-            log(&format!(
-                "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
-            ));
-            let diff = Command::new("diff")
-                .arg("-u")
-                .arg(kernels.join(format!("{name}.ptx")))
-                .arg(&path)
-                .output()?;
-            for line in String::from_utf8_lossy(&diff.stdout).lines().take(40) {
-                eprintln!("{line}");
-            }
-            same = false;
+            continue;
         }
+        let old = fs::read_to_string(&committed).unwrap_or_default();
+        if old.as_bytes() == ptx {
+            log(&format!("examples/kernels/{name}.ptx is up to date"));
+            continue;
+        }
+        log(&format!(
+            "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
+        ));
+        let new = String::from_utf8_lossy(&ptx);
+        let diff = similar::TextDiff::from_lines(old.as_str(), &new);
+        let (a, b) = (committed.display().to_string(), path.display().to_string());
+        for line in diff
+            .unified_diff()
+            .header(&a, &b)
+            .to_string()
+            .lines()
+            .take(40)
+        {
+            eprintln!("{line}");
+        }
+        same = false;
     }
     Ok(same)
 }
@@ -200,15 +165,18 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
     let mut ok = true;
     let release = &tools.release;
     let isa = format!("{}.{}", pins.isa.0, pins.isa.1);
-    let generated = TARGETS
-        .iter()
-        .map(|t| (t.name, t.relocatable, t.arch, t.driver_call));
-    let hand_written = HAND_WRITTEN
-        .iter()
-        .map(|name| (*name, false, OLDEST, false));
-    for (name, relocatable, arch, driver_call) in generated.chain(hand_written) {
+    let ptxas = |arch: &str, rdc: &str, path: &Path| {
+        let mut ptxas = Command::new(&tools.ptxas);
+        ptxas
+            .arg(format!("-arch={arch}"))
+            .args((!rdc.is_empty()).then_some(rdc))
+            .arg(path)
+            .args(["-o", "/dev/null"]);
+        ptxas
+    };
+    for &(name, arch, code) in TARGETS.iter().chain(HAND_WRITTEN) {
         let path = kernels.join(format!("{name}.ptx"));
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let Ok(text) = fs::read_to_string(&path) else {
             log(&format!("missing {}", path.display()));
             ok = false;
             continue;
@@ -226,27 +194,16 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         }
         // Relocatable: unresolved calls are resolved at link time (or, for a driver call, when
         // the driver loads the PTX).
-        let rdc: &[&str] = if relocatable || driver_call {
-            &["--compile-only"]
-        } else {
-            &[]
-        };
+        let rdc = if code == Whole { "" } else { "--compile-only" };
         for arch in ptxas_arches(arch) {
-            let mut ptxas = Command::new(&tools.ptxas);
-            ptxas
-                .arg(format!("-arch={arch}"))
-                .args(rdc)
-                .arg(&path)
-                .args(["-o", "/dev/null"]);
-            if ptxas.status().is_ok_and(|s| s.success()) {
-                let rdc = rdc.join(" ");
+            let mut ptxas = ptxas(&arch, rdc, &path);
+            if process::status(&mut ptxas).is_ok_and(|s| s.success()) {
                 log(&format!(
                     "{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok"
                 ));
             } else {
                 log(&format!(
-                    "{name}.ptx: ptxas {release} -arch={arch} {} FAILED",
-                    rdc.join(" ")
+                    "{name}.ptx: ptxas {release} -arch={arch} {rdc} FAILED"
                 ));
                 ok = false;
             }
@@ -257,16 +214,8 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         log(&format!("missing {}", broken.display()));
         return Ok(false);
     }
-    let mut ptxas = Command::new(&tools.ptxas);
-    ptxas
-        .arg(format!("-arch={}", ptxas_arches(OLDEST)[0]))
-        .arg(&broken)
-        .args(["-o", "/dev/null"]);
-    if ptxas
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-    {
+    let mut ptxas = ptxas(&ptxas_arches(OLDEST)[0], "", &broken);
+    if process::status(ptxas.stderr(Stdio::null())).is_ok_and(|s| s.success()) {
         log("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
         ok = false;
     } else {

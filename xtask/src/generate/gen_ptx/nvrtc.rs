@@ -3,13 +3,17 @@
 //! source's base name, and nothing else (paths, time) reaches NVRTC.
 
 use crate::base::Result;
+use fs_err as fs;
+use libloading::Library;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::Path;
 
 type Program = *mut c_void;
 
-/// The NVRTC functions used, resolved from the library.
-struct Nvrtc {
+/// The NVRTC functions used, resolved from the library, which stays loaded while they are. Load
+/// it once for all the sources: NVRTC numbers some labels (`callseq`) across the programs of a
+/// loaded library, which the committed PTX shows.
+pub struct Nvrtc {
     get_error_string: unsafe extern "C" fn(c_int) -> *const c_char,
     create_program: unsafe extern "C" fn(
         *mut Program,
@@ -25,62 +29,40 @@ struct Nvrtc {
     get_ptx_size: unsafe extern "C" fn(Program, *mut usize) -> c_int,
     get_ptx: unsafe extern "C" fn(Program, *mut c_char) -> c_int,
     destroy_program: unsafe extern "C" fn(*mut Program) -> c_int,
+    _library: Library,
 }
 
 impl Nvrtc {
-    fn load(library: &Path) -> Result<Self> {
-        let path = CString::new(library.as_os_str().as_encoded_bytes())?;
-        // SAFETY: a path to a shared library; the handle is kept for the process's lifetime.
-        let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW) };
-        if handle.is_null() {
-            return Err(format!("{}: dlopen failed: {}", library.display(), dl_error()).into());
-        }
-        let symbol = |name: &CStr| {
-            // SAFETY: a live handle and a NUL-terminated name.
-            let address = unsafe { libc::dlsym(handle, name.as_ptr()) };
-            if address.is_null() {
-                Err(format!("{}: no {name:?}", library.display()))
-            } else {
-                Ok(address)
-            }
-        };
+    /// NVRTC from the library `path`.
+    pub fn load(path: &Path) -> Result<Self> {
+        // SAFETY: NVRTC's library, whose initializers are sound to run; kept in the struct.
+        let library = unsafe { Library::new(path) }.map_err(|e| format!("{e}"))?;
         // SAFETY: each symbol is NVRTC's function of that name, whose C signature (nvrtc.h) the
-        // field's type spells.
+        // field's type spells; the library stays loaded while `Nvrtc` lives.
+        unsafe fn symbol<F: Copy>(library: &Library, path: &Path, name: &str) -> Result<F> {
+            let symbol = unsafe { library.get::<F>(name.as_bytes()) };
+            Ok(*symbol.map_err(|e| format!("{}: no {name}: {e}", path.display()))?)
+        }
         unsafe {
             Ok(Self {
-                get_error_string: function(symbol(c"nvrtcGetErrorString")?),
-                create_program: function(symbol(c"nvrtcCreateProgram")?),
-                compile_program: function(symbol(c"nvrtcCompileProgram")?),
-                get_program_log_size: function(symbol(c"nvrtcGetProgramLogSize")?),
-                get_program_log: function(symbol(c"nvrtcGetProgramLog")?),
-                get_ptx_size: function(symbol(c"nvrtcGetPTXSize")?),
-                get_ptx: function(symbol(c"nvrtcGetPTX")?),
-                destroy_program: function(symbol(c"nvrtcDestroyProgram")?),
+                get_error_string: symbol(&library, path, "nvrtcGetErrorString")?,
+                create_program: symbol(&library, path, "nvrtcCreateProgram")?,
+                compile_program: symbol(&library, path, "nvrtcCompileProgram")?,
+                get_program_log_size: symbol(&library, path, "nvrtcGetProgramLogSize")?,
+                get_program_log: symbol(&library, path, "nvrtcGetProgramLog")?,
+                get_ptx_size: symbol(&library, path, "nvrtcGetPTXSize")?,
+                get_ptx: symbol(&library, path, "nvrtcGetPTX")?,
+                destroy_program: symbol(&library, path, "nvrtcDestroyProgram")?,
+                _library: library,
             })
         }
     }
-
-    /// An error for the NVRTC result `result` of the call `what` on `source`, unless it is success.
-    fn check(&self, result: c_int, what: &str, source: &Path) -> Result {
-        if result == 0 {
-            return Ok(());
-        }
-        // SAFETY: NVRTC returns a static string for every result code.
-        let message = unsafe { CStr::from_ptr((self.get_error_string)(result)) };
-        Err(format!(
-            "{what} failed for {}: {}",
-            source.display(),
-            message.to_string_lossy()
-        )
-        .into())
-    }
 }
 
-/// Compiles the CUDA C file `source` with the NVRTC library `library` and `options`: its PTX
-/// (without the terminating NUL). NVRTC's log goes to stderr.
-pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8>> {
-    let nvrtc = Nvrtc::load(library)?;
-    let text = std::fs::read(source).map_err(|e| format!("{}: {e}", source.display()))?;
+/// Compiles the CUDA C file `source` with `nvrtc` and `options`: its PTX (without the
+/// terminating NUL). NVRTC's log goes to stderr.
+pub fn compile(nvrtc: &Nvrtc, source: &Path, options: &[&str]) -> Result<Vec<u8>> {
+    let text = fs::read(source)?;
     let text = CString::new(text).map_err(|_| format!("{} has a NUL byte", source.display()))?;
     let base = source.file_name().unwrap_or_default().as_encoded_bytes();
     let base = CString::new(base)?;
@@ -93,58 +75,45 @@ pub fn compile(library: &Path, source: &Path, options: &[&str]) -> Result<Vec<u8
     // SAFETY: the calls follow nvrtc.h: a program created from NUL-terminated strings, buffers
     // of the sizes NVRTC reports, the program destroyed once.
     unsafe {
-        let created = (nvrtc.create_program)(
-            &mut program,
-            text.as_ptr(),
-            base.as_ptr(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
-        );
-        nvrtc.check(created, "nvrtcCreateProgram", source)?;
+        // An error for the NVRTC result `result` of the call `what`, unless it is success.
+        let check = |result: c_int, what: &str| -> Result {
+            if result == 0 {
+                return Ok(());
+            }
+            // NVRTC returns a static string for every result code.
+            let message = CStr::from_ptr((nvrtc.get_error_string)(result)).to_string_lossy();
+            Err(format!("{what} failed for {}: {message}", source.display()).into())
+        };
+        let null = std::ptr::null();
+        let created =
+            (nvrtc.create_program)(&mut program, text.as_ptr(), base.as_ptr(), 0, null, null);
+        check(created, "nvrtcCreateProgram")?;
         let compiled =
             (nvrtc.compile_program)(program, option_ptrs.len() as c_int, option_ptrs.as_ptr());
         let mut size = 0;
-        nvrtc.check(
+        check(
             (nvrtc.get_program_log_size)(program, &mut size),
             "nvrtcGetProgramLogSize",
-            source,
         )?;
         let mut log = vec![0u8; size];
-        nvrtc.check(
+        check(
             (nvrtc.get_program_log)(program, log.as_mut_ptr().cast()),
             "nvrtcGetProgramLog",
-            source,
         )?;
-        let log = until_nul(&log);
-        if !String::from_utf8_lossy(log).trim().is_empty() {
-            eprint!("{}", String::from_utf8_lossy(log));
+        let log = String::from_utf8_lossy(until_nul(&log));
+        if !log.trim().is_empty() {
+            eprint!("{log}");
         }
-        nvrtc.check(compiled, "nvrtcCompileProgram", source)?;
-        nvrtc.check(
-            (nvrtc.get_ptx_size)(program, &mut size),
-            "nvrtcGetPTXSize",
-            source,
-        )?;
+        check(compiled, "nvrtcCompileProgram")?;
+        check((nvrtc.get_ptx_size)(program, &mut size), "nvrtcGetPTXSize")?;
         let mut ptx = vec![0u8; size];
-        nvrtc.check(
+        check(
             (nvrtc.get_ptx)(program, ptx.as_mut_ptr().cast()),
             "nvrtcGetPTX",
-            source,
         )?;
         (nvrtc.destroy_program)(&mut program);
         Ok(until_nul(&ptx).to_vec())
     }
-}
-
-/// The function at `address` as the function pointer type `F`.
-///
-/// # Safety
-/// `F` must be the function's type.
-unsafe fn function<F>(address: *mut c_void) -> F {
-    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
-    // SAFETY: the caller's; same size, checked above.
-    unsafe { std::mem::transmute_copy::<*mut c_void, F>(&address) }
 }
 
 /// `bytes` up to its first NUL.
@@ -152,15 +121,12 @@ fn until_nul(bytes: &[u8]) -> &[u8] {
     bytes.split(|b| *b == 0).next().unwrap_or_default()
 }
 
-/// dlerror's message.
-fn dl_error() -> String {
-    // SAFETY: dlerror returns null or a NUL-terminated message.
-    let message = unsafe { libc::dlerror() };
-    if message.is_null() {
-        return "no reason given".into();
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_missing_library_is_named() {
+        let missing = std::path::Path::new("/nonexistent/libnvrtc.so.12");
+        let error = super::Nvrtc::load(missing).err().unwrap().to_string();
+        assert!(error.contains("/nonexistent/libnvrtc.so.12"), "{error}");
     }
-    // SAFETY: non-null: a NUL-terminated string.
-    unsafe { CStr::from_ptr(message) }
-        .to_string_lossy()
-        .into_owned()
 }

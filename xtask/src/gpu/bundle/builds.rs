@@ -4,6 +4,15 @@
 
 use crate::base::{versions, Result};
 
+/// The default features' build linking every function.
+const EVERY: &str = "link-every-function";
+/// [`EVERY`], per-thread.
+const PER_THREAD: &str = "per-thread-default-stream,link-every-function";
+/// The tests of a header's driver and table.
+const DRIVER_TABLE: &[&str] = &["driver", "table"];
+/// [`DRIVER_TABLE`] and the interop tests.
+const WITH_INTEROP: &[&str] = &["driver", "table", "interop"];
+
 /// One feature set the bundle builds.
 #[derive(Debug, PartialEq)]
 pub struct Build {
@@ -17,26 +26,20 @@ pub struct Build {
 }
 
 impl Build {
-    fn new(tag: String, tests: &[&str], features: Features, stub: bool) -> Self {
-        let mut args: Vec<String> = tests
-            .iter()
-            .flat_map(|t| ["--test", t])
-            .map(String::from)
-            .collect();
-        match features {
-            Features::Default(extra) => args.extend(["--features".into(), extra.into()]),
-            Features::Only(list) => {
-                args.extend(["--no-default-features".into(), "--features".into(), list])
-            }
-        }
+    /// The build `tag` of the tests `tests` (none: the examples): with only the features
+    /// `features` if `only`, else the default ones and these.
+    fn new(tag: String, tests: &[&str], only: bool, features: &str, stub: bool) -> Self {
+        let tests = tests.iter().flat_map(|t| ["--test", t]);
+        let only = only.then_some("--no-default-features");
+        let args = tests.chain(only).chain(["--features", features]);
+        let args = args.map(String::from).collect();
         Build { tag, args, stub }
     }
-}
 
-/// The features of a build: the default ones and more, or only those listed.
-enum Features {
-    Default(&'static str),
-    Only(String),
+    /// The default version's build `tag` of `tests` with the default features and `features`.
+    fn default(tag: String, tests: &[&str], features: &str) -> Self {
+        Build::new(tag, tests, false, features, false)
+    }
 }
 
 /// The versions the bundle builds, by role (the tags of `versions.txt`).
@@ -72,28 +75,18 @@ impl Versions {
     pub fn examples(&self) -> Vec<Build> {
         let d = self.default;
         let mut builds = vec![
-            Build::new(
-                d.to_string(),
-                &[],
-                Features::Default("link-every-function"),
-                false,
-            ),
-            Build::new(
-                format!("{d}-pt"),
-                &[],
-                Features::Default("per-thread-default-stream,link-every-function"),
-                false,
-            ),
+            Build::default(d.to_string(), &[], EVERY),
+            Build::default(format!("{d}-pt"), &[], PER_THREAD),
             self.dynamic_build(d, &[], "interop,"),
         ];
-        builds.extend(self.examples.iter().map(|v| {
-            let features = Features::Only(format!("cuda-{v},interop,link-every-function"));
-            Build::new(v.to_string(), &[], features, true)
-        }));
+        for v in &self.examples {
+            let features = format!("cuda-{v},interop,{EVERY}");
+            builds.push(Build::new(v.to_string(), &[], true, &features, true));
+        }
         for &v in &self.groups {
             if !builds.iter().any(|b| b.tag == v.to_string()) {
-                let features = Features::Only(format!("cuda-{v},interop"));
-                builds.push(Build::new(v.to_string(), &[], features, v != d));
+                let features = format!("cuda-{v},interop");
+                builds.push(Build::new(v.to_string(), &[], true, &features, v != d));
             }
             if !builds.iter().any(|b| b.tag == format!("{v}-dyn")) {
                 builds.push(self.dynamic_build(v, &[], "interop,"));
@@ -106,74 +99,47 @@ impl Versions {
     /// default version's per-thread build.
     pub fn linked_tests(&self) -> Vec<Build> {
         let d = self.default;
-        let mut builds = vec![Build::new(
-            d.to_string(),
-            &["driver", "table", "interop", "gl_interop", "egl_interop"],
-            Features::Default("link-every-function"),
-            false,
-        )];
-        let only = |v: &u32, tests: &[&str], features: &str, tag: String| {
-            Build::new(
-                tag,
-                tests,
-                Features::Only(format!("cuda-{v}{features}")),
-                true,
-            )
-        };
-        for v in &self.examples {
-            let features = ",interop,link-every-function";
-            builds.push(only(
-                v,
-                &["driver", "table", "interop"],
-                features,
-                v.to_string(),
-            ));
+        let all = ["driver", "table", "interop", "gl_interop", "egl_interop"];
+        let mut builds = vec![Build::default(d.to_string(), &all, EVERY)];
+        let roles: [(&[u32], &[&str], &str, &str); 4] = [
+            (
+                &self.examples,
+                WITH_INTEROP,
+                ",interop,link-every-function",
+                "",
+            ),
+            (&self.linked, DRIVER_TABLE, ",link-every-function", ""),
+            (&self.unlinked, DRIVER_TABLE, "", ""),
+            (&self.table_only, &["table"], ",table-only", "-table-only"),
+        ];
+        for (versions, tests, features, suffix) in roles {
+            for v in versions {
+                let features = format!("cuda-{v}{features}");
+                builds.push(Build::new(
+                    format!("{v}{suffix}"),
+                    tests,
+                    true,
+                    &features,
+                    true,
+                ));
+            }
         }
-        for v in &self.linked {
-            builds.push(only(
-                v,
-                &["driver", "table"],
-                ",link-every-function",
-                v.to_string(),
-            ));
-        }
-        for v in &self.unlinked {
-            builds.push(only(v, &["driver", "table"], "", v.to_string()));
-        }
-        for v in &self.table_only {
-            builds.push(only(
-                v,
-                &["table"],
-                ",table-only",
-                format!("{v}-table-only"),
-            ));
-        }
-        builds.push(Build::new(
-            format!("{d}-pt"),
-            &["driver", "table", "interop"],
-            Features::Default("per-thread-default-stream,link-every-function"),
-            false,
-        ));
+        builds.push(Build::default(format!("{d}-pt"), WITH_INTEROP, PER_THREAD));
         builds
     }
 
     /// The test builds with `dynamic-loading`: the default version's, then the `gpu-dynamic`
     /// versions'.
     pub fn dynamic_tests(&self) -> Vec<Build> {
-        let tests = [
-            "driver",
-            "table",
-            "dynamic",
-            "load_from",
-            "interop",
-            "gl_interop",
-            "egl_interop",
-        ];
+        let tests: Vec<&str> = "driver table dynamic load_from interop gl_interop egl_interop"
+            .split(' ')
+            .collect();
         let mut builds = vec![self.dynamic_build(self.default, &tests, "interop,")];
+        let dynamic = ["driver", "table", "dynamic"];
         builds.extend(
             self.dynamic
                 .iter()
-                .map(|&v| self.dynamic_build(v, &["driver", "table", "dynamic"], "")),
+                .map(|&v| self.dynamic_build(v, &dynamic, "")),
         );
         builds
     }
@@ -190,13 +156,9 @@ impl Versions {
 
     /// `version` built with `dynamic-loading` (and `more` features), tagged `<version>-dyn`.
     fn dynamic_build(&self, version: u32, tests: &[&str], more: &str) -> Build {
-        let features = Features::Only(format!("cuda-{version},{more}dynamic-loading"));
-        Build::new(
-            format!("{version}-dyn"),
-            tests,
-            features,
-            version != self.default,
-        )
+        let features = format!("cuda-{version},{more}dynamic-loading");
+        let stub = version != self.default;
+        Build::new(format!("{version}-dyn"), tests, true, &features, stub)
     }
 }
 
@@ -204,8 +166,14 @@ impl Versions {
 mod tests {
     use super::{Build, Versions};
 
-    fn versions() -> Versions {
-        Versions {
+    fn tags(builds: &[Build]) -> String {
+        let tags: Vec<&str> = builds.iter().map(|b| b.tag.as_str()).collect();
+        tags.join(" ")
+    }
+
+    #[test]
+    fn every_role_gets_its_builds() {
+        let v = Versions {
             default: 100,
             examples: vec![200],
             linked: vec![50],
@@ -213,45 +181,26 @@ mod tests {
             table_only: vec![200, 300],
             dynamic: vec![50],
             groups: vec![100, 200, 400],
-        }
-    }
-
-    fn tags(builds: &[Build]) -> Vec<&str> {
-        builds.iter().map(|b| b.tag.as_str()).collect()
-    }
-
-    #[test]
-    fn every_role_gets_its_builds() {
-        let v = versions();
+        };
         let examples = v.examples();
         assert_eq!(
             tags(&examples),
-            ["100", "100-pt", "100-dyn", "200", "200-dyn", "400", "400-dyn"]
+            "100 100-pt 100-dyn 200 200-dyn 400 400-dyn"
         );
         assert_eq!(
             examples[5].args.join(" "),
             "--no-default-features --features cuda-400,interop"
         );
         let linked = v.linked_tests();
-        assert_eq!(
-            tags(&linked),
-            [
-                "100",
-                "200",
-                "50",
-                "300",
-                "200-table-only",
-                "300-table-only",
-                "100-pt"
-            ]
-        );
+        let want = "100 200 50 300 200-table-only 300-table-only 100-pt";
+        assert_eq!(tags(&linked), want);
         assert_eq!(
             linked[3].args.join(" "),
             "--test driver --test table --no-default-features --features cuda-300"
         );
         assert!(!linked[0].stub && linked[1].stub);
         let dynamic = v.dynamic_tests();
-        assert_eq!(tags(&dynamic), ["100-dyn", "50-dyn"]);
+        assert_eq!(tags(&dynamic), "100-dyn 50-dyn");
         assert_eq!(
             dynamic[1].args.join(" "),
             "--test driver --test table --test dynamic --no-default-features --features cuda-50,dynamic-loading"

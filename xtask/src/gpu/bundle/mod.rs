@@ -17,7 +17,7 @@
 //! `bin/first-init-{linked,dynamic}` for the start-time rows), rustacuda 0.1.3's tests on this
 //! crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
-//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks`, the
+//! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
 //! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
 //! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
 //! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
@@ -25,37 +25,29 @@
 mod builds;
 mod recorder;
 
-use crate::base::cargo_json::{self, Built, Executable};
+use crate::base::args::Args;
+use crate::base::cargo_json::{self, Built};
 use crate::base::driver::Links;
 use crate::base::files::{copy, copy_files, create_dir, remove_dir, sorted, write};
 use crate::base::versions::dotted;
 use crate::base::{deps, process, Result};
 use crate::gpu::run::checks::Checks;
 use builds::{Build, Versions};
-use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The parts a bundle can hold.
 const PARTS: &[&str] = &["tests", "bench", "rustacuda", "cust", "cudarc"];
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let all = PARTS.join(" ");
-    let (parts, dir) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["--parts", words, dir] => (words, dir),
-        ["--parts", words] => (words, "target/gpu-bundle"),
-        [dir] if !dir.starts_with('-') => (all.as_str(), dir),
-        [] => (all.as_str(), "target/gpu-bundle"),
-        _ => return Err("usage: cargo xtask gpu-bundle [--parts WORDS] [DIR]".into()),
-    };
+    let parts = args.value("WORDS").unwrap_or(&all);
+    let dir = args.value("DIR").unwrap_or("target/gpu-bundle");
     let parts: Vec<&str> = parts.split_whitespace().collect();
     if let Some(unknown) = parts.iter().find(|p| !PARTS.contains(p)) {
-        return Err(format!(
-            "gpu-bundle: no part `{unknown}`; the parts: {}",
-            PARTS.join(" ")
-        )
-        .into());
+        return Err(format!("gpu-bundle: no part `{unknown}`; the parts: {all}").into());
     }
     let want = |part: &str| parts.contains(&part);
     deps::use_fetched(&[])?;
@@ -64,10 +56,8 @@ pub fn run(args: &[String]) -> Result {
     for sub in ["bin", "tests", "lib"] {
         create_dir(&out.join(sub))?;
     }
-    copy_files(
-        &process::root().join("examples/kernels"),
-        &out.join("kernels"),
-    )?;
+    let kernels = process::root().join("examples/kernels");
+    copy_files(&kernels, &out.join("kernels"))?;
     let versions = Versions::tagged()?;
     if want("tests") {
         everything_but_the_benchmark(&out, &versions)?;
@@ -84,7 +74,7 @@ pub fn run(args: &[String]) -> Result {
         if want(name) {
             println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
             let dir = out.join(name);
-            crate::base::process::run_task(
+            process::run_task(
                 &format!("{name}-check"),
                 &["--bundle", &dir.to_string_lossy()],
             )?;
@@ -93,7 +83,7 @@ pub fn run(args: &[String]) -> Result {
     if want("cudarc") {
         println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
         let cudarc = out.join("cudarc");
-        crate::base::process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
+        process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
         pack(&out, "cudarc")?;
     }
     runner(&out, &versions)?;
@@ -104,25 +94,19 @@ pub fn run(args: &[String]) -> Result {
 /// builds differ little from one another, and xz keeps the bundle small enough to travel.
 fn pack(out: &Path, name: &str) -> Result {
     let archive = format!("{name}.tar.xz");
-    process::run(
-        process::command("tar")
-            .current_dir(out)
-            .env("XZ_OPT", "-6 -T0")
-            .args(["cJf", &archive, name]),
-    )?;
-    fs::remove_dir_all(out.join(name)).map_err(|e| format!("{}/{name}: {e}", out.display()).into())
+    let mut tar = process::command("tar");
+    tar.current_dir(out).env("XZ_OPT", "-6 -T0");
+    process::run(tar.args(["cJf", &archive, name]))?;
+    remove_dir(&out.join(name))
 }
 
 /// The examples, the C twins, the tests and the runtime library: the part `tests`.
 fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     // The runtime the twins link (the tests' build script takes $CUDART_LIBRARY_PATH first, which
     // fetch-deps set) and the examples load; the benchmark uses none.
-    let cudart = std::env::var("CUDART_LIBRARY_PATH")
-        .map_err(|_| "CUDART_LIBRARY_PATH is not set: run `cargo xtask fetch-deps`")?;
-    copy(
-        &Path::new(&cudart).join("libcudart.so.12"),
-        &out.join("lib/libcudart.so.12"),
-    )?;
+    let cudart = deps::env_path("CUDART_LIBRARY_PATH", "run `cargo xtask fetch-deps`")?;
+    let runtime = "libcudart.so.12";
+    copy(&cudart.join(runtime), &out.join("lib").join(runtime))?;
     // Linking every function of a header newer than Debian's 535 library needs a library with
     // those symbols: a stub libcuda.so.1 made from the committed bindings, as the toolkit's stubs
     // are. The GPU machine loads its real driver instead (nothing points the loader at the stub).
@@ -143,19 +127,11 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
     println!("downloading the EGL/OpenGL loaders for gl_interop and egl_interop (bookworm amd64)");
     let debs = out.join("gl-debs");
     create_dir(&debs)?;
-    let loaders = [
-        "libegl1",
-        "libglvnd0",
-        "libopengl0",
-        "libgl1",
-        "libglx0",
-        "libgles2",
-    ];
+    let loaders = "libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2";
     let mut download = process::command("apt-get");
-    download
-        .args(["-oAPT::Architecture=amd64", "download"])
-        .args(loaders);
-    process::run(download.current_dir(&debs).stdout(std::io::stderr()))?;
+    download.args(["-oAPT::Architecture=amd64", "download"]);
+    download.args(loaders.split(' ')).current_dir(&debs);
+    process::run(download.stdout(std::io::stderr()))?;
     for build in versions.dynamic_tests() {
         tests(out, &build, &stub)?;
     }
@@ -166,37 +142,25 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
 /// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)
 /// into `c-twins-<tag>/`, with its parity test binary.
 fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
-    let (examples, twins) = (
-        out.join(format!("examples-{}", build.tag)),
-        out.join(format!("c-twins-{}", build.tag)),
-    );
+    let tag = &build.tag;
+    let examples = out.join(format!("examples-{tag}"));
+    let twins = out.join(format!("c-twins-{tag}"));
     create_dir(&examples)?;
     create_dir(&twins)?;
     let mut cargo = cargo_for(stub, build, &["build", "--release", "--examples"]);
-    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
-        if kind == "example" {
-            copy(&path, &examples.join(name))?;
-        }
-    }
-    let mut cargo = cargo_for(
-        stub,
-        build,
-        &["test", "--release", "--no-run", "--test", "examples_parity"],
-    );
-    let built = build_quietly(&mut cargo)?;
+    build_copying(&mut cargo, "example", |name| examples.join(name))?;
+    let parity = ["test", "--release", "--no-run", "--test", "examples_parity"];
+    let mut cargo = cargo_for(stub, build, &parity);
+    let built = build_copying(&mut cargo, "test", |name| {
+        out.join(format!("tests/{name}-{tag}"))
+    })?;
     if let Some(dir) = built.tests_out_dir {
         copy_files(&dir.join("c-twins"), &twins)?;
-    }
-    for Executable { kind, name, path } in built.executables {
-        if kind == "test" {
-            copy(&path, &out.join(format!("tests/{name}-{}", build.tag)))?;
-        }
     }
     println!(
         "  examples-{tag}: {}, c-twins-{tag}: {}",
         sorted(&examples, "")?.len(),
         sorted(&twins, "")?.len(),
-        tag = build.tag
     );
     Ok(())
 }
@@ -204,12 +168,12 @@ fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
 /// The test binaries of `build`, into `tests/<name>-<tag>`.
 fn tests(out: &Path, build: &Build, stub: &Links) -> Result {
     let mut cargo = cargo_for(stub, build, &["test", "--release", "--no-run"]);
-    for Executable { kind, name, path } in build_quietly(&mut cargo)?.executables {
-        if kind == "test" {
-            let name = format!("{name}-{}", build.tag);
-            copy(&path, &out.join("tests").join(&name))?;
-            println!("  test {name}");
-        }
+    let name = |test: &str| format!("{test}-{}", build.tag);
+    let built = build_copying(&mut cargo, "test", |test| {
+        out.join("tests").join(name(test))
+    })?;
+    for test in built.executables.iter().filter(|e| e.kind == "test") {
+        println!("  test {}", name(&test.name));
     }
     Ok(())
 }
@@ -219,67 +183,43 @@ fn tests(out: &Path, build: &Build, stub: &Links) -> Result {
 /// target folder of their own, so that the other builds keep theirs): where the linker put a loop
 /// moved identical loops by up to 8% (docs/BENCHMARKS.md), which the verdicts must not measure.
 fn bench(out: &Path, name: &str, dest: &str, features: &[String]) -> Result {
-    let mut cargo = process::command("cargo");
+    let mut cargo = cargo(&["bench", "--no-run", "--bench", name]);
     cargo
-        .args([
-            "bench",
-            "--no-run",
-            "--bench",
-            name,
-            "--message-format=json",
-        ])
         .args(features)
         .env("CARGO_TARGET_DIR", "target/bench-aligned")
         .env("RUSTFLAGS", "-C llvm-args=-align-loops=64")
         .env("CFLAGS", "-falign-loops=64");
-    let path = build_quietly(&mut cargo)?
-        .executables
-        .into_iter()
-        .find(|e| e.kind == "bench" && e.name == name)
-        .map(|e| e.path);
-    let path = path.ok_or_else(|| {
-        format!(
-            "the {name} benchmark ({}) was not built",
-            features.join(" ")
-        )
-    })?;
-    copy(&path, &out.join("bin").join(dest))?;
+    let built = build_copying(&mut cargo, "bench", |_| out.join("bin").join(dest))?;
+    if !built.executables.iter().any(|e| e.kind == "bench") {
+        let features = features.join(" ");
+        return Err(format!("the {name} benchmark ({features}) was not built").into());
+    }
     println!("  bin/{dest}");
     Ok(())
 }
 
 /// The runner: this task's binary built in release (`xtask gpu-run`), `run.sh` calling it, and the
-/// `checks` file it reads.
+/// `checks.json` file it reads.
 fn runner(out: &Path, versions: &Versions) -> Result {
-    let mut cargo = process::command("cargo");
-    cargo.args([
-        "build",
-        "--release",
-        "--package",
-        "xtask",
-        "--message-format=json",
-    ]);
-    let xtask = build_quietly(&mut cargo)?
-        .executables
-        .into_iter()
-        .find(|e| e.kind == "bin")
-        .map(|e| e.path);
-    copy(
-        &xtask.ok_or("cargo built no xtask binary")?,
-        &out.join("xtask"),
-    )?;
+    let mut cargo = cargo(&["build", "--release", "--package", "xtask"]);
+    let built = build_copying(&mut cargo, "bin", |_| out.join("xtask"))?;
+    if !built.executables.iter().any(|e| e.kind == "bin") {
+        return Err("cargo built no xtask binary".into());
+    }
     let run_sh = out.join("run.sh");
     write(
         &run_sh,
         "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
     )?;
-    fs::set_permissions(&run_sh, fs::Permissions::from_mode(0o755))?;
+    fs_err::set_permissions(&run_sh, std::fs::Permissions::from_mode(0o755))?;
     let d = versions.default;
+    let examples = versions.examples.iter().map(u32::to_string);
+    let group_programs = crate::base::examples::group_programs()?;
     let checks = Checks {
         default: d.to_string(),
         sanitizer: [d.to_string()]
             .into_iter()
-            .chain(versions.examples.iter().map(u32::to_string))
+            .chain(examples.clone())
             .chain([format!("{d}-dyn")])
             .collect(),
         profiler: [d.to_string(), format!("{d}-dyn")]
@@ -288,33 +228,36 @@ fn runner(out: &Path, versions: &Versions) -> Result {
             .collect(),
         api_errors: ["ptx_jit".to_string(), "profiler".to_string()]
             .into_iter()
-            .chain(
-                crate::base::examples::group_programs()?
-                    .into_iter()
-                    .map(|p| p.name),
-            )
+            .chain(group_programs.into_iter().map(|p| p.name))
             .collect(),
     };
-    write(&out.join("checks"), checks.render())
+    write(&out.join("checks.json"), checks.render())
 }
 
-/// `cargo <args>` of `build`, with JSON messages, linked against the stub of `links` where `build`
-/// says.
-fn cargo_for(links: &Links, build: &Build, args: &[&str]) -> std::process::Command {
+/// `cargo <args>` with JSON messages, from the workspace root.
+fn cargo(args: &[&str]) -> Command {
     let mut cargo = process::command("cargo");
+    cargo.args(args).arg("--message-format=json");
     cargo
-        .args(args)
-        .arg("--message-format=json")
-        .args(&build.args);
+}
+
+/// `cargo <args>` of `build`, linked against the stub of `links` where `build` says.
+fn cargo_for(links: &Links, build: &Build, args: &[&str]) -> Command {
+    let mut cargo = cargo(args);
+    cargo.args(&build.args);
     if build.stub {
         cargo.env("CUDA_LIBRARY_PATH", &links.stub);
     }
     cargo
 }
 
-/// What the cargo build `command` made; its compiler messages unshown (the failure says how to
-/// see them).
-fn build_quietly(command: &mut std::process::Command) -> Result<Built> {
-    cargo_json::built(command.stderr(std::process::Stdio::null()))
-        .map_err(|e| format!("{e}: run it for the compiler's messages").into())
+/// Runs the cargo build `command`, its compiler messages unshown (the failure says how to see
+/// them), and copies each executable of the kind `kind` it made to `to(its name)`; what it made.
+fn build_copying(command: &mut Command, kind: &str, to: impl Fn(&str) -> PathBuf) -> Result<Built> {
+    let built = cargo_json::built(command.stderr(Stdio::null()))
+        .map_err(|e| format!("{e}: run it for the compiler's messages"))?;
+    for executable in built.executables.iter().filter(|e| e.kind == kind) {
+        copy(&executable.path, &to(&executable.name))?;
+    }
+    Ok(built)
 }

@@ -3,19 +3,18 @@
 //! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`). `xtask gpu-run` names it in
 //! `CUDA_INJECTION64_PATH` for the runs it records (docs/DESIGN.md, "Coverage").
 
-use crate::base::deps::wheel;
+use crate::base::deps::{env_path, wheel};
 use crate::base::files::{copy, create_dir};
 use crate::base::{process, Result};
 use std::path::{Path, PathBuf};
 
-/// The CUPTI wheel: of the GPU machine's driver's CUDA version (13.0; a CUPTI newer than the
-/// driver refuses it).
-const CUPTI: &str = "nvidia-cuda-cupti==13.0.85";
+/// The CUPTI wheel's version: of the GPU machine's driver's CUDA version (13.0; a CUPTI newer
+/// than the driver refuses it).
+const CUPTI: &str = "13.0.85";
 
 /// The `CUDA_VERSION` whose `cuda.h` the recorder is compiled against: CUPTI's release.
 fn cupti_cuda_version() -> u32 {
-    let version = CUPTI.split("==").nth(1).unwrap_or_default();
-    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let mut parts = CUPTI.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
     parts.next().unwrap_or(0) * 1000 + parts.next().unwrap_or(0) * 10
 }
 
@@ -25,12 +24,13 @@ pub const LIBRARY: &str = "libcuda-calls.so";
 /// Builds the recorder into `out/lib/`, with `libcupti.so.13`.
 pub fn build(out: &Path) -> Result {
     let cupti = fetch()?;
-    let variable = format!("CUDA_HEADERS_{}", cupti_cuda_version());
-    let headers = std::env::var(&variable)
-        .map_err(|_| format!("{variable} is not set: run `cargo xtask fetch-deps`"))?;
+    let fetch_deps = "run `cargo xtask fetch-deps`";
+    let headers = env_path(
+        &format!("CUDA_HEADERS_{}", cupti_cuda_version()),
+        fetch_deps,
+    )?;
     // cupti_callbacks.h includes the runtime's builtin_types.h.
-    let runtime = std::env::var("CUDART_INCLUDE_PATH")
-        .map_err(|_| "CUDART_INCLUDE_PATH is not set: run `cargo xtask fetch-deps`")?;
+    let runtime = env_path("CUDART_INCLUDE_PATH", fetch_deps)?;
     let lib = out.join("lib");
     create_dir(&lib)?;
     copy(
@@ -41,32 +41,29 @@ pub fn build(out: &Path) -> Result {
     let mut compile = process::command(cc);
     compile
         .args(["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"])
-        .arg(format!("-I{headers}"))
+        .arg(format!("-I{}", headers.display()))
         .arg(format!("-I{}", cupti.join("include").display()))
-        .arg(format!("-I{runtime}"))
+        .arg(format!("-I{}", runtime.display()))
         .arg(process::root().join("ci/coverage/recorder.c"))
         .arg("-o")
         .arg(lib.join(LIBRARY))
         .arg(format!("-L{}", lib.display()))
         .args(["-l:libcupti.so.13", "-Wl,-rpath,$ORIGIN", "-lpthread"]);
     process::run(&mut compile)?;
-    println!(
-        "  lib/{LIBRARY} (CUPTI {})",
-        CUPTI.split("==").nth(1).unwrap_or(CUPTI)
-    );
+    println!("  lib/{LIBRARY} (CUPTI {CUPTI})");
     Ok(())
 }
 
 /// The wheel's `include/` and `lib/libcupti.so.13` in `target/ci-deps/cupti-<version>/`,
 /// downloaded first where missing.
 fn fetch() -> Result<PathBuf> {
-    let version = CUPTI.split("==").nth(1).unwrap_or_default();
-    let dir = process::root().join(format!("target/ci-deps/cupti-{version}"));
+    let dir = process::root().join(format!("target/ci-deps/cupti-{CUPTI}"));
     if dir.join("lib/libcupti.so.13").is_file() && dir.join("include/cupti_callbacks.h").is_file() {
         return Ok(dir);
     }
-    eprintln!("gpu-bundle: downloading {CUPTI}");
-    let downloaded = wheel::download_for("x86_64", &["manylinux_2_25"], &[CUPTI])?;
+    let requirement = format!("nvidia-cuda-cupti=={CUPTI}");
+    eprintln!("gpu-bundle: downloading {requirement}");
+    let downloaded = wheel::download_for("x86_64", &["manylinux_2_25"], &[&requirement])?;
     crate::base::files::recreate_dir(&dir, "")?;
     for wheel in downloaded.wheels()? {
         for member in wheel::members(&wheel)? {

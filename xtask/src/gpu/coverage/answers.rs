@@ -27,79 +27,79 @@ pub struct ErrorOnly {
     pub why: &'static str,
 }
 
+/// The [`ErrorOnly`] of `function`, which answered `answer` for the reason `why`.
+pub const fn error_only(
+    function: &'static str,
+    answer: &'static str,
+    why: &'static str,
+) -> ErrorOnly {
+    ErrorOnly {
+        function,
+        answer,
+        why,
+    }
+}
+
+const NOT_SUPPORTED: &str = "CUDA_ERROR_NOT_SUPPORTED";
+const INVALID_HANDLE: &str = "CUDA_ERROR_INVALID_HANDLE";
+const INVALID_VALUE: &str = "CUDA_ERROR_INVALID_VALUE";
+
 /// Why the checkpoint program's calls are refused under the recorder.
 const CHECKPOINT: &str = "the driver refuses checkpointing to a process a tool is attached to, \
                           the recorder included (its parity run without the recorder: above)";
 
+/// Why a graph's node of the semaphores is refused.
+const OTHER_GRAPH: &str =
+    "given a node of another graph than the executable graph's, which the driver refuses";
+
 /// The functions that only returned an error on the GPU machine, each with why.
 pub const ERROR_ONLY: &[ErrorOnly] = &[
-    ErrorOnly {
-        function: "cuDeviceGetLuid",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: "Windows only: a LUID is a WDDM device's",
-    },
-    ErrorOnly {
-        function: "cuDeviceGetNvSciSyncAttributes",
-        answer: "CUDA_ERROR_INVALID_HANDLE",
-        why: "called with no attribute list, the machine having no NvSci: the driver refuses the \
-              null list",
-    },
-    ErrorOnly {
-        function: "cuLibraryGetUnifiedFunction",
-        answer: "CUDA_ERROR_INVALID_VALUE",
-        why:
-            "asked for `add_values`, a kernel and not a unified function, which the driver refuses",
-    },
-    ErrorOnly {
-        function: "cuMemBatchDecompressAsync",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: "the H100 has no hardware decompression engine: even an empty batch is refused",
-    },
-    ErrorOnly {
-        function: "cuParamSetTexRef",
-        answer: "CUDA_ERROR_INVALID_HANDLE",
-        why: "called with a null texture reference, which the driver refuses",
-    },
-    ErrorOnly {
-        function: "cuGraphExecExternalSemaphoresSignalNodeSetParams",
-        answer: "CUDA_ERROR_INVALID_VALUE",
-        why: "given a node of another graph than the executable graph's, which the driver refuses",
-    },
-    ErrorOnly {
-        function: "cuGraphExecExternalSemaphoresWaitNodeSetParams",
-        answer: "CUDA_ERROR_INVALID_VALUE",
-        why: "given a node of another graph than the executable graph's, which the driver refuses",
-    },
-    ErrorOnly {
-        function: "cuCheckpointProcessGetState",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: CHECKPOINT,
-    },
-    ErrorOnly {
-        function: "cuCheckpointProcessLock",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: CHECKPOINT,
-    },
-    ErrorOnly {
-        function: "cuCheckpointProcessCheckpoint",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: CHECKPOINT,
-    },
-    ErrorOnly {
-        function: "cuCheckpointProcessRestore",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: CHECKPOINT,
-    },
-    ErrorOnly {
-        function: "cuCheckpointProcessUnlock",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: CHECKPOINT,
-    },
-    ErrorOnly {
-        function: "cuProfilerInitialize",
-        answer: "CUDA_ERROR_NOT_SUPPORTED",
-        why: "deprecated: since CUDA 12.0 it always returns CUDA_ERROR_NOT_SUPPORTED (its header)",
-    },
+    error_only(
+        "cuDeviceGetLuid",
+        NOT_SUPPORTED,
+        "Windows only: a LUID is a WDDM device's",
+    ),
+    error_only(
+        "cuDeviceGetNvSciSyncAttributes",
+        INVALID_HANDLE,
+        "called with no attribute list, the machine having no NvSci: the driver refuses the \
+         null list",
+    ),
+    error_only(
+        "cuLibraryGetUnifiedFunction",
+        INVALID_VALUE,
+        "asked for `add_values`, a kernel and not a unified function, which the driver refuses",
+    ),
+    error_only(
+        "cuMemBatchDecompressAsync",
+        NOT_SUPPORTED,
+        "the H100 has no hardware decompression engine: even an empty batch is refused",
+    ),
+    error_only(
+        "cuParamSetTexRef",
+        INVALID_HANDLE,
+        "called with a null texture reference, which the driver refuses",
+    ),
+    error_only(
+        "cuGraphExecExternalSemaphoresSignalNodeSetParams",
+        INVALID_VALUE,
+        OTHER_GRAPH,
+    ),
+    error_only(
+        "cuGraphExecExternalSemaphoresWaitNodeSetParams",
+        INVALID_VALUE,
+        OTHER_GRAPH,
+    ),
+    error_only("cuCheckpointProcessGetState", NOT_SUPPORTED, CHECKPOINT),
+    error_only("cuCheckpointProcessLock", NOT_SUPPORTED, CHECKPOINT),
+    error_only("cuCheckpointProcessCheckpoint", NOT_SUPPORTED, CHECKPOINT),
+    error_only("cuCheckpointProcessRestore", NOT_SUPPORTED, CHECKPOINT),
+    error_only("cuCheckpointProcessUnlock", NOT_SUPPORTED, CHECKPOINT),
+    error_only(
+        "cuProfilerInitialize",
+        NOT_SUPPORTED,
+        "deprecated: since CUDA 12.0 it always returns CUDA_ERROR_NOT_SUPPORTED (its header)",
+    ),
 ];
 
 /// The reason in `reasons` of each function of `error_only`, by function, (each to the results it returned);
@@ -144,7 +144,7 @@ pub fn reasons<'r>(
 
 #[cfg(test)]
 mod tests {
-    use super::{reasons, succeeded, ErrorOnly, ERROR_ONLY, STATUSES};
+    use super::{error_only, reasons, succeeded, ERROR_ONLY, NOT_SUPPORTED, STATUSES};
     use std::collections::{BTreeMap, BTreeSet};
 
     #[test]
@@ -172,21 +172,9 @@ mod tests {
     #[test]
     fn a_missing_wrong_or_unneeded_reason_fails_naming_it() {
         let table = [
-            ErrorOnly {
-                function: "cuA",
-                answer: "CUDA_ERROR_NOT_SUPPORTED",
-                why: "a",
-            },
-            ErrorOnly {
-                function: "cuB",
-                answer: "CUDA_ERROR_NOT_SUPPORTED",
-                why: "b",
-            },
-            ErrorOnly {
-                function: "cuUnneeded",
-                answer: "CUDA_ERROR_NOT_SUPPORTED",
-                why: "c",
-            },
+            error_only("cuA", NOT_SUPPORTED, "a"),
+            error_only("cuB", NOT_SUPPORTED, "b"),
+            error_only("cuUnneeded", NOT_SUPPORTED, "c"),
         ];
         let answered = |r: &str| BTreeSet::from([r.to_string()]);
         let mut error_only = BTreeMap::from([

@@ -58,6 +58,7 @@ pub struct Calls {
 }
 
 /// What one process's log says.
+#[derive(Default)]
 struct Process {
     /// The path of its program.
     exe: String,
@@ -74,9 +75,9 @@ pub fn read(logs: &Path) -> Result<Calls> {
     let dir = logs.join("calls");
     let runs = files::sorted(&dir, "")?;
     if runs.is_empty() {
+        let dir = dir.display();
         return Err(format!(
-            "{} holds no recorded runs: run a bundle that has lib/libcuda-calls.so",
-            dir.display()
+            "{dir} holds no recorded runs: run a bundle that has lib/libcuda-calls.so"
         )
         .into());
     }
@@ -115,46 +116,36 @@ fn logs_under(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// One log's text.
 fn parse(text: &str) -> std::result::Result<Process, String> {
-    let mut exe = None;
-    let (mut calls, mut count, mut errors) = (BTreeSet::new(), 0, Vec::new());
+    let mut process = Process::default();
     for (n, line) in text.lines().enumerate() {
         if let Some(path) = line.strip_prefix("# exe ") {
-            exe = Some(path.to_string());
+            process.exe = path.to_string();
         } else if let Some(error) = line.strip_prefix("# cupti-error ") {
-            errors.push(error.to_string());
+            process.errors.push(error.to_string());
         } else if !line.starts_with('#') {
-            let bad = || {
-                format!(
-                    "line {}: `{line}` is not `<thread> <entry> <result> <count>`",
-                    n + 1
-                )
-            };
             let fields: Vec<&str> = line.split(' ').collect();
-            let [thread, entry, result, calls_in_a_row] = fields[..] else {
-                return Err(bad());
+            let call = match fields[..] {
+                [thread, entry, result, count] if thread.parse::<u32>().is_ok() => {
+                    let count = count.parse::<u64>().ok().filter(|c| *c > 0);
+                    let entry = Some(entry).filter(|e| !e.is_empty());
+                    entry.zip(result.parse::<u32>().ok()).zip(count)
+                }
+                _ => None,
             };
-            let numbers = (
-                thread.parse::<u32>(),
-                result.parse::<u32>(),
-                calls_in_a_row.parse::<u64>(),
-            );
-            let (Ok(_), Ok(result), Ok(calls_in_a_row @ 1..)) = numbers else {
-                return Err(bad());
+            let Some(((entry, result), count)) = call else {
+                let n = n + 1;
+                return Err(format!(
+                    "line {n}: `{line}` is not `<thread> <entry> <result> <count>`"
+                ));
             };
-            if entry.is_empty() {
-                return Err(bad());
-            }
-            calls.insert((entry.to_string(), result));
-            count += calls_in_a_row;
+            process.calls.insert((entry.to_string(), result));
+            process.count += count;
         }
     }
-    let exe = exe.ok_or("no `# exe` line: not a log of the recorder")?;
-    Ok(Process {
-        exe,
-        calls,
-        count,
-        errors,
-    })
+    if process.exe.is_empty() {
+        return Err("no `# exe` line: not a log of the recorder".into());
+    }
+    Ok(process)
 }
 
 /// Files the calls of `process`, whose log is in the run `run`, in its side's folder
@@ -162,32 +153,24 @@ fn parse(text: &str) -> std::result::Result<Process, String> {
 fn file(calls: &mut Calls, run: &str, side_folder: Option<&str>, process: Process) -> Result {
     let Some(build) = run.strip_prefix("examples_parity-") else {
         let suite = run.split('-').next().unwrap_or(run).to_string();
-        calls
-            .dependents
-            .entry(suite)
-            .or_default()
-            .extend(process.calls);
+        let suite_calls = calls.dependents.entry(suite).or_default();
+        suite_calls.extend(process.calls);
         return Ok(());
     };
     // examples-<build>/<program> or c-twins-<build>/<program>; the test binary itself is neither.
     let path = Path::new(&process.exe);
     let bin_folder = path.parent().map(files::name).unwrap_or_default();
     let name = files::name(path);
-    let rust = if bin_folder.starts_with("examples-") {
-        true
-    } else if bin_folder.starts_with("c-twins-") {
-        false
-    } else {
-        return Ok(());
+    let rust = match bin_folder {
+        f if f.starts_with("examples-") => true,
+        f if f.starts_with("c-twins-") => false,
+        _ => return Ok(()),
     };
-    let control = match side_folder {
-        None => None,
-        Some(folder) => control(folder, &name, rust)?,
-    };
+    let control = side_folder.map(|f| control(f, &name, rust));
     let program = Program {
-        name,
+        name: name.clone(),
         build: build.to_string(),
-        control,
+        control: control.transpose()?.flatten(),
     };
     let sides = calls.own.entry(program).or_default();
     match rust {
@@ -228,8 +211,8 @@ mod tests {
     /// Writes the log `text` at `path` under `out`.
     fn log(out: &Path, path: &str, text: &str) {
         let path = out.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
+        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+        fs_err::write(path, text).unwrap();
     }
 
     /// A log of the program at `exe` with the lines `calls`.

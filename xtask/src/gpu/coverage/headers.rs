@@ -41,14 +41,13 @@ impl Headers {
         let all: Vec<u32> = versions::all()?.iter().map(|v| v.number).collect();
         let newest = *all.last().ok_or("versions.txt lists no version")?;
         let dirs: Vec<u32> = if history { all } else { vec![newest] };
-        for v in &dirs {
-            if !folder(*v).join("cuda.h").is_file() {
-                return Err(format!(
-                    "{} has no cuda.h: run `cargo xtask fetch-deps`",
-                    folder(*v).display()
-                )
-                .into());
-            }
+        if let Some(dir) = dirs
+            .iter()
+            .map(|v| folder(*v))
+            .find(|d| !d.join("cuda.h").is_file())
+        {
+            let dir = dir.display();
+            return Err(format!("{dir} has no cuda.h: run `cargo xtask fetch-deps`").into());
         }
         let mut command = crate::base::generator::program("header_functions");
         command.args(dirs.iter().map(|v| folder(*v)));

@@ -19,8 +19,10 @@ mod calls;
 mod headers;
 mod report;
 
+use crate::base::args::Args;
 use crate::base::process::root;
-use crate::base::Result;
+use crate::base::versions::dotted;
+use crate::base::{files, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -28,11 +30,10 @@ use std::path::Path;
 const PAGE: &str = "docs/COVERAGE.md";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
-    match args {
-        [flag] if flag == "--check" => check(),
-        [out] if !out.starts_with('-') => write(Path::new(out)),
-        _ => Err("usage: cargo xtask coverage OUT | --check".into()),
+pub fn run(args: &Args) -> Result {
+    match args.value("OUT") {
+        None => check(),
+        Some(out) => write(Path::new(out)),
     }
 }
 
@@ -42,42 +43,33 @@ fn write(out: &Path) -> Result {
     let calls = calls::read(out)?;
     let machine = report::Machine::read(out)?;
     let text = report::render(&headers, &calls, &machine, answers::ERROR_ONLY)?;
-    crate::base::files::write(&root().join(PAGE), &text)?;
-    println!(
-        "coverage: wrote {PAGE}: {} functions; {} calls recorded in {} processes",
-        headers.functions.len(),
-        calls.calls,
-        calls.processes
-    );
+    files::write(&root().join(PAGE), &text)?;
+    let (functions, processes) = (headers.functions.len(), calls.processes);
+    let calls = calls.calls;
+    println!("coverage: wrote {PAGE}: {functions} functions; {calls} calls recorded in {processes} processes");
     Ok(())
 }
 
 /// The report's function rows against the newest headers' functions.
 fn check() -> Result {
     let headers = headers::Headers::read(false)?;
-    let page = root().join(PAGE);
-    let text = crate::base::files::read(&page)?;
-    let rows = report::function_rows(&text);
+    let rows = report::function_rows(&files::read(&root().join(PAGE))?);
     let declared: BTreeSet<String> = headers.functions.iter().map(|f| f.name.clone()).collect();
-    let missing: Vec<&String> = declared.difference(&rows).collect();
-    let extra: Vec<&String> = rows.difference(&declared).collect();
-    if missing.is_empty() && extra.is_empty() {
-        println!(
-            "coverage: {PAGE} has a row for each of the {} functions of the {} headers, and no other",
-            declared.len(),
-            crate::base::versions::dotted(headers.newest)
-        );
+    let newest = dotted(headers.newest);
+    if rows == declared {
+        let n = declared.len();
+        println!("coverage: {PAGE} has a row for each of the {n} functions of the {newest} headers, and no other");
         return Ok(());
     }
-    let list = |v: &[&String]| v.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+    let missing = Vec::from_iter(declared.difference(&rows).map(String::as_str));
+    let extra = Vec::from_iter(rows.difference(&declared).map(String::as_str));
     Err(format!(
-        "{PAGE} is not the {} headers' function list: missing {} ({}), not declared {} ({}); \
+        "{PAGE} is not the {newest} headers' function list: missing {} ({}), not declared {} ({}); \
          regenerate it with `cargo xtask coverage OUT` from a GPU run of `cargo xtask gpu-bundle`",
-        crate::base::versions::dotted(headers.newest),
         missing.len(),
-        list(&missing),
+        missing.join(", "),
         extra.len(),
-        list(&extra)
+        extra.join(", ")
     )
     .into())
 }

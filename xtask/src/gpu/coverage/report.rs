@@ -5,6 +5,8 @@
 use super::answers::{self, ErrorOnly};
 use super::calls::{Call, Calls};
 use super::headers::{Function, Headers};
+use crate::base::deps::ptx_tools::parse_isa;
+use crate::base::files;
 use crate::base::versions::dotted;
 use crate::base::Result;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,7 +66,7 @@ pub struct Machine {
 impl Machine {
     /// From `gpus.csv`, `nvidia-smi.txt` and `date` of the run's logs `out`.
     pub fn read(out: &Path) -> Result<Machine> {
-        let read = |name: &str| crate::base::files::read(&out.join(name));
+        let read = |name: &str| files::read(&out.join(name));
         let csv = read("gpus.csv")?;
         // index, name, driver_version, ...
         let rows: Vec<Vec<String>> = (csv.lines().skip(1))
@@ -72,48 +74,41 @@ impl Machine {
             .filter(|f: &Vec<String>| f.len() >= 3)
             .collect();
         let smi = read("nvidia-smi.txt")?;
-        let cuda = smi
-            .split("CUDA Version:")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|v| {
-                let (major, minor) = v.split_once('.')?;
-                Some(major.parse::<u32>().ok()? * 1000 + minor.parse::<u32>().ok()? * 10)
-            })
+        let cuda = (smi.split("CUDA Version:").nth(1))
+            .and_then(|rest| parse_isa(rest.split_whitespace().next()?))
+            .map(|(major, minor)| major * 1000 + minor * 10)
             .ok_or("nvidia-smi.txt names no `CUDA Version:`")?;
         let mut without_tools = Vec::new();
-        for log in crate::base::files::named(out, "", "-without-tools.log")? {
-            let name = crate::base::files::name(&log);
+        for log in files::named(out, "", "-without-tools.log")? {
+            let (name, text) = (files::name(&log), files::read(&log)?);
             let run = name.trim_end_matches("-without-tools.log");
-            let text = crate::base::files::read(&log)?;
             let verdict = text.lines().find(|l| l.contains(": parity "));
             let verdict = verdict.unwrap_or("no parity verdict in its log");
             without_tools.push(format!("`{run}`: {verdict}"));
         }
+        let driver = rows.first().map(|r| r[2].clone());
         Ok(Machine {
             without_tools,
             date: read("date")?.trim().to_string(),
             gpus: rows.iter().map(|r| r[1].clone()).collect(),
-            driver: rows
-                .first()
-                .map(|r| r[2].clone())
-                .ok_or("gpus.csv lists no GPU")?,
+            driver: driver.ok_or("gpus.csv lists no GPU")?,
             cuda,
         })
     }
 }
 
-/// What one function got.
+/// The index in a [`Row`] of the own programs' calls.
+const OWN: usize = 0;
+/// The index in a [`Row`] of the suites' calls.
+const SUITES: usize = 1;
+
+/// What one function got: at [`OWN`], own program to the results both its sides got; at
+/// [`SUITES`], suite to its results.
 #[derive(Default)]
 struct Row {
-    /// Own program to the results both its sides got.
-    own: BTreeMap<String, BTreeSet<String>>,
-    /// Suite to its results.
-    dependents: BTreeMap<String, BTreeSet<String>>,
-    /// Whether one of `own` is a success.
-    own_succeeded: bool,
-    /// Whether one of `dependents` is a success.
-    dependents_succeeded: bool,
+    by: [BTreeMap<String, BTreeSet<String>>; 2],
+    /// Whether one of `by[OWN]`, of `by[SUITES]` is a success.
+    succeeded: [bool; 2],
 }
 
 /// What a function's calls count as.
@@ -131,15 +126,15 @@ impl Row {
     /// What the calls of a function that got `row` (`None`: no row) count as.
     fn verdict(row: Option<&Row>) -> Verdict {
         match row {
-            Some(r) if r.own_succeeded || r.dependents_succeeded => Verdict::Succeeded,
-            Some(r) if !r.own.is_empty() || !r.dependents.is_empty() => Verdict::ErrorOnly,
+            Some(r) if r.succeeded.contains(&true) => Verdict::Succeeded,
+            Some(r) if r.by.iter().any(|by| !by.is_empty()) => Verdict::ErrorOnly,
             _ => Verdict::NotCounted,
         }
     }
 
     /// Every result it got.
     fn results(&self) -> impl Iterator<Item = &String> {
-        (self.own.values().chain(self.dependents.values())).flatten()
+        self.by.iter().flat_map(|by| by.values()).flatten()
     }
 }
 
@@ -157,29 +152,30 @@ pub fn render(
     machine: &Machine,
     reasons: &[ErrorOnly],
 ) -> Result<String> {
+    let function = |entry: &str| headers.function_of(entry).map(|f| f.name.as_str());
+    let every_call = (calls.own.values())
+        .flat_map(|sides| sides.rust.iter().chain(&sides.c))
+        .chain(calls.dependents.values().flatten());
+    let undeclared: BTreeSet<&str> = (every_call.map(|(entry, _)| entry.as_str()))
+        .filter(|entry| function(entry).is_none())
+        .collect();
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
-    let mut one_side: Vec<(String, &str, &str, &Call)> = Vec::new();
-    // The functions of `one_side`'s calls.
-    let mut one_sided: BTreeSet<&str> = BTreeSet::new();
-    let mut undeclared: BTreeSet<String> = BTreeSet::new();
-    let mut note = |entry: &str| -> Option<&str> {
-        let found = headers.function_of(entry).map(|f| f.name.as_str());
-        if found.is_none() {
-            undeclared.insert(entry.to_string());
+    // Files `call` by `who` (at `side`: OWN or SUITES) in its function's row.
+    let mut add = |side: usize, who: &str, (entry, code): &Call| {
+        if let Some(f) = function(entry) {
+            let row = rows.entry(f).or_default();
+            let result = headers.result(*code);
+            row.succeeded[side] |= answers::succeeded(f, &result);
+            row.by[side]
+                .entry(who.to_string())
+                .or_default()
+                .insert(result);
         }
-        found
     };
+    let mut one_side: Vec<(String, &str, &str, &Call)> = Vec::new();
     for (program, sides) in &calls.own {
         for call in sides.rust.intersection(&sides.c) {
-            if let Some(f) = note(&call.0) {
-                let row = rows.entry(f).or_default();
-                let result = headers.result(call.1);
-                row.own_succeeded |= answers::succeeded(f, &result);
-                row.own
-                    .entry(program.name.clone())
-                    .or_default()
-                    .insert(result);
-            }
+            add(OWN, &program.name, call);
         }
         let label = match &program.control {
             Some(control) => format!("{} (control {control})", program.name),
@@ -190,24 +186,17 @@ pub fn render(
             ("C", &sides.c, &sides.rust),
         ] {
             for call in mine.difference(other) {
-                one_sided.extend(note(&call.0));
                 one_side.push((label.clone(), &program.build, side, call));
             }
         }
     }
     for (suite, seen) in &calls.dependents {
         for call in seen {
-            if let Some(f) = note(&call.0) {
-                let row = rows.entry(f).or_default();
-                let result = headers.result(call.1);
-                row.dependents_succeeded |= answers::succeeded(f, &result);
-                row.dependents
-                    .entry(suite.clone())
-                    .or_default()
-                    .insert(result);
-            }
+            add(SUITES, suite, call);
         }
     }
+    // The functions of `one_side`'s calls.
+    let one_sided: BTreeSet<&str> = one_side.iter().filter_map(|c| function(&c.3 .0)).collect();
     let verdict = |f: &Function| Row::verdict(rows.get(f.name.as_str()));
     let error_only: BTreeMap<&str, BTreeSet<String>> = (rows.iter())
         .filter(|(_, row)| Row::verdict(Some(row)) == Verdict::ErrorOnly)
@@ -233,18 +222,16 @@ pub fn render(
     // Of a group (`None`: of all): declared, succeeded in own programs, in suites, in either,
     // only an error, not counted.
     let figures = |group: Option<&str>| {
-        let functions = headers.functions.iter();
-        let functions: Vec<&Function> = match group {
-            Some(group) => in_group(headers, group).collect(),
-            None => functions.collect(),
-        };
+        let functions: Vec<&Function> = (headers.functions.iter())
+            .filter(|f| group.is_none_or(|g| f.group == g))
+            .collect();
         let row = |f: &&Function| rows.get(f.name.as_str());
         let count =
             |pick: &dyn Fn(&&Function) -> bool| functions.iter().filter(|f| pick(f)).count();
         [
             functions.len(),
-            count(&|f| row(f).is_some_and(|r| r.own_succeeded)),
-            count(&|f| row(f).is_some_and(|r| r.dependents_succeeded)),
+            count(&|f| row(f).is_some_and(|r| r.succeeded[OWN])),
+            count(&|f| row(f).is_some_and(|r| r.succeeded[SUITES])),
             count(&|f| verdict(f) == Verdict::Succeeded),
             count(&|f| verdict(f) == Verdict::ErrorOnly),
             count(&|f| verdict(f) == Verdict::NotCounted),
@@ -257,7 +244,7 @@ pub fn render(
         .collect();
     let mut out = String::new();
     let gpus = machine.gpus.join(", ");
-    let _ = writeln!(out, "# Driver API coverage on a GPU\n");
+    out.push_str("# Driver API coverage on a GPU\n\n");
     let _ = writeln!(
         out,
         "Generated by `cargo xtask coverage` from the GPU bundle's run of {} on {} (driver {}, \
@@ -309,24 +296,22 @@ pub fn render(
     );
 
     if !machine.without_tools.is_empty() {
-        let _ = writeln!(
-            out,
+        out.push_str(
             "**Without the recorder.** The driver answers `CUDA_ERROR_NOT_SUPPORTED` to every \
              `cuCheckpointProcess*` call but `cuCheckpointProcessGetRestoreThreadId` from a \
              process a tool is attached to, the recorder included: for the checkpoint program the \
              results below are that refusal, the same on both sides. The same run ran its parity \
-             again without the recorder:\n"
+             again without the recorder:\n\n",
         );
         for verdict in &machine.without_tools {
             let _ = writeln!(out, "- {verdict}");
         }
         let _ = writeln!(out);
     }
-    let _ = writeln!(out, "## Summary\n");
-    let _ = writeln!(
-        out,
+    out.push_str("## Summary\n\n");
+    out.push_str(
         "| group | declared | succeeded: own programs | succeeded: tests and dependents | \
-         succeeded: either | only an error | not counted |\n|---|---|---|---|---|---|---|"
+         succeeded: either | only an error | not counted |\n|---|---|---|---|---|---|---|\n",
     );
     for (group, title) in &groups {
         let [declared, own, dependents, either, errors, none] = figures(Some(group));
@@ -347,9 +332,9 @@ pub fn render(
          | **{none}** |\n"
     );
 
-    let _ = writeln!(out, "## Excluded groups\n");
-    let _ = writeln!(out, "Every function of these is still proven against the C compiler (layout, prototypes, C spellings) and resolved from the driver where it has it.\n");
-    let _ = writeln!(out, "| group | why |\n|---|---|");
+    out.push_str("## Excluded groups\n\n");
+    out.push_str("Every function of these is still proven against the C compiler (layout, prototypes, C spellings) and resolved from the driver where it has it.\n\n");
+    out.push_str("| group | why |\n|---|---|\n");
     for (group, why) in EXCLUDED {
         if let Some((g, title)) = groups.iter().find(|(g, _)| g == group) {
             let _ = writeln!(out, "| {} | {why} |", link(g, title));
@@ -368,14 +353,11 @@ pub fn render(
     };
     for (group, title) in &groups {
         let _ = writeln!(out, "## {}\n", link(group, title));
-        let _ = writeln!(
-            out,
-            "| function | own programs (result) | tests and dependents (result) | not counted because |\n|---|---|---|---|"
-        );
+        out.push_str("| function | own programs (result) | tests and dependents (result) | not counted because |\n|---|---|---|---|\n");
         for f in in_group(headers, group) {
             let row = rows.get(f.name.as_str());
-            let own = show(row.map(|r| &r.own));
-            let dependents = show(row.map(|r| &r.dependents));
+            let own = show(row.map(|r| &r.by[OWN]));
+            let dependents = show(row.map(|r| &r.by[SUITES]));
             let why = match verdict(f) {
                 Verdict::Succeeded => String::new(),
                 Verdict::ErrorOnly => {
@@ -392,69 +374,48 @@ pub fn render(
     }
 
     let _ = writeln!(out, "## {}\n", ERROR_ONLY_SECTION.0);
-    let _ = writeln!(
-        out,
+    out.push_str(
         "Called, and every call returned an error: on both sides of the own programs that \
          called them, in the suites that did. Not counted as called. Why each answer is the \
          expected one is written by hand (`ERROR_ONLY` in `xtask/src/gpu/coverage/answers.rs`): \
-         the report is not written while a function lacks its reason.\n"
+         the report is not written while a function lacks its reason.\n\n",
     );
     if reasons.is_empty() {
-        let _ = writeln!(out, "None.\n");
+        out.push_str("None.\n\n");
     } else {
-        let _ = writeln!(
-            out,
-            "| function (only an error) | answer | called by | why it is the answer here |\n|---|---|---|---|"
-        );
+        out.push_str("| function (only an error) | answer | called by | why it is the answer here |\n|---|---|---|---|\n");
         for f in &headers.functions {
             if let (Some(r), Some(row)) = (reasons.get(f.name.as_str()), rows.get(f.name.as_str()))
             {
-                let by = Vec::from_iter(
-                    row.own
-                        .keys()
-                        .chain(row.dependents.keys())
-                        .map(String::as_str),
-                );
-                let _ = writeln!(
-                    out,
-                    "| `{}` | {} | {} | {} |",
-                    f.name,
-                    r.answer,
-                    by.join(", "),
-                    r.why
-                );
+                let by = Vec::from_iter(row.by.iter().flat_map(|by| by.keys().map(String::as_str)));
+                let (by, answer, why) = (by.join(", "), r.answer, r.why);
+                let _ = writeln!(out, "| `{}` | {answer} | {by} | {why} |", f.name);
             }
         }
         let _ = writeln!(out);
     }
 
-    let _ = writeln!(out, "## Calls one side made and its twin did not\n");
-    let _ = writeln!(
-        out,
-        "Not counted above. Each is a program, the build it ran in, the side, the driver entry and its result.\n"
-    );
+    out.push_str("## Calls one side made and its twin did not\n\n");
+    out.push_str("Not counted above. Each is a program, the build it ran in, the side, the driver entry and its result.\n\n");
     if one_side.is_empty() {
-        let _ = writeln!(out, "None.\n");
+        out.push_str("None.\n\n");
     } else {
-        let _ = writeln!(
-            out,
-            "| program | build | side | entry | result |\n|---|---|---|---|---|"
-        );
+        out.push_str("| program | build | side | entry | result |\n|---|---|---|---|---|\n");
         for (program, build, side, (entry, result)) in &one_side {
             let result = headers.result(*result);
             let _ = writeln!(out, "| {program} | {build} | {side} | {entry} | {result} |");
         }
         let _ = writeln!(out);
     }
-    let _ = writeln!(out, "## Driver entries the headers do not declare\n");
+    out.push_str("## Driver entries the headers do not declare\n\n");
     if undeclared.is_empty() {
-        let _ = writeln!(out, "None.");
+        out.push_str("None.\n");
     } else {
         let list: Vec<String> = undeclared.iter().map(|e| format!("`{e}`")).collect();
         let _ = writeln!(out, "{}", list.join(", "));
     }
     if !calls.errors.is_empty() {
-        let _ = writeln!(out, "\n## Processes the recorder could not subscribe in\n");
+        out.push_str("\n## Processes the recorder could not subscribe in\n\n");
         for e in &calls.errors {
             let _ = writeln!(out, "- {e}");
         }
@@ -526,7 +487,7 @@ pub fn function_rows(text: &str) -> BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::answers::ErrorOnly;
+    use super::super::answers::error_only;
     use super::super::calls::{Calls, Program, Sides};
     use super::super::headers::Headers;
     use super::{function_rows, render, Machine};
@@ -593,16 +554,12 @@ mod tests {
         calls
             .dependents
             .insert("cust".into(), set(&[("cuInit", 0)]));
-        let luid = ErrorOnly {
-            function: "cuDeviceGetLuid",
-            answer: "CUDA_ERROR_NOT_SUPPORTED",
-            why: "Windows only",
-        };
-        let no_reason = ErrorOnly {
-            function: "cuNoReason",
-            answer: "CUDA_ERROR_INVALID_VALUE",
-            why: "invalid",
-        };
+        let luid = error_only(
+            "cuDeviceGetLuid",
+            "CUDA_ERROR_NOT_SUPPORTED",
+            "Windows only",
+        );
+        let no_reason = error_only("cuNoReason", "CUDA_ERROR_INVALID_VALUE", "invalid");
 
         let error = render(&headers, &calls, &machine, std::slice::from_ref(&luid));
         let error = error.err().unwrap().to_string();
@@ -630,14 +587,5 @@ mod tests {
         let rows = function_rows(&text);
         assert_eq!(rows.len(), 8);
         assert!(headers.functions.iter().all(|f| rows.contains(&f.name)));
-    }
-
-    #[test]
-    fn function_rows_are_the_group_tables_first_cells() {
-        let text = "| group | declared |\n|---|---|\n| `cuX` | 1 |\n\n| function | own |\n|---|---|\n\
-                    | `cuMemAlloc` | a |\n| `cuMemFree` |  |\n\n| program | entry |\n| p | `cuY` |\n";
-        let rows = function_rows(text);
-        let want: Vec<&str> = vec!["cuMemAlloc", "cuMemFree"];
-        assert_eq!(rows.iter().map(String::as_str).collect::<Vec<_>>(), want);
     }
 }

@@ -1,9 +1,10 @@
-//! The bundle's `checks` file: which example builds gpu-run checks beyond running the tests.
+//! The bundle's `checks.json`: which example builds gpu-run checks beyond running the tests.
 //! gpu-bundle writes it from the version list and the group programs' declarations (which the GPU
-//! machine does not have); gpu-run reads it. One line per check, `CHECK TAG...`, each TAG an
-//! `examples-<TAG>` folder of the bundle; `api-errors NAME...` names examples.
+//! machine does not have); gpu-run reads it. Each check's key lists the `examples-<TAG>` folders
+//! of the bundle it takes; `api_errors` lists examples.
 
 use crate::base::Result;
+use serde_json::{json, Value};
 
 /// The example builds of each check.
 #[derive(Debug, PartialEq)]
@@ -15,53 +16,40 @@ pub struct Checks {
     /// The builds whose profiler and vector_add examples run under ncu.
     pub profiler: Vec<String>,
     /// The examples whose driver API errors are part of what they print (a broken PTX, a
-    /// deprecated function's answer, the group programs' answers of the driver): memcheck does not report their API errors
-    /// (memory errors and leaks still count).
+    /// deprecated function's answer, the group programs' answers of the driver): memcheck does
+    /// not report their API errors (memory errors and leaks still count).
     pub api_errors: Vec<String>,
 }
 
 impl Checks {
     /// The file's text.
     pub fn render(&self) -> String {
-        format!(
-            "# The example builds gpu-run checks (cargo xtask gpu-bundle wrote it): CHECK TAG...\n\
-             default {}\nsanitizer {}\nprofiler {}\napi-errors {}\n",
-            self.default,
-            self.sanitizer.join(" "),
-            self.profiler.join(" "),
-            self.api_errors.join(" ")
-        )
+        let checks = json!({
+            "default": self.default,
+            "sanitizer": self.sanitizer,
+            "profiler": self.profiler,
+            "api_errors": self.api_errors,
+        });
+        format!("{checks:#}\n")
     }
 
     /// The checks of the file `text`.
     pub fn parse(text: &str) -> Result<Self> {
-        let mut checks = Checks {
-            default: String::new(),
-            sanitizer: Vec::new(),
-            profiler: Vec::new(),
-            api_errors: Vec::new(),
+        let checks: Value = serde_json::from_str(text)?;
+        let names = |key: &str| -> Option<Vec<String>> {
+            let items = checks[key].as_array()?.iter();
+            items.map(|v| v.as_str().map(String::from)).collect()
         };
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let (check, tags) = line.split_once(' ').unwrap_or((line, ""));
-            let tags: Vec<String> = tags.split_whitespace().map(String::from).collect();
-            match check {
-                "default" if tags.len() == 1 => checks.default = tags[0].clone(),
-                "sanitizer" => checks.sanitizer = tags,
-                "profiler" => checks.profiler = tags,
-                "api-errors" => checks.api_errors = tags,
-                _ => {
-                    return Err(format!(
-                        "`{line}` is not `default TAG`, `sanitizer|profiler TAG...` or \
-                         `api-errors NAME...`"
-                    )
-                    .into())
-                }
-            }
-        }
-        if checks.default.is_empty() {
-            return Err("it names no `default` build".into());
-        }
-        Ok(checks)
+        let list = |key: &str| names(key).ok_or(format!("`{key}` is not a list of names"));
+        Ok(Checks {
+            default: checks["default"]
+                .as_str()
+                .ok_or("it names no `default` build")?
+                .into(),
+            sanitizer: list("sanitizer")?,
+            profiler: list("profiler")?,
+            api_errors: list("api_errors")?,
+        })
     }
 }
 
@@ -78,7 +66,8 @@ mod tests {
             api_errors: vec!["ptx_jit".into()],
         };
         assert_eq!(Checks::parse(&checks.render()).unwrap(), checks);
-        assert!(Checks::parse("sanitizer 1\n").is_err());
-        assert!(Checks::parse("default 1\nracecheck 1\n").is_err());
+        let no_default = r#"{"sanitizer": [], "profiler": [], "api_errors": []}"#;
+        assert!(Checks::parse(no_default).is_err());
+        assert!(Checks::parse("default 1\n").is_err());
     }
 }

@@ -9,6 +9,7 @@
 
 use super::log::Logs;
 use crate::base::files::{self, read};
+use crate::base::median::{median, median_interval};
 use crate::base::{outcomes, process, Result};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -20,11 +21,8 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     if !dir.is_dir() {
         let archive = here.join("cudarc.tar.xz");
         if !archive.is_file() {
-            return Err(
-                "the bundle has no cudarc.tar.xz: build it with the part cudarc, or leave \
-                        cudarc out of GPU_RUN_PARTS"
-                    .into(),
-            );
+            let why = "build it with the part cudarc, or leave cudarc out of GPU_RUN_PARTS";
+            return Err(format!("the bundle has no cudarc.tar.xz: {why}").into());
         }
         process::run(
             Command::new("tar")
@@ -36,15 +34,13 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     }
     let ld_path = process::loader_path_with(&dir.join("nvrtc"));
     let bindings = logs.out.join("cudarc-bindings");
-    std::fs::create_dir_all(&bindings)?;
+    files::create_dir(&bindings)?;
     let pairs: Vec<String> = files::sorted(&dir, "ours-")?
         .iter()
         .filter_map(|p| Some(files::name(p).strip_prefix("ours-")?.to_string()))
         .collect();
-    println!(
-        "== cudarc 0.19.10, its library tests and examples, on its own sys and on this crate ({} builds each)",
-        pairs.len()
-    );
+    let n = pairs.len();
+    println!("== cudarc 0.19.10, its library tests and examples, on its own sys and on this crate ({n} builds each)");
     // The tests whose outcome is the machine's timing, on either side.
     let timing = outcomes::expected(&read(&dir.join("timing-tests"))?);
     let mut called: [BTreeSet<String>; 2] = Default::default();
@@ -53,12 +49,9 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
         for (i, side) in ["own", "ours"].into_iter().enumerate() {
             let name = format!("cudarc-{side}-{pair}");
             let outcomes = logs.out.join(format!("{name}.outcomes"));
-            let mut command = Command::new(exe);
-            command
-                .arg("dependent-run")
-                .arg(dir.join(format!("{side}-{pair}")))
-                .arg(&outcomes)
-                .env("LD_LIBRARY_PATH", &ld_path);
+            let build = dir.join(format!("{side}-{pair}"));
+            let mut command = super::dependent_run(exe, &build, &outcomes);
+            command.env("LD_LIBRARY_PATH", &ld_path);
             if side == "ours" {
                 super::record_calls(here, logs, &mut command, &name)?;
             }
@@ -69,7 +62,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
                     .env("LD_DEBUG_OUTPUT", &trace);
             }
             logs.run(&name, &mut command);
-            logs.print_matching(&name, &["dependent-run:"], "  ", usize::MAX)?;
+            logs.print_matching(&name, "dependent-run:", "  ")?;
             called[i].extend(driver_functions(&bindings, &name)?);
             texts.push(read(&outcomes).unwrap_or_default());
         }
@@ -93,44 +86,34 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
     }
     for (side, functions) in ["own", "ours"].iter().zip(&called) {
         let list: String = functions.iter().map(|f| format!("{f}\n")).collect();
-        files::write(
-            &logs.out.join(format!("cudarc-driver-functions-{side}")),
-            list,
-        )?;
-        println!(
-            "  {} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})",
-            functions.len()
-        );
+        let file = format!("cudarc-driver-functions-{side}");
+        files::write(&logs.out.join(file), list)?;
+        let n = functions.len();
+        println!("  {n} driver functions called through {side} sys (linked builds; cudarc-driver-functions-{side})");
     }
-    std::fs::remove_dir_all(&bindings)?;
+    files::remove_dir(&bindings)?;
     bench(&dir, &ld_path, logs)
 }
 
 /// The tour (ci/cudarc/tour.rs) of the pair `pair` on both sides, traced as the linked builds
 /// are: it must print the same on both, step by step (`cudarc-tour-<pair>.log` has both).
 fn tour(dir: &Path, pair: &str, ld_path: &str, bindings: &Path, logs: &mut Logs) -> Result {
-    let mut printed = Vec::new();
+    let (mut printed, mut log) = (Vec::new(), String::new());
     for side in ["own", "ours"] {
-        let output = Command::new(dir.join(format!("{side}-{pair}/tour")))
-            .env("LD_LIBRARY_PATH", ld_path)
+        let mut command = Command::new(dir.join(format!("{side}-{pair}/tour")));
+        let trace = bindings.join(format!("tour-{side}-{pair}"));
+        command.env("LD_LIBRARY_PATH", ld_path);
+        command
             .env("LD_DEBUG", "bindings")
-            .env(
-                "LD_DEBUG_OUTPUT",
-                bindings.join(format!("tour-{side}-{pair}")),
-            )
-            .output()?;
+            .env("LD_DEBUG_OUTPUT", trace);
+        let output = command.output().map_err(|e| process::error(&command, e))?;
         let text = String::from_utf8_lossy(&output.stdout).into_owned();
-        let errors = String::from_utf8_lossy(&output.stderr).into_owned();
-        printed.push((output.status.code(), text, errors));
+        let errors = String::from_utf8_lossy(&output.stderr);
+        let status = output.status.code();
+        log.push_str(&format!("== {side} (exit {status:?})\n{text}{errors}"));
+        printed.push((status, text));
     }
     let name = format!("cudarc-tour-{pair}");
-    let log: String = ["own", "ours"]
-        .iter()
-        .zip(&printed)
-        .map(|(side, (status, text, errors))| {
-            format!("== {side} (exit {status:?})\n{text}{errors}")
-        })
-        .collect();
     files::write(&logs.path(&name), log)?;
     let (own, ours) = (&printed[0], &printed[1]);
     let steps = ours.1.lines().filter(|l| !l.starts_with(' ')).count();
@@ -161,23 +144,20 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
         for (i, side) in ["own", "ours"].into_iter().enumerate() {
             // Both on one CPU, where taskset is there.
             let program = dir.join(format!("bench-{side}"));
-            let mut command = if Path::new("/usr/bin/taskset").exists() {
-                let mut c = Command::new("/usr/bin/taskset");
-                c.args(["-c", "1"]).arg(program);
-                c
-            } else {
-                Command::new(program)
-            };
-            let output = command.env("LD_LIBRARY_PATH", ld_path).output()?;
+            let mut command = Command::new(&program);
+            if Path::new("/usr/bin/taskset").exists() {
+                command = Command::new("/usr/bin/taskset");
+                command.args(["-c", "1"]).arg(program);
+            }
+            command.env("LD_LIBRARY_PATH", ld_path);
+            let output = command.output().map_err(|e| process::error(&command, e))?;
             let text = String::from_utf8_lossy(&output.stdout).into_owned();
             log.push_str(&format!("round {round} {side}\n{text}"));
             if !output.status.success() {
                 log.push_str(&String::from_utf8_lossy(&output.stderr));
                 files::write(&logs.path("cudarc-bench"), &log)?;
-                println!(
-                    "cudarc-bench: FAILED ({side}; {})",
-                    logs.path("cudarc-bench").display()
-                );
+                let log = logs.path("cudarc-bench");
+                println!("cudarc-bench: FAILED ({side}; {})", log.display());
                 logs.failures.push("cudarc-bench".into());
                 return Ok(());
             }
@@ -192,12 +172,11 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
         }
     }
     for (name, [own, ours]) in &times {
-        let mut ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
-        ratios.sort_by(f64::total_cmp);
+        let ratios: Vec<f64> = ours.iter().zip(own).map(|(b, a)| b / a).collect();
         let (low, high) = median_interval(&ratios);
         let row = format!(
             "{name:<30} ours/own {:.3} [{low:.3}, {high:.3}]   own {:.1} ns, ours {:.1} ns (medians)",
-            ratios[ratios.len() / 2],
+            median(&ratios),
             median(own),
             median(ours)
         );
@@ -207,39 +186,12 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
     files::write(&logs.path("cudarc-bench"), log)
 }
 
-/// The median of `values`.
-fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted[sorted.len() / 2]
-}
-
-/// A distribution-free interval of at least 95% for the median of the population `sorted` (in
-/// order) was drawn from: the order statistics k and n+1-k (1-based) for the largest k with
-/// P(Binomial(n, 1/2) < k) <= 2.5%.
-fn median_interval(sorted: &[f64]) -> (f64, f64) {
-    let n = sorted.len();
-    let mut k = 1;
-    let mut below = 0.0; // P(X <= j)
-    let mut term = 0.5f64.powi(n as i32); // P(X = 0)
-    for j in 0..n {
-        below += term;
-        if below > 0.025 {
-            break;
-        }
-        k = j + 1;
-        term *= (n - j) as f64 / (j + 1) as f64;
-    }
-    let k = k.min(n.div_ceil(2));
-    (sorted[k - 1], sorted[n - k])
-}
-
 /// The driver functions that the dynamic linker bound in the runs whose `LD_DEBUG_OUTPUT` was
 /// `dir/name` (one file `name.PID` per process): the symbols bound to libcuda.
 fn driver_functions(dir: &Path, name: &str) -> Result<BTreeSet<String>> {
     let mut found = BTreeSet::new();
     for file in files::sorted(dir, &format!("{name}."))? {
-        let text = String::from_utf8_lossy(&std::fs::read(&file)?).into_owned();
+        let text = String::from_utf8_lossy(&fs_err::read(&file)?).into_owned();
         found.extend(bound_to_libcuda(&text));
     }
     Ok(found)
@@ -258,14 +210,6 @@ fn bound_to_libcuda(text: &str) -> impl Iterator<Item = String> + '_ {
 #[cfg(test)]
 mod tests {
     use super::bound_to_libcuda;
-
-    #[test]
-    fn the_median_interval_of_15_is_the_4th_to_the_12th() {
-        let values: Vec<f64> = (1..=15).map(f64::from).collect();
-        assert_eq!(super::median_interval(&values), (4.0, 12.0));
-        let three = [1.0, 2.0, 3.0];
-        assert_eq!(super::median_interval(&three), (1.0, 3.0));
-    }
 
     #[test]
     fn symbols_bound_to_libcuda_are_found() {

@@ -1,13 +1,15 @@
 //! The checks' logs: each command's output into `OUT/<name>.log`, one line per check on the
 //! terminal, and the failures counted for the summary.
 
-use crate::base::Result;
-use std::fs::File;
+use crate::base::capture::exit_code;
+use crate::base::{files, process, Result};
+use fs_err::{self as fs, File};
 use std::path::PathBuf;
 use std::process::Command;
 
 /// The logs folder, the checks that failed so far and the programs that were waived (not
 /// passed: they could not test their point on this machine).
+#[derive(Default)]
 pub struct Logs {
     pub out: PathBuf,
     pub failures: Vec<String>,
@@ -15,14 +17,6 @@ pub struct Logs {
 }
 
 impl Logs {
-    pub fn new(out: PathBuf) -> Self {
-        Logs {
-            out,
-            failures: Vec::new(),
-            waived: Vec::new(),
-        }
-    }
-
     /// The log of the check `name`.
     pub fn path(&self, name: &str) -> PathBuf {
         self.out.join(format!("{name}.log"))
@@ -38,30 +32,23 @@ impl Logs {
     /// others as `ok (exit N)`).
     pub fn run_exiting(&mut self, name: &str, command: &mut Command, ok: &[i32]) -> bool {
         let log = self.path(name);
-        let status = File::create(&log).and_then(|file| {
-            command
-                .stdout(file.try_clone()?)
-                .stderr(file)
-                .status()
-                .map(|s| {
-                    use std::os::unix::process::ExitStatusExt;
-                    s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0))
-                })
-        });
-        match status {
-            Ok(code) if ok.first() == Some(&code) => {
-                println!("{name:<44} ok");
-                return true;
-            }
-            Ok(code) if ok.contains(&code) => {
-                println!("{name:<44} ok (exit {code})");
-                return true;
-            }
+        let status = File::create(&log)
+            .map(File::into_file)
+            .and_then(|file| Ok(command.stdout(file.try_clone()?).stderr(file)))
+            .map_err(Into::into)
+            .and_then(process::status)
+            .map(exit_code);
+        match &status {
+            Ok(code) if ok.first() == Some(code) => println!("{name:<44} ok"),
+            Ok(code) if ok.contains(code) => println!("{name:<44} ok (exit {code})"),
             Ok(code) => println!("{name:<44} FAILED (exit {code}; {})", log.display()),
             Err(e) => println!("{name:<44} FAILED ({e}; {})", log.display()),
         }
-        self.failures.push(name.to_string());
-        false
+        let passed = status.is_ok_and(|code| ok.contains(&code));
+        if !passed {
+            self.failures.push(name.to_string());
+        }
+        passed
     }
 
     /// Runs `command`, prints its output and keeps it in `OUT/<file>`; a command that cannot
@@ -70,36 +57,28 @@ impl Logs {
         let output = match command.output() {
             Ok(output) => output.stdout,
             Err(e) => {
-                eprintln!("{}: {e}", command.get_program().to_string_lossy());
+                eprintln!("{}", process::error(command, e));
                 Vec::new()
             }
         };
         print!("{}", String::from_utf8_lossy(&output));
-        let path = self.out.join(file);
-        crate::base::files::write(&path, output)
+        files::write(&self.out.join(file), output)
     }
 
-    /// The lines of the log `name` that contain any of `patterns`, in order.
-    pub fn matching(&self, name: &str, patterns: &[&str]) -> Result<Vec<String>> {
-        let path = self.path(name);
-        let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// The lines of the log `name` that contain any of `patterns` (`a|b`: `a` or `b`, as grep -E
+    /// has it), in order.
+    pub fn matching(&self, name: &str, patterns: &str) -> Result<Vec<String>> {
+        let text = fs::read(self.path(name))?;
         Ok(String::from_utf8_lossy(&text)
             .lines()
-            .filter(|l| patterns.iter().any(|p| l.contains(p)))
+            .filter(|l| patterns.split('|').any(|p| l.contains(p)))
             .map(String::from)
             .collect())
     }
 
-    /// The first `limit` lines of the log `name` that contain any of `patterns`, each printed
-    /// after `indent`.
-    pub fn print_matching(
-        &self,
-        name: &str,
-        patterns: &[&str],
-        indent: &str,
-        limit: usize,
-    ) -> Result {
-        for line in self.matching(name, patterns)?.iter().take(limit) {
+    /// The lines of the log `name` that [`Logs::matching`] gives, each printed after `indent`.
+    pub fn print_matching(&self, name: &str, patterns: &str, indent: &str) -> Result {
+        for line in self.matching(name, patterns)? {
             println!("{indent}{line}");
         }
         Ok(())
@@ -107,14 +86,11 @@ impl Logs {
 
     /// The names of every log in OUT (`<name>.log`), sorted.
     pub fn all(&self) -> Result<Vec<String>> {
-        Ok(crate::base::files::sorted(&self.out, "")?
-            .iter()
-            .filter_map(|p| {
-                p.file_name()?
-                    .to_str()?
-                    .strip_suffix(".log")
-                    .map(String::from)
-            })
+        let names = files::sorted(&self.out, "")?
+            .into_iter()
+            .map(|p| files::name(&p));
+        Ok(names
+            .filter_map(|n| Some(n.strip_suffix(".log")?.to_string()))
             .collect())
     }
 }

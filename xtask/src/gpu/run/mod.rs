@@ -10,6 +10,7 @@ mod log;
 mod sanitizer;
 mod tests;
 
+use crate::base::args::Args;
 use crate::base::{files, Result};
 use checks::Checks;
 use log::Logs;
@@ -20,28 +21,19 @@ use std::process::Command;
 const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
 
 /// Runs the task.
-pub fn run(args: &[String]) -> Result {
+pub fn run(args: &Args) -> Result {
     let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
     let want = |part: &str| parts.split_whitespace().any(|p| p == part);
-    let exe = std::env::current_exe()?;
+    let exe = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
     let here = exe
         .parent()
         .ok_or("the xtask binary has no folder")?
         .to_path_buf();
-    let out = match args {
-        [] => here.join("out"),
-        [out] => PathBuf::from(out),
-        _ => return Err("usage: run.sh [OUT] (xtask gpu-run [OUT])".into()),
-    };
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let checks_file = here.join("checks");
-    let checks = std::fs::read_to_string(&checks_file)
-        .map_err(|e| {
-            format!(
-                "{}: {e}: run the folder `cargo xtask gpu-bundle` built",
-                checks_file.display()
-            )
-        })
+    let out = args.value("OUT").map_or(here.join("out"), PathBuf::from);
+    files::create_dir(&out)?;
+    let checks_file = here.join("checks.json");
+    let checks = files::read(&checks_file)
+        .map_err(|e| format!("{e}: run the folder `cargo xtask gpu-bundle` built"))
         .and_then(|text| {
             Checks::parse(&text).map_err(|e| format!("{}: {e}", checks_file.display()))
         })?;
@@ -51,7 +43,10 @@ pub fn run(args: &[String]) -> Result {
     std::env::set_var("LD_LIBRARY_PATH", ld_path);
     std::env::set_var("CUDA_EXPECT_GPU", "1");
     std::env::set_var("CUDA_CACHE_DISABLE", "1");
-    let mut logs = Logs::new(out);
+    let mut logs = Logs {
+        out,
+        ..Logs::default()
+    };
 
     let gpus = machine(&logs)?;
     if want("tests") {
@@ -75,30 +70,24 @@ pub fn run(args: &[String]) -> Result {
         bench(&here, &mut logs)?;
     }
     println!();
-    if !logs.waived.is_empty() {
-        println!(
-            "gpu-run: {} waived, not passed (they cannot test their point on this machine):",
-            logs.waived.len()
-        );
-        for waived in &logs.waived {
+    let (waived, failures) = (&logs.waived, &logs.failures);
+    if !waived.is_empty() {
+        let n = waived.len();
+        println!("gpu-run: {n} waived, not passed (they cannot test their point on this machine):");
+        for waived in waived {
             println!("  {waived}");
         }
     }
-    if logs.failures.is_empty() {
-        let but = match logs.waived.len() {
+    if failures.is_empty() {
+        let but = match waived.len() {
             0 => String::new(),
             n => format!(" but the {n} waived"),
         };
         println!("gpu-run: all passed{but}");
-        Ok(())
-    } else {
-        println!(
-            "gpu-run: {} failed: {}",
-            logs.failures.len(),
-            logs.failures.join(" ")
-        );
-        Err(format!("the logs are in {}", logs.out.display()).into())
+        return Ok(());
     }
+    println!("gpu-run: {} failed: {}", failures.len(), failures.join(" "));
+    Err(format!("the logs are in {}", logs.out.display()).into())
 }
 
 /// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
@@ -114,7 +103,7 @@ pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Resu
     if !recorder.is_file() {
         return Ok(());
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    files::create_dir(dir)?;
     command
         .env("CUDA_INJECTION64_PATH", recorder)
         .env("CUDA_CALLS_DIR", dir);
@@ -126,15 +115,11 @@ pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Resu
 fn machine(logs: &Logs) -> Result<usize> {
     println!("== machine");
     let query = "--query-gpu=index,name,driver_version,pcie.link.gen.max,pcie.link.width.max";
-    logs.tee(
-        "gpus.csv",
-        Command::new("nvidia-smi").args([query, "--format=csv"]),
-    )?;
-    logs.tee("nvidia-smi.txt", &mut Command::new("nvidia-smi"))?;
-    logs.tee(
-        "date",
-        Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
-    )?;
+    let nvidia_smi = || Command::new("nvidia-smi");
+    logs.tee("gpus.csv", nvidia_smi().args([query, "--format=csv"]))?;
+    logs.tee("nvidia-smi.txt", &mut nvidia_smi())?;
+    let utc = ["-u", "+%Y-%m-%dT%H:%M:%SZ"];
+    logs.tee("date", Command::new("date").args(utc))?;
     let csv = files::read(&logs.out.join("gpus.csv"))?;
     let gpus = gpu_rows(&csv);
     println!("{gpus} GPU(s)");
@@ -159,10 +144,8 @@ fn gpu_rows(csv: &str) -> usize {
 fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) -> Result {
     let builds = files::sorted(&here.join(name), "ours-")?;
     if builds.is_empty() {
-        return Err(format!(
-            "the bundle has no {name}/ours-* builds: GPU_RUN_PARTS without {name} runs the rest"
-        )
-        .into());
+        let why = format!("GPU_RUN_PARTS without {name} runs the rest");
+        return Err(format!("the bundle has no {name}/ours-* builds: {why}").into());
     }
     let versions: Vec<String> = builds
         .iter()
@@ -178,19 +161,13 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
     let baseline_outcomes = logs.out.join(format!("{name}-baseline.outcomes"));
     if baseline.is_dir() {
         let log = format!("{name}-baseline");
-        let mut command = Command::new(exe);
-        command
-            .arg("dependent-run")
-            .arg(&baseline)
-            .arg(&baseline_outcomes);
-        logs.run(&log, &mut command);
-        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+        logs.run(&log, &mut dependent_run(exe, &baseline, &baseline_outcomes));
+        logs.print_matching(&log, "", "  ")?;
     }
     for build in builds {
         let log = format!("{name}-{}", files::name(&build));
         let outcomes = logs.out.join(format!("{log}.outcomes"));
-        let mut command = Command::new(exe);
-        command.arg("dependent-run").arg(&build).arg(outcomes);
+        let mut command = dependent_run(exe, &build, &outcomes);
         record_calls(here, logs, &mut command, &log)?;
         if baseline.is_dir() {
             command.arg("--same-as").arg(&baseline_outcomes);
@@ -198,9 +175,17 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
             command.arg("--all-pass-except");
         }
         logs.run(&log, command.arg(&expected));
-        logs.print_matching(&log, &[""], "  ", usize::MAX)?;
+        logs.print_matching(&log, "", "  ")?;
     }
     Ok(())
+}
+
+/// `xtask dependent-run BUILD OUTCOMES` by this program, `exe`: a dependent's build run, its
+/// outcomes into the file `outcomes`.
+pub fn dependent_run(exe: &Path, build: &Path, outcomes: &Path) -> Command {
+    let mut command = Command::new(exe);
+    command.arg("dependent-run").arg(build).arg(outcomes);
+    command
 }
 
 /// The benchmark, linked and dynamically loaded: paired rounds, a verdict per row; it fails only
@@ -210,7 +195,7 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
     let linked = here.join("bin/bench-driver");
     if files::executable(&linked) {
         logs.run("bench", &mut Command::new(linked));
-        logs.print_matching("bench", &[""], "", usize::MAX)?;
+        logs.print_matching("bench", "", "")?;
     }
     println!("== benchmark built with dynamic-loading (and cudarc 0.19)");
     let dynamic = here.join("bin/bench-driver-dynamic");
@@ -223,7 +208,7 @@ fn bench(here: &Path, logs: &mut Logs) -> Result {
             .arg("--first-init-dynamic")
             .arg(here.join("bin/first-init-dynamic"));
         logs.run("bench-dynamic", &mut command);
-        logs.print_matching("bench-dynamic", &[""], "", usize::MAX)?;
+        logs.print_matching("bench-dynamic", "", "")?;
     }
     Ok(())
 }
@@ -248,25 +233,20 @@ mod runs_anywhere {
     /// command there (`process::command` runs from it).
     #[test]
     fn the_runner_reaches_for_no_path_of_the_build_machine() {
-        let files = [
-            ("gpu/run/mod.rs", include_str!("mod.rs")),
-            ("gpu/run/checks.rs", include_str!("checks.rs")),
-            ("gpu/run/cudarc.rs", include_str!("cudarc.rs")),
-            ("gpu/run/log.rs", include_str!("log.rs")),
-            ("gpu/run/sanitizer.rs", include_str!("sanitizer.rs")),
-            ("gpu/run/tests.rs", include_str!("tests.rs")),
-            (
-                "dependents/dependent_run.rs",
-                include_str!("../../dependents/dependent_run.rs"),
-            ),
-            ("base/outcomes.rs", include_str!("../../base/outcomes.rs")),
-            ("base/capture.rs", include_str!("../../base/capture.rs")),
-            ("base/files.rs", include_str!("../../base/files.rs")),
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = crate::base::files::walk(&src.join("gpu/run"));
+        let used = [
+            "dependents/dependent_run.rs",
+            "base/outcomes.rs",
+            "base/capture.rs",
+            "base/files.rs",
         ];
+        files.extend(used.map(|f| src.join(f)));
         let banned = [concat!("root", "("), concat!("process::", "command(")];
-        for (file, text) in files {
+        for file in files {
+            let text = fs_err::read_to_string(&file).unwrap();
             for word in banned {
-                assert!(!text.contains(word), "xtask/src/{file} uses `{word}`");
+                assert!(!text.contains(word), "{} uses `{word}`", file.display());
             }
         }
     }

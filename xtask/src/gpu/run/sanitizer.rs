@@ -3,8 +3,8 @@
 
 use super::checks::Checks;
 use super::log::Logs;
-use super::tests::on_path;
 use crate::base::examples::programs::{TWO_GPUS, WAIVED_EXIT_CODE, WITHOUT_TOOLS};
+use crate::base::process::on_path;
 use crate::base::{files, Result};
 use std::path::Path;
 use std::process::Command;
@@ -74,12 +74,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                     &[0]
                 };
                 logs.run_exiting(&check, &mut command, exits);
-                logs.print_matching(
-                    &check,
-                    &["ERROR SUMMARY", "LEAK SUMMARY"],
-                    "    ",
-                    usize::MAX,
-                )?;
+                logs.print_matching(&check, "ERROR SUMMARY|LEAK SUMMARY", "    ")?;
             }
             if *tag == checks.default && RACECHECK.contains(&name.as_str()) {
                 let check = format!("racecheck-{name}");
@@ -89,12 +84,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                     .arg(&example)
                     .arg(&kernels);
                 logs.run(&check, &mut command);
-                logs.print_matching(
-                    &check,
-                    &["RACECHECK SUMMARY", "ERROR SUMMARY"],
-                    "    ",
-                    usize::MAX,
-                )?;
+                logs.print_matching(&check, "RACECHECK SUMMARY|ERROR SUMMARY", "    ")?;
             }
         }
     }

@@ -4,24 +4,18 @@
 use super::checks::Checks;
 use super::log::Logs;
 use crate::base::examples::programs::{CONTROLS, TWO_GPUS, WITHOUT_TOOLS};
+use crate::base::process::{self, on_path};
 use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The lines of the test logs that show what ran: parity, results, C spellings, tables, loading.
-const SUMMARY: &[&str] = &[
-    "parity ok",
-    "PARITY",
-    "Result",
-    "C spellings:",
-    "C spellings;",
-    "table, ",
-    "dynamic-loading, ",
-    "table of the",
-    "functions of the",
-    "resolved",
-    "vector_add through",
-];
+const SUMMARY: &str = "parity ok|PARITY|Result|C spellings:|C spellings;|table, |dynamic-loading, \
+                       |table of the|functions of the|resolved|vector_add through";
+
+/// The lines of the OpenGL and EGL interop tests' logs that show what ran.
+const GL_LINES: &str =
+    "EGL |OpenGL |GL buffer|GL texture|stream |EGLImage|EGLSync|WAIVED|panicked|failed|FAILED";
 
 /// The EGL vendor files of the NVIDIA driver, the first one present is used.
 const EGL_VENDOR_FILES: &[&str] = &[
@@ -61,7 +55,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
             continue;
         }
         // The waived programs, apart from those that passed.
-        for line in logs.matching(&name, &[": parity ok"])? {
+        for line in logs.matching(&name, ": parity ok")? {
             if let Some((label, why)) = waived(&line) {
                 logs.waived.push(format!("{name}: {label} ({why})"));
             }
@@ -90,7 +84,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                 &mut again,
             )?;
             if logs.run(&log, &mut again) {
-                let lines = logs.matching(&log, &[": parity ok"])?;
+                let lines = logs.matching(&log, ": parity ok")?;
                 match lines.iter().find_map(|l| waived(l)) {
                     Some((label, why)) => println!(
                         "  {label} on one GPU (CUDA_VISIBLE_DEVICES=0): Result = WAIVED: {why}, as \
@@ -135,17 +129,16 @@ fn waived(line: &str) -> Option<(&str, &str)> {
 /// one.
 fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
     println!("== OpenGL and EGL interop through headless EGL (tests/gl_interop-*, tests/egl_interop-* --ignored: linked, dynamic-loading)");
-    let known =
-        String::from_utf8_lossy(&Command::new("ldconfig").arg("-p").output()?.stdout).into_owned();
+    let known = process::output(Command::new("ldconfig").arg("-p"))?;
     if let Some(line) = known.lines().find(|l| l.contains("libEGL.so.1")) {
         let path = line.split_once("=> ").map_or(line, |(_, path)| path);
         println!("  loaders: the machine's ({path})");
     } else {
         let debs = files::sorted(&here.join("gl-debs"), "")?;
         for deb in &debs {
-            crate::base::process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
+            process::run(Command::new("dpkg").arg("-x").arg(deb).arg("/"))?;
         }
-        crate::base::process::run(&mut Command::new("ldconfig"))?;
+        process::run(&mut Command::new("ldconfig"))?;
         let names: Vec<String> = debs.iter().map(|d| files::name(d) + " ").collect();
         println!("  loaders: unpacked from gl-debs/ ({})", names.concat());
     }
@@ -153,10 +146,8 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", file);
     }
     let vendor = std::env::var("__EGL_VENDOR_LIBRARY_FILENAMES");
-    println!(
-        "  EGL vendor file: {}",
-        vendor.as_deref().unwrap_or("the glvnd default search")
-    );
+    let vendor = vendor.as_deref().unwrap_or("the glvnd default search");
+    println!("  EGL vendor file: {vendor}");
     let tests = [
         files::sorted(&here.join("tests"), "gl_interop-")?,
         files::sorted(&here.join("tests"), "egl_interop-")?,
@@ -168,27 +159,10 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         // The graphics, OpenGL and EGL groups' calls: suites without twins in the coverage report.
         super::record_calls(here, logs, &mut command, &name)?;
         logs.run(&name, &mut command);
-        logs.print_matching(
-            &name,
-            &[
-                "EGL ",
-                "OpenGL ",
-                "GL buffer",
-                "GL texture",
-                "stream ",
-                "EGLImage",
-                "EGLSync",
-                "WAIVED",
-                "panicked",
-                "failed",
-                "FAILED",
-            ],
-            "  ",
-            usize::MAX,
-        )?;
+        logs.print_matching(&name, GL_LINES, "  ")?;
         // A test that cannot test its point here (a function this driver lacks) says so: waived,
         // apart from what passed.
-        for line in logs.matching(&name, &["WAIVED: "])? {
+        for line in logs.matching(&name, "WAIVED: ")? {
             if let Some(why) = line.strip_prefix("WAIVED: ") {
                 logs.waived.push(format!("{name}: {why}"));
             }
@@ -213,12 +187,12 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                     .arg(here.join(format!("examples-{tag}/{example}")))
                     .arg(&kernels);
                 logs.run(&name, &mut command);
-                let profiled = logs.matching(&name, &["==PROF== Profiling"])?;
+                let profiled = logs.matching(&name, "==PROF== Profiling")?;
                 let n = profiled
                     .iter()
                     .filter(|l| l.starts_with("==PROF== Profiling"))
                     .count();
-                let results = logs.matching(&name, &["Result", "cuProfilerStart"])?;
+                let results = logs.matching(&name, "Result|cuProfilerStart")?;
                 let results: String = results.iter().map(|l| format!("{l} ")).collect();
                 println!("  {name}: {n} kernel(s) profiled; {results}");
                 if (example == "profiler" && n < 1) || (example == "vector_add" && n != 0) {
@@ -229,7 +203,13 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         }
         if checks.profiler.contains(&checks.default) {
             let name = format!("ncu-profiler-{}", checks.default);
-            logs.print_matching(&name, &["VecAdd", "Block Size", "Grid Size"], "  ", 8)?;
+            for line in logs
+                .matching(&name, "VecAdd|Block Size|Grid Size")?
+                .iter()
+                .take(8)
+            {
+                println!("  {line}");
+            }
         }
     } else {
         println!("  no ncu on this machine: profiler ran only as an example (parity above)");
@@ -249,26 +229,14 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
             .arg(here.join(format!("examples-{}/profiler", checks.default)))
             .arg(&kernels);
         logs.run("nsys-profiler", &mut command);
-        let patterns = [
-            "VecAdd",
-            "capture",
-            "Capture",
-            "cuda_gpu_kern_sum",
-            "Result",
-        ];
-        logs.print_matching("nsys-profiler", &patterns, "  ", 20)?;
+        let patterns = "VecAdd|capture|Capture|cuda_gpu_kern_sum|Result";
+        for line in logs.matching("nsys-profiler", patterns)?.iter().take(20) {
+            println!("  {line}");
+        }
     } else {
         println!("  nsys: not on this machine's PATH");
     }
     Ok(())
-}
-
-/// The program `name` on PATH, as `command -v` finds it.
-pub fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| files::executable(p))
 }
 
 /// ncu of the first Nsight Compute under /opt/nvidia/nsight-compute, where it is not on PATH.

@@ -18,11 +18,13 @@
 
 mod pages;
 
-use crate::base::files::{read, remove_dir, write};
+use crate::base::args::Args;
+use crate::base::files::{create_dir, read, remove_dir, write};
 use crate::base::process::{self, root};
-use crate::base::{versions, Result};
+use crate::base::{capture, cargo_json, versions, Result};
 use pages::{lacking, negated_badges, repeated, replace_first};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const MEM: &str = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__MEM.html";
 const ALLOC_DECL: &str = "CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize);";
@@ -32,35 +34,76 @@ const TYPES_LINE: &str = "<li>NVIDIA: <a href=\"https://docs.nvidia.com/cuda/cud
 const BOTH_VALUES: &str =
     "<li>Values: <code>93</code> in CUDA 11.7 to 11.8; <code>122</code> since CUDA 12.0</li>";
 
+const EVERY: &str = "In every supported header";
+/// The pages of a function, its C spelling, an enum, a PFN typedef and an interop function, and
+/// what each must show.
+const ITEM_PAGES: [(&str, &[&str]); 5] = [
+    (
+        "fn.cuMemAlloc_v2.html",
+        &[
+            ALLOC_DECL,
+            "<code>cuda.h</code>",
+            "href=\"fn.cuMemAlloc.html\"",
+            "href=\"type.PFN_cuMemAlloc_v3020.html\"",
+            "the ABI of CUDA 3.2",
+            MEM,
+            EVERY,
+            "dynamic-loading",
+        ],
+    ),
+    (
+        "fn.cuMemAlloc.html",
+        &[
+            "C spelling",
+            "<code>cuMemAlloc_v2</code>",
+            ALLOC_DECL,
+            "href=\"type.PFN_cuMemAlloc_v3020.html\"",
+            MEM,
+            EVERY,
+        ],
+    ),
+    (
+        "struct.CUresult.html",
+        &[
+            "<code>cuda.h</code>",
+            "<code>enum cudaError_enum</code>",
+            "group__CUDA__TYPES.html",
+            "valid",
+            EVERY,
+        ],
+    ),
+    (
+        "type.PFN_cuMemAlloc_v3020.html",
+        &["<code>cudaTypedefs.h</code>",
+          "typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);",
+          "the ABI of CUDA 3.2", MEM, EVERY],
+    ),
+    (
+        "gl/fn.cuGraphicsGLRegisterBuffer.html",
+        &["<code>cudaGL.h</code>",
+          "CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);",
+          "PFN_cuGraphicsGLRegisterBuffer_v3000", "group__CUDA__GL.html", EVERY,
+          "Available on <strong>crate feature", "<code>gl</code></strong> only."],
+    ),
+];
+
 /// `cargo xtask doc-check`.
-pub fn run(args: &[String]) -> Result {
-    if !args.is_empty() {
-        return Err("usage: cargo xtask doc-check".into());
-    }
+pub fn run(_: &Args) -> Result {
     let target = root().join("target/doc-check");
-    let manifest = read(&root().join("cuda-driver-sys/Cargo.toml"))?;
-    let features = docs_rs_features(&manifest)
+    let [sys] = cargo_json::packages(["cuda-driver-sys"])?;
+    let features = docs_rs_features(&sys)
         .ok_or("no features in cuda-driver-sys/Cargo.toml's [package.metadata.docs.rs]")?;
-    let version = features
-        .split(',')
-        .find(|f| {
-            f.strip_prefix("cuda-")
-                .is_some_and(|n| n.parse::<u32>().is_ok())
-        })
+    let version = (features.split(','))
+        .find(|f| (f.strip_prefix("cuda-")).is_some_and(|n| n.parse::<u32>().is_ok()))
         .ok_or("the docs.rs features name no cuda-<V> version feature")?
         .to_string();
 
-    let mut rustdoc = docs_rs(&target.join("default"));
-    rustdoc.args([
-        "rustdoc",
-        "-p",
-        "cuda-driver-sys",
-        "--lib",
-        "--",
-        "-D",
-        "warnings",
-    ]);
-    process::run(&mut rustdoc)?;
+    let sys = ["-p", "cuda-driver-sys"];
+    process::run(&mut docs_rs(
+        &target.join("default"),
+        &sys,
+        &["-D", "warnings"],
+    ))?;
     println!("doc-check: default features: no warning");
     println!("doc-check: features {features}");
     build(&target.join("docs-rs"), &features)?;
@@ -85,15 +128,13 @@ pub fn run(args: &[String]) -> Result {
     println!("doc-check: no page has a negated feature's badge");
     controls(&doc, &target.join("broken"))?;
 
-    let mut rustdoc = docs_rs(&target.join("cuda-check"));
-    rustdoc.args([
-        "rustdoc",
-        "-p",
-        "cuda-check",
-        "--lib",
-        "--no-default-features",
-    ]);
-    process::run(rustdoc.args(["--", "-D", "warnings"]))?;
+    let cuda_check = ["-p", "cuda-check", "--no-default-features"];
+    let warnings = ["-D", "warnings"];
+    process::run(&mut docs_rs(
+        &target.join("cuda-check"),
+        &cuda_check,
+        &warnings,
+    ))?;
     println!("doc-check: cuda-check without default features: no warning");
 
     // cuda.h's macro makes cuCtxCreate cuCtxCreate_v4 from the version tagged `ctx-create-v4` on.
@@ -114,6 +155,7 @@ pub fn run(args: &[String]) -> Result {
             "group__CUDA__CTX.html",
             &format!("As written here: since CUDA {}", versions::dotted(v4)),
         ],
+        false,
     )?;
     println!(
         "doc-check: {} facts found on 9 pages; {documented} public items, {percent} documented",
@@ -122,32 +164,26 @@ pub fn run(args: &[String]) -> Result {
     Ok(())
 }
 
-/// The features of `[package.metadata.docs.rs]`, comma-separated.
-fn docs_rs_features(manifest: &str) -> Option<String> {
-    let section = manifest.split("\n[package.metadata.docs.rs]\n").nth(1)?;
-    let section = section.split("\n[").next()?;
-    let list = section
-        .lines()
-        .find_map(|l| l.strip_prefix("features = [")?.strip_suffix(']'))?;
-    let features: String = list.chars().filter(|c| *c != '"' && *c != ' ').collect();
-    (!features.is_empty()).then_some(features)
+/// The features of the package's `[package.metadata.docs.rs]` (`cargo metadata`'s), comma-separated.
+fn docs_rs_features(package: &serde_json::Value) -> Option<String> {
+    let list = package["metadata"]["docs"]["rs"]["features"].as_array()?;
+    let features: Vec<&str> = list.iter().filter_map(|f| f.as_str()).collect();
+    (!features.is_empty()).then(|| features.join(","))
 }
 
-/// `cargo` as docs.rs runs it: nothing of this machine's CUDA setup reaches the build.
-fn docs_rs(target_dir: &Path) -> std::process::Command {
+/// `cargo rustdoc --lib` with the cargo arguments `cargo_args` and rustdoc's `rustdoc_args`, into
+/// `target_dir`, as docs.rs runs it: nothing of this machine's CUDA setup reaches the build.
+fn docs_rs(target_dir: &Path, cargo_args: &[&str], rustdoc_args: &[&str]) -> Command {
     let mut cargo = process::command("cargo");
-    cargo.env_clear();
-    for name in ["PATH", "HOME"] {
+    cargo.args(["rustdoc", "--lib"]).args(cargo_args);
+    cargo.arg("--").args(rustdoc_args).env_clear();
+    // Without CARGO_HOME and RUSTUP_HOME, cargo and rustup find theirs under HOME.
+    for name in ["PATH", "HOME", "CARGO_HOME", "RUSTUP_HOME"] {
         if let Some(value) = std::env::var_os(name) {
             cargo.env(name, value);
         }
     }
-    let home = PathBuf::from(std::env::var_os("HOME").unwrap_or_default());
-    let cargo_home = std::env::var_os("CARGO_HOME").map_or(home.join(".cargo"), PathBuf::from);
-    let rustup_home = std::env::var_os("RUSTUP_HOME").map_or(home.join(".rustup"), PathBuf::from);
     cargo
-        .env("CARGO_HOME", cargo_home)
-        .env("RUSTUP_HOME", rustup_home)
         .env("DOCS_RS", "1")
         .env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_TARGET_DIR", target_dir)
@@ -155,42 +191,42 @@ fn docs_rs(target_dir: &Path) -> std::process::Command {
     cargo
 }
 
-/// `cargo rustdoc` of cuda-driver-sys's library with only `features`, as docs.rs runs it, into
-/// `target_dir`; rustdoc's own arguments follow.
-fn docs_rs_rustdoc(target_dir: &Path, features: &str) -> std::process::Command {
-    let mut rustdoc = docs_rs(target_dir);
-    rustdoc.args([
-        "rustdoc",
+/// cuda-driver-sys's docs with only `features` (docs.rs's, `--cfg docsrs`) and rustdoc's `args`,
+/// into `target_dir`.
+fn with_features(target_dir: &Path, features: &str, args: &[&str]) -> Command {
+    let cargo_args = [
         "-p",
         "cuda-driver-sys",
-        "--lib",
         "--no-default-features",
         "--features",
         features,
-        "--",
-        "--cfg",
-        "docsrs",
-    ]);
-    rustdoc
+    ];
+    docs_rs(
+        target_dir,
+        &cargo_args,
+        &[&["--cfg", "docsrs"], args].concat(),
+    )
 }
 
 /// cuda-driver-sys's docs as docs.rs builds them with `features`, warnings denied.
 fn build(target_dir: &Path, features: &str) -> Result {
-    process::run(docs_rs_rustdoc(target_dir, features).args(["-D", "warnings"]))
+    process::run(&mut with_features(
+        target_dir,
+        features,
+        &["-D", "warnings"],
+    ))
 }
 
 /// rustdoc --show-coverage's total: the documented public items and their share, which must be
 /// 100%.
 fn coverage(target: &Path, features: &str) -> Result<(String, String)> {
-    let mut rustdoc = docs_rs_rustdoc(&target.join("coverage"), features);
-    rustdoc.args(["-Z", "unstable-options", "--show-coverage"]);
-    let out = rustdoc.output().map_err(|e| format!("rustdoc: {e}"))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
+    let args = ["-Z", "unstable-options", "--show-coverage"];
+    let mut rustdoc = with_features(&target.join("coverage"), features, &args);
+    let (status, text) = capture::merged(&mut rustdoc)?;
+    if !status.success() {
         eprintln!("{text}");
-        return Err("rustdoc --show-coverage failed".into());
     }
+    process::check(&rustdoc, status)?;
     let total = text
         .lines()
         .find(|l| l.starts_with("| Total"))
@@ -219,98 +255,37 @@ struct Check {
 }
 
 impl Check {
-    /// The page must hold every fact.
-    fn page(&mut self, file: &Path, facts: &[&str]) -> Result {
-        let text =
-            std::fs::read_to_string(file).map_err(|_| format!("no page {}", file.display()))?;
-        let missing = lacking(&text, facts);
-        let holds = format!("shows its {} facts", facts.len());
-        self.verdict(file, facts.len(), &missing, "lacks", &holds)
-    }
-
-    /// The page must hold each fact at most once.
-    fn once(&mut self, file: &Path, facts: &[&str]) -> Result {
-        let twice = repeated(&read(file)?, facts);
-        let holds = format!("says each of its {} lines once", facts.len());
-        self.verdict(file, facts.len(), &twice, "repeats", &holds)
-    }
-
-    /// An error `<file> <fault>: <faults>` if there are `faults`; else the line that the page
-    /// `holds` what it should, its `facts` counted.
-    fn verdict(
-        &mut self,
-        file: &Path,
-        facts: usize,
-        faults: &[String],
-        fault: &str,
-        holds: &str,
-    ) -> Result {
+    /// The page must hold every fact; with `once`, each at most once.
+    fn page(&mut self, file: &Path, facts: &[&str], once: bool) -> Result {
+        let text = read(file).map_err(|e| format!("no page: {e}"))?;
+        let n = facts.len();
+        let (faults, fault, holds) = match once {
+            false => (
+                lacking(&text, facts),
+                "lacks",
+                format!("shows its {n} facts"),
+            ),
+            true => (
+                repeated(&text, facts),
+                "repeats",
+                format!("says each of its {n} lines once"),
+            ),
+        };
         if !faults.is_empty() {
             return Err(format!("{} {fault}: {} ", file.display(), faults.join(" ")).into());
         }
-        println!("doc-check: {} {holds}", self.shown(file));
-        self.facts += facts;
+        let shown = file.strip_prefix(&self.target).unwrap_or(file);
+        println!("doc-check: {} {holds}", shown.display());
+        self.facts += n;
         Ok(())
-    }
-
-    fn shown(&self, file: &Path) -> String {
-        file.strip_prefix(&self.target)
-            .unwrap_or(file)
-            .display()
-            .to_string()
     }
 
     /// The pages of a function, its C spelling, an enum, a PFN typedef, an interop function and a
     /// table slot.
     fn item_pages(&mut self, doc: &Path) -> Result {
-        let every = "In every supported header";
-        self.page(
-            &doc.join("fn.cuMemAlloc_v2.html"),
-            &[
-                ALLOC_DECL,
-                "<code>cuda.h</code>",
-                "href=\"fn.cuMemAlloc.html\"",
-                "href=\"type.PFN_cuMemAlloc_v3020.html\"",
-                "the ABI of CUDA 3.2",
-                MEM,
-                every,
-                "dynamic-loading",
-            ],
-        )?;
-        self.page(
-            &doc.join("fn.cuMemAlloc.html"),
-            &[
-                "C spelling",
-                "<code>cuMemAlloc_v2</code>",
-                ALLOC_DECL,
-                "href=\"type.PFN_cuMemAlloc_v3020.html\"",
-                MEM,
-                every,
-            ],
-        )?;
-        self.page(
-            &doc.join("struct.CUresult.html"),
-            &[
-                "<code>cuda.h</code>",
-                "<code>enum cudaError_enum</code>",
-                "group__CUDA__TYPES.html",
-                "valid",
-                every,
-            ],
-        )?;
-        self.page(
-            &doc.join("type.PFN_cuMemAlloc_v3020.html"),
-            &["<code>cudaTypedefs.h</code>",
-              "typedef CUresult (CUDAAPI *PFN_cuMemAlloc_v3020)(CUdeviceptr_v2 *dptr, size_t bytesize);",
-              "the ABI of CUDA 3.2", MEM, every],
-        )?;
-        self.page(
-            &doc.join("gl/fn.cuGraphicsGLRegisterBuffer.html"),
-            &["<code>cudaGL.h</code>",
-              "CUresult CUDAAPI cuGraphicsGLRegisterBuffer(CUgraphicsResource *pCudaResource, GLuint buffer, unsigned int Flags);",
-              "PFN_cuGraphicsGLRegisterBuffer_v3000", "group__CUDA__GL.html", every,
-              "Available on <strong>crate feature", "<code>gl</code></strong> only."],
-        )?;
+        for (page, facts) in ITEM_PAGES {
+            self.page(&doc.join(page), facts, false)?;
+        }
         let table = doc.join("table/struct.DriverTable.html");
         let part = pages::method(&read(&table)?, "cuMemAlloc");
         if part.is_empty() {
@@ -318,44 +293,38 @@ impl Check {
         }
         let part_file = self.target.join("DriverTable.cuMemAlloc.html");
         write(&part_file, &part)?;
-        self.page(
-            &part_file,
-            &[
-                "<code>cuMemAlloc_v2</code>",
-                "href=\"../entry/constant.cuMemAlloc_v3020.html\"",
-                "the ABI of CUDA 3.2",
-                every,
-            ],
-        )
+        let slot = [
+            "<code>cuMemAlloc_v2</code>",
+            "href=\"../entry/constant.cuMemAlloc_v3020.html\"",
+            "the ABI of CUDA 3.2",
+            EVERY,
+        ];
+        self.page(&part_file, &slot, false)
     }
 
     /// The enum pages: the NVIDIA line once, a list item of its own; enumerators with their
     /// values, both of one whose value changed.
     fn enum_pages(&mut self, doc: &Path) -> Result {
         let result = doc.join("struct.CUresult.html");
-        self.page(
-            &result,
-            &[TYPES_LINE, "<code>CUDA_ERROR_INVALID_VALUE = 1</code>"],
-        )?;
-        self.once(&result, &["NVIDIA: "])?;
+        let value = "<code>CUDA_ERROR_INVALID_VALUE = 1</code>";
+        self.page(&result, &[TYPES_LINE, value], false)?;
+        self.page(&result, &["NVIDIA: "], true)?;
         let attribute = doc.join("struct.CUdevice_attribute.html");
-        self.page(
-            &attribute,
-            &[
-                TYPES_LINE,
-                "<code>CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1</code>",
-                "<code>CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122</code>",
-                BOTH_VALUES,
-            ],
-        )?;
-        self.once(&attribute, &["NVIDIA: "])
+        let facts = [
+            TYPES_LINE,
+            "<code>CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1</code>",
+            "<code>CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS = 122</code>",
+            BOTH_VALUES,
+        ];
+        self.page(&attribute, &facts, false)?;
+        self.page(&attribute, &["NVIDIA: "], true)
     }
 }
 
 /// The controls: each check finds a page broken its way, in copies under `broken`.
 fn controls(doc: &Path, broken: &Path) -> Result {
     remove_dir(broken)?;
-    std::fs::create_dir_all(broken.join("badge"))?;
+    create_dir(&broken.join("badge"))?;
     let result = read(&doc.join("struct.CUresult.html"))?;
     let attribute = read(&doc.join("struct.CUdevice_attribute.html"))?;
 
@@ -409,14 +378,13 @@ mod tests {
 
     #[test]
     fn docs_rs_features_of_the_manifest() {
-        let manifest = "[features]\nfeatures = [\"x\"]\n\n[package.metadata.docs.rs]\n# c\n\
-                        features = [\"cuda-1\", \"table\"]\n\n[dependencies]\n";
-        assert_eq!(docs_rs_features(manifest).as_deref(), Some("cuda-1,table"));
-        assert_eq!(docs_rs_features("[features]\nfeatures = [\"x\"]\n"), None);
-        assert_eq!(
-            docs_rs_features("\n[package.metadata.docs.rs]\nfeatures = []\n"),
-            None
-        );
+        let package = |metadata| serde_json::json!({ "metadata": metadata });
+        let docs_rs =
+            package(serde_json::json!({"docs": {"rs": {"features": ["cuda-1", "table"]}}}));
+        assert_eq!(docs_rs_features(&docs_rs).as_deref(), Some("cuda-1,table"));
+        assert_eq!(docs_rs_features(&package(serde_json::Value::Null)), None);
+        let empty = package(serde_json::json!({"docs": {"rs": {"features": []}}}));
+        assert_eq!(docs_rs_features(&empty), None);
     }
 
     #[test]

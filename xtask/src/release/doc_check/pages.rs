@@ -29,12 +29,12 @@ const NEGATED_BADGE: &str = "non-crate feature";
 /// The pages (`*.html`) under `dir` with a badge of a negated feature, sorted.
 pub fn negated_badges(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry?.path();
+    for path in fs_err::read_dir(dir)?.map(|e| e.map(|e| e.path())) {
+        let path = path?;
         if path.is_dir() {
             found.extend(negated_badges(&path)?);
         } else if path.extension().is_some_and(|e| e == "html")
-            && std::fs::read_to_string(&path).is_ok_and(|t| t.contains(NEGATED_BADGE))
+            && fs_err::read_to_string(&path).is_ok_and(|t| t.contains(NEGATED_BADGE))
         {
             found.push(path);
         }

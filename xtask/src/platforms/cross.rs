@@ -1,14 +1,12 @@
 //! The workspace's tests that need no GPU, built for another target and run there through cargo's
-//! runner (qemu-aarch64, wine): the same runs on every target ([`Suite::run`]). For each version:
-//! the crate's unit tests and cuda-check's tests; the examples, built for the tests package's
-//! examples_parity (`CUDA_EXAMPLES_DIR`, set by the caller); the tests package's tests, the ABI
-//! ones among them: layout and constants (the C probes, compiled by the target's C compiler and
-//! linked into the target's test binaries), prototypes where the target's tests can start the
-//! target's C++ compiler, a host program, and examples_parity (each example against its C twin,
-//! built by the target's C++ compiler). For the newest version, again under `dynamic-loading`,
-//! with the first-call race (the loader's waiting on the target's own system). The host's cargo
-//! and rustc build them, with rustup's prebuilt standard library for the target. A warning fails
-//! a run; the tests passed are counted per test binary ([`test_counts`]).
+//! runner (qemu-aarch64, wine), the same on every target ([`Suite::run`]): for each version the
+//! crate's unit tests, cuda-check's tests, the examples (`CUDA_EXAMPLES_DIR`, set by the caller)
+//! and the tests package's tests: layout and constants (C probes built by the target's C compiler,
+//! linked into its test binaries), prototypes where the target's tests can start its C++ compiler
+//! (a host program), examples_parity (each example against its C twin, built by the target's C++
+//! compiler); for the newest version, again under `dynamic-loading`, with the first-call race
+//! (the loader's waiting on the target's own system). A warning fails a run; the tests passed are
+//! counted per test binary ([`test_counts`]).
 //!
 //! Not run here: prototypes' mutations_are_rejected (the probe's control: mutated copies of the
 //! bindings' text, the same on every target; 90 s a version under qemu), compile_fail and

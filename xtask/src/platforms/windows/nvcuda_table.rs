@@ -120,9 +120,8 @@ fn entry_points(
 ) -> Result<(BTreeSet<Entry>, BTreeSet<String>)> {
     let (mut entries, mut first_abis) = (BTreeSet::new(), BTreeSet::new());
     for dynamic in files::named(generated, "", "dynamic.rs")? {
-        let name = dynamic.file_name().unwrap_or_default().to_string_lossy();
-        let module = name.strip_suffix("dynamic.rs").unwrap_or("");
-        let consts = entry_consts(&files::read(&generated.join(format!("{module}entry.rs")))?);
+        let entry = generated.join(files::name(&dynamic).replace("dynamic.rs", "entry.rs"));
+        let consts = entry_consts(&files::read(&entry)?);
         let bound = bound_symbols(&files::read(&dynamic)?);
         for (symbol, constant) in &bound {
             let (base, version, per_thread) = consts

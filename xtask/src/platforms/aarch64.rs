@@ -6,6 +6,7 @@
 //! library itself.
 
 use super::cross::{self, Suite};
+use crate::base::deps::env_path;
 use crate::base::process::{self, root};
 use crate::base::{rustup, versions, Result};
 use std::process::Command;
@@ -27,8 +28,11 @@ pub fn check() -> Result {
             .arg(&stub)
             .env("CC", "aarch64-linux-gnu-gcc"),
     )?;
-    let arm64 = super::env("CUDA_DRIVER_ARM64")?;
-    let cudart = super::env("CUDART_LIBRARY_PATH_ARM64")?;
+    let arm64 = env_path("CUDA_DRIVER_ARM64", "the arm64 driver library folder")?;
+    let cudart = env_path(
+        "CUDART_LIBRARY_PATH_ARM64",
+        "the aarch64 CUDA runtime folder",
+    )?;
     // The loader's path, the same whoever calls this (cuda-driver-sys's build script reruns when
     // it changes): the arm64 library's folder, for cargo and for the runner, which cargo gives
     // its own folders.

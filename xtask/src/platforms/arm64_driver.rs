@@ -3,6 +3,7 @@
 //! cuGetProcAddress and the symbol of every function of the bindings answer as the amd64 library
 //! does here.
 
+use crate::base::deps::env_path;
 use crate::base::process::{self, root};
 use crate::base::{files, prototypes, Result};
 use fs_err as fs;
@@ -37,7 +38,8 @@ pub fn check(scratch: &Path) -> Result {
                 .arg("-ldl"),
         )?;
     }
-    let library = |dir: &str| super::env(dir).map(|d| d.join("libcuda.so.1"));
+    let library =
+        |dir: &str| env_path(dir, "a driver library folder").map(|d| d.join("libcuda.so.1"));
     let amd64 = process::output(
         process::command(scratch.join("probe-x86_64"))
             .arg(library("CUDA_LIBRARY_PATH")?)

@@ -6,6 +6,7 @@
 //! merged under that cfg) is compared with the mingw-w64 output, file for file.
 
 use super::compare_bindings::{compare, Mode};
+use crate::base::deps::env_path;
 use crate::base::process::{self, root};
 use crate::base::Result;
 use std::path::Path;
@@ -19,8 +20,8 @@ const MSVC: &str = "x86_64-pc-windows-msvc";
 /// Builds the generator, runs it for each target and version and compares the outputs.
 pub fn check(scratch: &Path, versions: &[u32]) -> Result {
     let generator = crate::base::generator::build()?;
-    let extra = super::env("BINDGEN_EXTRA_CLANG_ARGS")?;
-    let interop = super::env("CUDA_INTEROP_INCLUDE")?;
+    let extra = env_path("BINDGEN_EXTRA_CLANG_ARGS", "libclang's resource folder")?;
+    let interop = env_path("CUDA_INTEROP_INCLUDE", "the GL/EGL/VDPAU headers")?;
     // No MSVC headers: clang -ffreestanding with the declarations GL/EGL take from windows.h (the
     // C preprocessor only resolves cuda.h's renaming macros, the same under MSVC).
     let msvc = format!(

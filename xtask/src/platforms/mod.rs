@@ -106,17 +106,9 @@ fn install_missing_tools() -> Result {
     )
 }
 
-/// The value of the environment variable `name`, which the fetched dependencies set.
-pub fn env(name: &str) -> Result<PathBuf> {
-    deps::env_path(
-        name,
-        "the fetched dependencies lack it (cargo xtask fetch-deps)",
-    )
-}
-
 /// The folder of the CUDA headers of `version` (fetched).
 pub fn headers(version: u32) -> Result<PathBuf> {
-    env(&format!("CUDA_HEADERS_{version}"))
+    deps::env_path(&format!("CUDA_HEADERS_{version}"), "the CUDA headers")
 }
 
 /// The versions, space-separated.

@@ -22,6 +22,7 @@ mod nvcuda_table;
 mod wine;
 
 use super::cross::{self, Suite};
+use crate::base::deps::env_path;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
 use crate::base::steps::Steps;
@@ -44,7 +45,7 @@ const NOT_RUN: [&str; 2] = ["prototypes", "interop"];
 /// Builds, runs and compares on Windows; its steps' times.
 pub fn check() -> Result {
     rustup::targets(&[GNU, MSVC])?;
-    let linux_driver = super::env("CUDA_LIBRARY_PATH")?;
+    let linux_driver = env_path("CUDA_LIBRARY_PATH", "the driver library folder")?;
     let versions = versions::tagged("aarch64")?;
     let newest = versions::all()?
         .last()

@@ -81,12 +81,15 @@ pub fn write(libcuda: &Path, stub_c: &Path, windows: &Windows) -> Result<String>
 /// names (Debian's 535 on Linux; no GPU needed for these).
 fn driver_errors(path: &Path) -> Result<Vec<(i32, String, String)>> {
     type StringFn = unsafe extern "C" fn(c_int, *mut *const c_char) -> c_int;
-    let failed = |e: libloading::Error| format!("{}: {e}", path.display());
     // SAFETY: the driver library, loaded as the tests load it.
-    let library = unsafe { libloading::Library::new(path) }.map_err(failed)?;
-    // SAFETY: the driver API's prototypes of these two functions.
-    let name = unsafe { library.get::<StringFn>(b"cuGetErrorName") }.map_err(failed)?;
-    let message = unsafe { library.get::<StringFn>(b"cuGetErrorString") }.map_err(failed)?;
+    let library = unsafe { libloading::Library::new(path) }
+        .map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+    let symbol = |name: &str| {
+        // SAFETY: the driver API's prototypes of these two functions.
+        unsafe { library.get::<StringFn>(name.as_bytes()) }
+            .map_err(|_| format!("{} exports no {name}", path.display()))
+    };
+    let (name, message) = (symbol("cuGetErrorName")?, symbol("cuGetErrorString")?);
     let string = |f: &StringFn, code| {
         let mut text: *const c_char = std::ptr::null();
         // SAFETY: on success the library gives a static NUL-terminated string.
@@ -212,6 +215,14 @@ fn c_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_driver_library_is_named() {
+        let e = driver_errors(Path::new("/nonexistent/libcuda.so.1")).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("cannot load /nonexistent/libcuda.so.1: "));
+    }
 
     #[test]
     fn entry_points_and_bound_symbols_are_read() {

@@ -32,12 +32,9 @@ pub fn write(libcuda: &Path, stub_c: &Path, windows: &Windows) -> Result<String>
         .collect();
     let not_bound: Vec<&String> = defined.difference(&exports).collect();
     if exports.is_empty() || !not_bound.is_empty() {
-        return Err(format!(
-            "{} functions in {}; defined by the stub but not in the bindings: {not_bound:?}",
-            exports.len(),
-            generated.display()
-        )
-        .into());
+        let (count, dir) = (exports.len(), generated.display());
+        let e = format!("{count} functions in {dir}; defined by the stub but not in the bindings: {not_bound:?}");
+        return Err(e.into());
     }
     let errors = driver_errors(libcuda)?;
     let (entries, first_abis) = entry_points(&generated, &exports)?;
@@ -149,12 +146,9 @@ fn entry_points(
         .filter(|s| !exports.contains(**s) && !first_abis.contains(**s))
         .collect();
     if !unknown.is_empty() || symbols.len() != exports.len() + first_abis.len() {
-        return Err(format!(
-            "the dynamic-loading tables name {} symbols, the bindings {} functions; not functions: {unknown:?}",
-            symbols.len(),
-            exports.len()
-        )
-        .into());
+        let (symbols, functions) = (symbols.len(), exports.len());
+        let e = format!("the dynamic-loading tables name {symbols} symbols, the bindings {functions} functions; not functions: {unknown:?}");
+        return Err(e.into());
     }
     Ok((entries, first_abis))
 }

@@ -38,10 +38,10 @@ impl Windows {
         self.wine_path = vec![self.equipment.clone()];
         let mut draws = String::new();
         for _ in 0..2 {
-            let mut check = self.command(WINE);
-            check.arg(self.equipment.join("prng_check.exe"));
-            draws += &process::output(&mut check)
-                .map_err(|e| format!("prng_check failed under wine: {e}"))?;
+            draws += &process::output(
+                self.command(WINE)
+                    .arg(self.equipment.join("prng_check.exe")),
+            )?;
         }
         let draws = draws.replace('\r', "");
         let distinct: std::collections::BTreeSet<&str> = draws

@@ -5,25 +5,14 @@
 use crate::base::files::{self, copy};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::{patch_config, strip};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 /// The examples built: all of cudarc's but 08-cupti and cufile-copy, which need the `cupti` and
 /// `cufile` features (and their libraries).
-const EXAMPLES: &[&str] = &[
-    "01-allocate",
-    "02-copy",
-    "03-launch-kernel",
-    "04-streams",
-    "05-device-repr",
-    "06-threading",
-    "09-constant-memory",
-    "10-function-attributes",
-    "12-context-config",
-    "13-copy-multi-gpu",
-    "matmul-kernel",
-    "nvrtc-compile",
-];
+const EXAMPLES: &str = "01-allocate 02-copy 03-launch-kernel 04-streams 05-device-repr \
+    06-threading 09-constant-memory 10-function-attributes 12-context-config 13-copy-multi-gpu \
+    matmul-kernel nvrtc-compile";
 
 /// One build: a side, a header version, a mode.
 pub struct Build {
@@ -61,6 +50,16 @@ impl Build {
         ["dynamic-loading", "dynamic-linking"][self.linked as usize]
     }
 
+    /// The dynamically loaded build of a side (`ours` or own) and a header version.
+    pub fn dynamic(ours: bool, version: u32) -> Build {
+        let linked = false;
+        Build {
+            ours,
+            version,
+            linked,
+        }
+    }
+
     /// Builds the crate of its side under `work` into `dest`, linking the driver library and
     /// NVRTC of the folders `links`.
     pub fn build(&self, work: &Path, dest: &Path, links: [&Path; 2]) -> Result {
@@ -75,8 +74,8 @@ impl Build {
         let mut examples = vec!["build".to_string()];
         examples.extend(
             EXAMPLES
-                .iter()
-                .flat_map(|e| ["--example".into(), e.to_string()]),
+                .split_whitespace()
+                .flat_map(|e| ["--example".into(), e.into()]),
         );
         for (args, kind, to) in [
             (library_tests, "lib", "tests"),
@@ -92,7 +91,9 @@ impl Build {
             }
         }
         let built_examples = files::sorted(&dest.join("examples"), "")?.len();
-        if !dest.join("tests/unit").is_file() || built_examples != EXAMPLES.len() {
+        if !dest.join("tests/unit").is_file()
+            || built_examples != EXAMPLES.split_whitespace().count()
+        {
             return Err(format!("{tag}: the tests or the examples were not built").into());
         }
         let sin = "examples/sin.ptx";
@@ -127,15 +128,6 @@ impl Build {
             .ok_or_else(|| format!("cargo built no {name}"))?;
         strip(&binary.path, dest)
     }
-}
-
-/// A folder under `work` with `libnvrtc.so`, the name the linker looks for, for the NVRTC library
-/// `nvrtc`.
-pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
-    let dir = work.join("nvrtc-link");
-    files::create_dir(&dir)?;
-    files::link(&nvrtc.to_string_lossy(), &dir.join("libnvrtc.so"))?;
-    Ok(dir)
 }
 
 /// `cargo ARGS`, offline, with its messages as JSON, run in `dir` (on this crate through `[patch]`

@@ -23,25 +23,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// What the outcomes are held to.
-enum HeldTo<'a> {
-    /// Nothing: the outcomes are written, for a comparison elsewhere.
-    Nothing,
-    /// Every test passes but those the file lists.
-    AllPassExcept(&'a str),
-    /// Every outcome is the baseline's (another build's outcomes file) but for the tests the
-    /// file lists.
-    SameAs(&'a str, &'a str),
-}
-
 /// Runs the task.
 pub fn run(args: &Args) -> Result {
     let [dir, outcomes_path] = ["DIR", "OUTCOMES"].map(|n| args.value(n).expect("declared"));
-    let held_to = match (args.value("FILE"), args.value("BASELINE_OUTCOMES")) {
-        (None, _) => HeldTo::Nothing,
-        (Some(file), None) => HeldTo::AllPassExcept(file),
-        (Some(file), Some(baseline)) => HeldTo::SameAs(baseline, file),
-    };
     let dir = fs::canonicalize(dir)?;
     let outcomes_path = PathBuf::from(outcomes_path);
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
@@ -64,11 +48,7 @@ pub fn run(args: &Args) -> Result {
     // of its own.
     for test in sorted(&dir.join("tests"), "")? {
         let name = file_name(&test);
-        let kind = if name == "unit" {
-            "unit"
-        } else {
-            "integration"
-        };
+        let kind = ["integration", "unit"][(name == "unit") as usize];
         let (status, output) = merged(command(&test).args(["--test-threads", "1"]))?;
         let code = exit_code(status);
         let output = output.trim_end_matches('\n');
@@ -115,12 +95,11 @@ pub fn run(args: &Args) -> Result {
     if outcomes.is_empty() {
         return Err(format!("no test ran in {}", dir.display()).into());
     }
-    match held_to {
-        HeldTo::AllPassExcept(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
-        HeldTo::SameAs(baseline, file) => {
-            same_as(Path::new(baseline), Path::new(file), &outcomes_path)
-        }
-        HeldTo::Nothing => Ok(()),
+    let file = args.value("FILE").map(Path::new);
+    match (file, args.value("BASELINE_OUTCOMES")) {
+        (None, _) => Ok(()),
+        (Some(file), None) => all_pass_except(&outcomes, file, &outcomes_path),
+        (Some(file), Some(baseline)) => same_as(Path::new(baseline), file, &outcomes_path),
     }
 }
 
@@ -176,29 +155,24 @@ fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Re
 /// The counts line: passed of run for each kind.
 fn counts(outcomes: &[String]) -> String {
     let count = |kind: &str, result: &str| {
-        outcomes
-            .iter()
-            .filter(|l| l.starts_with(&format!("{kind} ")) && l.ends_with(result))
+        let kind = format!("{kind} ");
+        (outcomes.iter())
+            .filter(|l| l.starts_with(&kind) && l.ends_with(result))
             .count()
     };
-    [
-        ("unit", "unit"),
-        ("integration", "integration"),
-        ("doctest", "doctests"),
-        ("example", "example"),
-    ]
-    .iter()
-    .map(|(kind, label)| {
-        let run = count(kind, "") - count(kind, " ignored");
-        format!("{label} {}/{run}", count(kind, " ok"))
-    })
-    .chain(
-        Some(count("doctest-build", ""))
-            .filter(|n| *n > 0)
-            .map(|n| format!("{n} doctests did not compile")),
-    )
-    .collect::<Vec<_>>()
-    .join(", ")
+    let mut counts: Vec<String> = [("unit", "unit"), ("integration", "integration")]
+        .into_iter()
+        .chain([("doctest", "doctests"), ("example", "example")])
+        .map(|(kind, label)| {
+            let run = count(kind, "") - count(kind, " ignored");
+            format!("{label} {}/{run}", count(kind, " ok"))
+        })
+        .collect();
+    match count("doctest-build", "") {
+        0 => {}
+        n => counts.push(format!("{n} doctests did not compile")),
+    }
+    counts.join(", ")
 }
 
 #[cfg(test)]
@@ -207,16 +181,8 @@ mod tests {
 
     #[test]
     fn counts_per_kind() {
-        let outcomes: Vec<String> = [
-            "unit a ok",
-            "unit b FAILED",
-            "unit c ignored",
-            "doctest x-1 ok",
-            "example launch ok",
-        ]
-        .iter()
-        .map(|l| l.to_string())
-        .collect();
+        let outcomes = "unit a ok,unit b FAILED,unit c ignored,doctest x-1 ok,example launch ok";
+        let outcomes: Vec<String> = outcomes.split(',').map(String::from).collect();
         assert_eq!(
             counts(&outcomes),
             "unit 1/2, integration 0/0, doctests 1/1, example 1/1"

@@ -1,36 +1,23 @@
-//! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
-//! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
-//! (docs/DESIGN.md, "Minimum Rust version"):
-//!   1. each declares that one (`cargo metadata`: `rust-version.workspace = true`, inherited);
-//!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
-//!      feature sets that between them compile every hand-written line (the newest version with
-//!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
-//!      forced on: cuda-driver-sys-items allows `clippy::all` for its generated code);
-//!   3. they compile with that Rust itself, warnings denied (a lint it does not know is one),
-//!      rustup's toolchain of that version (installed here when missing, minimal profile), in a
-//!      copy of the checkout without Cargo.lock: dependencies resolved for that Rust.
-//!
-//! About 1-2 minutes, most of it step 3's first build.
+//! `cargo xtask msrv-check`: the publishable crates still build with the Rust of `rust-version`
+//! in the root Cargo.toml, by the three steps of docs/DESIGN.md, "Minimum Rust version": each
+//! inherits it; clippy's `incompatible_msrv` finds no item newer than it under two feature sets
+//! ([`lint_sets`]); that Rust builds them, warnings denied, in a copy of the checkout without
+//! Cargo.lock. About 1-2 minutes, most of it step 3's first build.
 
 use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
 use crate::base::{capture, cargo_json, deps, rustup, versions, Result};
+use crate::release::CRATES;
 
-const CRATES: [&str; 4] = [
-    "cuda-driver-sys",
-    "cuda-driver-sys-items",
-    "cuda-check",
-    "cuda-driver-sys-generator",
-];
 /// What clippy says of an item newer than the MSRV.
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
 
 /// `cargo xtask msrv-check`.
 pub fn run(_: &Args) -> Result {
     let packages = cargo_json::packages(CRATES)?;
-    let msrv = packages[0]["rust_version"]
-        .as_str()
+    let msrv = (packages.iter().find(|p| p["name"] == "cuda-driver-sys"))
+        .and_then(|p| p["rust_version"].as_str())
         .ok_or("cuda-driver-sys has no rust-version")?;
     println!("msrv-check: rust-version {msrv}");
     if let Some(other) = packages.iter().find(|p| p["rust_version"] != msrv) {

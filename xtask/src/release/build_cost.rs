@@ -1,18 +1,15 @@
-//! `cargo xtask build-cost [PAIRS] [FEATURE]` (default: 7 pairs, the default version's feature):
-//! the build cost a dependent crate pays (docs/BUILD-COST.md). A cold `cargo build --release` of
-//! a scratch crate depending on cuda-driver-sys (by path, one version feature, the driver library
-//! only: no CUDA toolkit, no libclang) against the same crate depending on cudarc driver-only with
-//! `dynamic-linking` (its linked mode, the one comparable to ours), alternating, the order within
-//! each pair flipped from pair to pair. Prints each build's wall and CPU seconds, each pair's
-//! ratios (ours over cudarc) and their medians. A measurement, not a CI step.
-//!
-//! Sources are fetched once before the first pair; each build starts from an empty target folder.
+//! `cargo xtask build-cost`: the build cost a dependent crate pays (docs/BUILD-COST.md): cold
+//! release builds of a scratch crate depending on cuda-driver-sys (one version feature, the driver
+//! library only) and of one depending on cudarc driver-only with `dynamic-linking`, in alternating
+//! pairs; each build's wall and CPU seconds, each pair's ratios (ours over cudarc) and their
+//! medians. A measurement, not a CI step.
 
 use crate::base::args::Args;
 use crate::base::files::{create_dir, read, remove_dir, write};
 use crate::base::median::median;
 use crate::base::{deps, process, versions, Result};
 use std::path::Path;
+use std::process::Stdio;
 use std::time::Instant;
 
 /// The cudarc release compared with, pinned so that the measurement is repeatable.
@@ -49,13 +46,7 @@ pub fn run(args: &Args) -> Result {
     // Only the driver library, as a user without a toolkit has it.
     let driver = deps::env_path("CUDA_LIBRARY_PATH", "fetch-deps sets it")?;
     std::env::set_var("LD_LIBRARY_PATH", driver);
-    for name in [
-        "CUDA_LIBRARY_PATH",
-        "LIBCLANG_PATH",
-        "CUDA_PATH",
-        "CUDA_HOME",
-        "CUDA_ROOT",
-    ] {
+    for name in "CUDA_LIBRARY_PATH LIBCLANG_PATH CUDA_PATH CUDA_HOME CUDA_ROOT".split(' ') {
         std::env::remove_var(name);
     }
 
@@ -65,6 +56,7 @@ pub fn run(args: &Args) -> Result {
     );
     let (mut wall_ratios, mut cpu_ratios) = (Vec::new(), Vec::new());
     for pair in 1..=pairs {
+        // The order within each pair flipped from pair to pair.
         let (o, c) = if pair % 2 == 1 {
             let o = build(&dir, "ours")?;
             (o, build(&dir, "cudarc")?)
@@ -90,25 +82,23 @@ pub fn run(args: &Args) -> Result {
 }
 
 /// The scratch crate `name` in `dir`, with the one dependency `dependency` whose crate `krate`
-/// its library names, its sources fetched.
+/// its library names, its sources fetched (once, before the first pair).
 fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
-    create_dir(&dir.join(name).join("src"))?;
-    let manifest = format!(
-        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
-         [dependencies]\n{dependency}\n[workspace]\n"
+    let (manifest, lib) = (
+        dir.join(name).join("Cargo.toml"),
+        dir.join(name).join("src/lib.rs"),
     );
-    let manifest_path = dir.join(name).join("Cargo.toml");
-    write(&manifest_path, &manifest)?;
+    create_dir(&dir.join(name).join("src"))?;
     write(
-        &dir.join(name).join("src/lib.rs"),
-        format!("extern crate {krate};\n"),
+        &manifest,
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+             [dependencies]\n{dependency}\n[workspace]\n"
+        ),
     )?;
-    let mut fetch = process::command("cargo");
-    process::run(
-        fetch
-            .args(["fetch", "--quiet", "--manifest-path"])
-            .arg(manifest_path),
-    )
+    write(&lib, format!("extern crate {krate};\n"))?;
+    let fetch = ["fetch", "--quiet", "--manifest-path"];
+    process::run(process::command("cargo").args(fetch).arg(manifest))
 }
 
 /// A cold release build of the scratch crate `name`: wall and CPU (user and system) seconds,
@@ -129,13 +119,10 @@ fn build(dir: &Path, name: &str) -> Result<(f64, f64)> {
         .arg(crate_dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target);
+    cargo.stdout(Stdio::null()).stderr(Stdio::null());
     let cpu_before = children_cpu();
     let start = Instant::now();
-    process::run(
-        cargo
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null()),
-    )?;
+    process::run(&mut cargo)?;
     let wall = start.elapsed().as_secs_f64();
     let cpu = children_cpu() - cpu_before;
     Ok((hundredths(wall), hundredths(cpu)))
@@ -153,6 +140,7 @@ fn children_cpu() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// `seconds` rounded to hundredths, as printed.
 fn hundredths(seconds: f64) -> f64 {
     format!("{seconds:.2}").parse().unwrap_or(seconds)
 }

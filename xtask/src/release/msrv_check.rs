@@ -32,16 +32,12 @@ pub fn run(_: &Args) -> Result {
     for features in &sets {
         no_newer_items(msrv, features)?;
     }
-    println!(
-        "  2. clippy incompatible_msrv: 0 items newer than {msrv}, {} feature sets",
-        sets.len()
-    );
+    let n = sets.len();
+    println!("  2. clippy incompatible_msrv: 0 items newer than {msrv}, {n} feature sets");
 
     let toolchain = rustup::toolchain(msrv)?;
-    let mut version = old_rust(&toolchain, "rustc");
-    let got = process::output(version.arg("--version"))?
-        .trim()
-        .to_string();
+    let got = process::output(old_rust(&toolchain, "rustc").arg("--version"))?;
+    let got = got.trim();
     if !got.starts_with(&format!("rustc {msrv}")) {
         return Err(format!("rustup's toolchain {toolchain} says '{got}', not {msrv}").into());
     }
@@ -61,11 +57,8 @@ pub fn run(_: &Args) -> Result {
             )
         })?;
     }
-    println!(
-        "  3. {got} builds the {} crates, {} feature sets",
-        CRATES.len(),
-        sets.len()
-    );
+    let (crates, n) = (CRATES.len(), sets.len());
+    println!("  3. {got} builds the {crates} crates, {n} feature sets");
     println!("msrv-check: the publishable crates build with Rust {msrv}");
     Ok(())
 }
@@ -81,14 +74,13 @@ fn lint_sets() -> Result<[String; 2]> {
         let features = features.split(' ').map(|f| format!("cuda-driver-sys/{f}"));
         features.collect::<Vec<_>>().join(",")
     };
+    let (newest, oldest) = (newest.number, oldest.number);
     Ok([
         set(format!(
-            "cuda-{} dynamic-loading profiler gl egl vdpau",
-            newest.number
+            "cuda-{newest} dynamic-loading profiler gl egl vdpau"
         )),
         set(format!(
-            "cuda-{} table-only per-thread-default-stream",
-            oldest.number
+            "cuda-{oldest} table-only per-thread-default-stream"
         )),
     ])
 }

@@ -46,12 +46,7 @@ pub fn run(args: &Args) -> Result {
     // stops the check at once, with the compiler's error.
     let pairs = [(true, true), (true, false), (false, true), (false, false)];
     let builds: Vec<Build> = (dependents.iter())
-        .flat_map(|&v| {
-            pairs.map(|(linked, ours)| Build {
-                linked,
-                ..Build::dynamic(ours, v)
-            })
-        })
+        .flat_map(|&v| pairs.map(|(linked, ours)| Build::new(ours, v, linked)))
         .collect();
     let build_all = |dest: &Path| -> Result {
         for b in &builds {
@@ -64,7 +59,7 @@ pub fn run(args: &Args) -> Result {
         files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
         for ours in [false, true] {
-            let build = Build::dynamic(ours, default);
+            let build = Build::new(ours, default, false);
             let dest = bundle.join(format!("bench-{}", build.side()));
             build.program(&work, "bench", &dest, links_of(default)?)?;
         }
@@ -152,7 +147,9 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
     let version = versions::the_one("default")?;
     let mut ours_ended = (0, String::new());
     for (ours, side) in [(false, "own sys"), (true, "ours")] {
-        let dir = work.join("runs").join(Build::dynamic(ours, version).tag());
+        let dir = work
+            .join("runs")
+            .join(Build::new(ours, version, false).tag());
         let mut example = process::command(dir.join("examples/01-allocate"));
         example.current_dir(&dir).env("LD_LIBRARY_PATH", nvrtc_dir);
         let (status, text) = capture::merged(&mut example)?;

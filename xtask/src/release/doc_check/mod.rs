@@ -101,11 +101,8 @@ pub fn run(_: &Args) -> Result {
     process::run(&mut docs_rs(&target.join("default"), &sys, &warnings))?;
     println!("doc-check: default features: no warning");
     println!("doc-check: features {features}");
-    process::run(&mut with_features(
-        &target.join("docs-rs"),
-        &features,
-        &warnings,
-    ))?;
+    let docs_rs_dir = target.join("docs-rs");
+    process::run(&mut with_features(&docs_rs_dir, &features, &warnings))?;
     let (documented, percent) = coverage(&target, &features)?;
 
     let doc = target.join("docs-rs/doc/cuda_driver_sys");
@@ -237,12 +234,12 @@ fn with_features(target_dir: &Path, features: &str, args: &[&str]) -> Command {
         "cuda-driver-sys",
         "--no-default-features",
         "--features",
-        features,
     ];
+    let rustdoc_args = [&["--cfg", "docsrs"], args].concat();
     docs_rs(
         target_dir,
-        &cargo_args,
-        &[&["--cfg", "docsrs"], args].concat(),
+        &[&cargo_args[..], &[features]].concat(),
+        &rustdoc_args,
     )
 }
 
@@ -256,17 +253,16 @@ fn coverage(target: &Path, features: &str) -> Result<(String, String)> {
         eprintln!("{text}");
     }
     process::check(&rustdoc, status)?;
+    let no_total = "no Total line in rustdoc --show-coverage's table";
     let total = text
         .lines()
         .find(|l| l.starts_with("| Total"))
-        .ok_or("no Total line in rustdoc --show-coverage's table")?;
+        .ok_or(no_total)?;
     println!("doc-check: documented public items: {total}");
-    let (documented, percent) =
-        total_columns(total).ok_or("no Total line in rustdoc --show-coverage's table")?;
+    let (documented, percent) = total_columns(total).ok_or(no_total)?;
     if percent != "100.0%" {
-        return Err(
-            format!("{percent} of the public items documented ({documented}), not 100%").into(),
-        );
+        let why = format!("{percent} of the public items documented ({documented}), not 100%");
+        return Err(why.into());
     }
     Ok((documented, percent))
 }

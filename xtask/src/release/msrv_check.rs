@@ -29,8 +29,32 @@ pub fn run(_: &Args) -> Result {
 
     deps::use_fetched(&[])?;
     let sets = lint_sets()?;
+    let packages = CRATES.map(|c| format!("--package={c}"));
+    // Step 2 for each feature set.
     for features in &sets {
-        no_newer_items(msrv, features)?;
+        let mut clippy = process::command("cargo");
+        clippy.arg("clippy").args(&packages);
+        clippy.args(["--features", features, "--"]);
+        clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
+        let (status, text) = capture::merged(&mut clippy)?;
+        if !status.success() {
+            println!("{text}");
+        }
+        process::check(&clippy, status)?;
+        let lines: Vec<&str> = text.lines().collect();
+        let newer = (0..lines.len()).filter(|&i| lines[i].contains(NEWER));
+        let newer: Vec<usize> = newer.collect();
+        if newer.is_empty() {
+            continue;
+        }
+        for &i in &newer {
+            println!("{}", lines[i..lines.len().min(i + 5)].join("\n"));
+        }
+        return Err(format!(
+            "{} uses of items newer than rust-version {msrv} (features {features}): raise rust-version or avoid them",
+            newer.len()
+        )
+        .into());
     }
     let n = sets.len();
     println!("  2. clippy incompatible_msrv: 0 items newer than {msrv}, {n} feature sets");
@@ -48,7 +72,7 @@ pub fn run(_: &Args) -> Result {
         // Warnings denied: a lint this Rust does not know yet is a warning a user of it sees.
         check.current_dir(work.path()).args(["check", "-q"]);
         check.env("RUSTFLAGS", "-D warnings");
-        check.args(CRATES.map(|c| format!("--package={c}")));
+        check.args(&packages);
         check.args(["--features", features]);
         process::run(&mut check).map_err(|_| {
             format!(
@@ -83,36 +107,6 @@ fn lint_sets() -> Result<[String; 2]> {
             "cuda-{oldest} table-only per-thread-default-stream"
         )),
     ])
-}
-
-/// Step 2 for one feature set.
-fn no_newer_items(msrv: &str, features: &str) -> Result {
-    let mut clippy = process::command("cargo");
-    clippy
-        .arg("clippy")
-        .args(CRATES.map(|c| format!("--package={c}")));
-    clippy.args(["--features", features, "--"]);
-    clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
-    let (status, text) = capture::merged(&mut clippy)?;
-    if !status.success() {
-        println!("{text}");
-    }
-    process::check(&clippy, status)?;
-    let lines: Vec<&str> = text.lines().collect();
-    let newer: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(NEWER))
-        .collect();
-    if newer.is_empty() {
-        return Ok(());
-    }
-    for &i in &newer {
-        println!("{}", lines[i..lines.len().min(i + 5)].join("\n"));
-    }
-    Err(format!(
-        "{} uses of items newer than rust-version {msrv} (features {features}): raise rust-version or avoid them",
-        newer.len()
-    )
-    .into())
 }
 
 /// `program` (cargo or rustc) of rustup's `toolchain`, with its own target folder; dependencies

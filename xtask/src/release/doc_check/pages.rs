@@ -47,15 +47,10 @@ pub fn negated_badges(dir: &Path) -> Result<Vec<PathBuf>> {
 /// with `id="method.` (included), as `sed -n '/start/,/end/p'`.
 pub fn method(page: &str, name: &str) -> String {
     let start = format!("id=\"method.{name}\"");
-    let mut lines = page.lines().skip_while(|l| !l.contains(&start));
-    let Some(first) = lines.next() else {
-        return String::new();
-    };
-    let mut part = format!("{first}\n");
-    for line in lines {
-        part.push_str(line);
-        part.push('\n');
-        if line.contains("id=\"method.") {
+    let mut part = String::new();
+    for (i, line) in page.lines().skip_while(|l| !l.contains(&start)).enumerate() {
+        part.push_str(&format!("{line}\n"));
+        if i > 0 && line.contains("id=\"method.") {
             break;
         }
     }

@@ -1,8 +1,6 @@
-//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
-//! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
-//! CI, and on the GPU from gpu-run), no cargo needed: its unit tests, integration tests, doctests
-//! and examples, each test on its own line in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one
-//! line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
+//! `cargo xtask dependent-run`: runs one build of a dependent's tests that a dependents' check made
+//! (in CI, and on the GPU from gpu-run), no cargo needed, each test on its own line in OUTCOMES as
+//! `KIND NAME ok|FAILED|ignored`, and prints one line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
 //! integration tests), examples/ (with the data files they read as `./examples/FILE`), doctests/
 //! (one binary per doctest, `<file>-<rank>`: its rank by line in its source file, stable when a
 //! patch moves lines; `index` maps them to rustdoc's names; `unbuilt` names those that did not

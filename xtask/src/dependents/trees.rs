@@ -15,12 +15,10 @@ use std::path::{Path, PathBuf};
 /// as published and migrated, and the folder `--bundle DIR` names.
 pub type Started = (PathBuf, PathBuf, [LockedTree; 2], Option<PathBuf>);
 
-/// Starts `cargo xtask NAME-check`, whose data (the pinning lock, the migration patch, the trees'
-/// locks) is in `ci/NAME/`: sets the fetched dependencies' environment and the builds' target
-/// folder, makes the two trees `trees` (each a folder of the work folder and its lock's name in
-/// `ci/NAME/`): the crate NAME `version` unpacked (or, with no version, the program of `ci/NAME/`
-/// copied) twice, the second with `ci/NAME/migration.patch` applied exactly; then fetches each
-/// tree's locked crates; with `--update-locks`, `None` once the locks are updated instead.
+/// Starts `cargo xtask NAME-check`: makes its two `trees` (each a folder of the work folder and its
+/// lock's name in `ci/NAME/`), the crate NAME `version` unpacked (or the program of `ci/NAME/`
+/// copied) twice, the second with `ci/NAME/migration.patch` applied exactly, and fetches their
+/// locked crates; with `--update-locks`, `None` once the locks are updated instead.
 pub fn start(
     name: &str,
     version: Option<&str>,
@@ -41,37 +39,32 @@ pub fn start(
         patched: dir == trees[1].0,
         update: format!("cargo xtask {task} --update-locks"),
     });
+    let program = ["Cargo.toml", "Cargo.lock", "src"].map(|f| root().join(&data).join(f));
     for tree in &trees {
         files::remove_dir(&tree.dir)?;
         files::create_dir(&tree.dir)?;
-        let mut copy = process::command("cp");
+        let Some(file) = &crate_file else {
+            process::run(
+                process::command("cp")
+                    .arg("-r")
+                    .args(&program)
+                    .arg(&tree.dir),
+            )?;
+            continue;
+        };
         let mut tar = process::command("tar");
-        process::run(match &crate_file {
-            // Unpacked as a workspace of its own.
-            Some(file) => tar
-                .arg("xzf")
-                .arg(file)
-                .arg("-C")
-                .arg(&tree.dir)
-                .args(["--strip-components", "1"]),
-            None => copy
-                .arg("-r")
-                .args(["Cargo.toml", "Cargo.lock", "src"].map(|f| root().join(&data).join(f)))
-                .arg(&tree.dir),
-        })?;
-        if crate_file.is_some() {
-            let manifest = tree.dir.join("Cargo.toml");
-            files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")?;
-        }
+        tar.arg("xzf").arg(file).arg("-C").arg(&tree.dir);
+        process::run(tar.args(["--strip-components", "1"]))?;
+        // Unpacked as a workspace of its own.
+        let manifest = tree.dir.join("Cargo.toml");
+        files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")?;
     }
     let patch = format!("{data}/migration.patch");
-    let applied = process::status(
-        process::command("patch")
-            .arg("-d")
-            .arg(&trees[1].dir)
-            .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
-            .stdin(fs::File::open(root().join(&patch))?.into_parts().0),
-    )?;
+    let mut apply = process::command("patch");
+    apply.arg("-d").arg(&trees[1].dir);
+    apply.args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"]);
+    let applied =
+        process::status(apply.stdin(fs::File::open(root().join(&patch))?.into_parts().0))?;
     if !applied.success() {
         return Err(format!("{patch} does not apply to {label}").into());
     }

@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result {
             let c = build(&dir, "cudarc")?;
             (build(&dir, "ours")?, c)
         };
-        let (rw, rc) = (ratio(o.0, c.0), ratio(o.1, c.1));
+        let (rw, rc) = (rounded(o.0 / c.0, 3), rounded(o.1 / c.1, 3));
         println!(
             "{pair:4}  {:5.2} / {:5.2}    {:5.2} / {:5.2}     {rw:.3} / {rc:.3}",
             o.0, o.1, c.0, c.1
@@ -125,7 +125,7 @@ fn build(dir: &Path, name: &str) -> Result<(f64, f64)> {
     process::run(&mut cargo)?;
     let wall = start.elapsed().as_secs_f64();
     let cpu = children_cpu() - cpu_before;
-    Ok((hundredths(wall), hundredths(cpu)))
+    Ok((rounded(wall, 2), rounded(cpu, 2)))
 }
 
 /// The user and system seconds of every child process waited for so far (their children too).
@@ -140,14 +140,9 @@ fn children_cpu() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-/// `seconds` rounded to hundredths, as printed.
-fn hundredths(seconds: f64) -> f64 {
-    format!("{seconds:.2}").parse().unwrap_or(seconds)
-}
-
-/// `ours / cudarc`, rounded to thousandths as printed.
-fn ratio(ours: f64, cudarc: f64) -> f64 {
-    format!("{:.3}", ours / cudarc).parse().unwrap_or(f64::NAN)
+/// `x` rounded to `places` decimals, as printed (seconds to hundredths, ratios to thousandths).
+fn rounded(x: f64, places: usize) -> f64 {
+    format!("{x:.places$}").parse().unwrap_or(x)
 }
 
 /// The median of `ratios` as printed: the middle one to thousandths, or the mean of the two
@@ -168,22 +163,19 @@ fn shown_median(ratios: &[f64]) -> String {
 /// The 1, 5 and 15 minute load averages.
 fn load_average() -> Result<String> {
     let text = read(Path::new("/proc/loadavg"))?;
-    Ok(text
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" "))
+    let averages: Vec<&str> = text.split_whitespace().take(3).collect();
+    Ok(averages.join(" "))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ratio, shown_median};
+    use super::{rounded, shown_median};
 
     #[test]
     fn medians_as_printed() {
         assert_eq!(shown_median(&[1.5, 0.9, 1.2]), "1.200");
         assert_eq!(shown_median(&[1.0, 1.25]), "1.125");
         assert_eq!(shown_median(&[1.0, 2.0]), "1.5");
-        assert_eq!(ratio(1.0, 3.0), 0.333);
+        assert_eq!(rounded(1.0 / 3.0, 3), 0.333);
     }
 }

@@ -1,11 +1,8 @@
 //! `cargo xtask cudarc-check`: cudarc 0.19.10 with its driver module on this workspace's crate
-//! (`ours`: ci/cudarc/migration.patch) beside cudarc on its own `sys` (`own`), each built with
-//! `driver`, `nvrtc` and `std` for each `dependents` version, linked and dynamically loaded
-//! ([`build`]), both on the pinned NVRTC 12.0; in CI each of ours gives the outcomes of its `own`
-//! twin but those ci/cudarc/expected-differences lists, and with no driver library cudarc's first
-//! example returns its error on this crate where it panics on its own `sys` (docs/DESIGN.md, "The
-//! test command", step 10). With `--bundle DIR`, every build and the benchmark and tour programs
-//! go into DIR for gpu-bundle.
+//! (`ours`) beside cudarc on its own `sys` (`own`), built for each `dependents` version, linked and
+//! dynamically loaded ([`build`]), run and compared as docs/DESIGN.md ("The test command", step
+//! 10) says. With `--bundle DIR`, every build and the benchmark and tour programs go into DIR for
+//! gpu-bundle.
 
 mod build;
 

@@ -197,16 +197,9 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
 mod tests {
     #[test]
     fn doctests_are_ranked_by_line_within_their_file_and_other_folders_left_out() {
-        let dirs = [
-            "src_a_rs_40_1",
-            "index",
-            "src_a_rs_7_0",
-            "src_a_rs_x_1",
-            "src_b_rs_12_3",
-            "src_a_rs_1_",
-            "src_a_rs_40_0",
-            "a_1",
-        ];
+        let dirs = "src_a_rs_40_1 index src_a_rs_7_0 src_a_rs_x_1 src_b_rs_12_3 src_a_rs_1_ \
+                    src_a_rs_40_0 a_1";
+        let dirs: Vec<String> = dirs.split_whitespace().map(String::from).collect();
         let expected = [
             ("src_a_rs-1", "src_a_rs_7_0"),
             ("src_a_rs-2", "src_a_rs_40_0"),
@@ -214,7 +207,7 @@ mod tests {
             ("src_b_rs-1", "src_b_rs_12_3"),
         ];
         let expected = expected.map(|(a, b)| (a.to_string(), b.to_string()));
-        assert_eq!(super::stable_names(&dirs.map(String::from)), expected);
+        assert_eq!(super::stable_names(&dirs), expected);
     }
 
     #[test]

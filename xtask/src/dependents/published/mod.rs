@@ -1,9 +1,7 @@
-//! rustacuda-check and cust-check: a published crate written for older bindings, built on its old
-//! bindings and on this workspace's crate with each `dependents` version, everything its `cargo
-//! test` builds run by dependent-run, and every outcome of ours held to the old build's but those
-//! `ci/NAME/expected-differences` lists (docs/DESIGN.md, "The test command", step 10). With
-//! `--bundle DIR`, the oldest and newest `dependents` builds (and the old bindings' build, if
-//! gpu-run compares with it) go into DIR for gpu-bundle.
+//! rustacuda-check and cust-check: a published crate built on its old bindings and on this crate
+//! with each `dependents` version, run and compared as docs/DESIGN.md ("The test command", step
+//! 10) says. With `--bundle DIR`, the oldest and newest `dependents` builds (and the old bindings'
+//! build, if gpu-run compares with it) go into DIR for gpu-bundle.
 
 mod build;
 
@@ -24,39 +22,34 @@ pub struct Dependent {
     pub version: &'static str,
     /// The old bindings it is published on, as the outcomes of that build are tagged (`0.3.0`).
     pub baseline: &'static str,
-    /// The name its Cargo.toml gives cuda-driver-sys after the patch: features are
-    /// `<dependency>/cuda-<V>`.
+    /// The name its Cargo.toml gives cuda-driver-sys after the patch (`<dependency>/cuda-<V>`).
     pub dependency: &'static str,
-    /// Whether the builds for the headers that bind cuCtxCreate_v4 (symbols the 535 library
-    /// lacks) use `dynamic-loading` in CI and run on the 535 library (else they run on the GPU).
+    /// Whether the builds for the headers that bind cuCtxCreate_v4 (which the 535 library lacks)
+    /// use `dynamic-loading` and run in CI (else they run on the GPU only).
     pub dynamic_when_newer: bool,
     /// What every build must have made, relative to its folder (`tests/unit`).
     pub required: &'static [&'static str],
-    /// Whether the GPU bundle holds the old bindings' build too (`baseline/`), for gpu-run to
-    /// compare with as CI does; else gpu-run wants every test to pass but the expected
-    /// differences.
+    /// Whether the GPU bundle holds the old bindings' build too, for gpu-run to compare with as CI
+    /// does (else gpu-run wants every test to pass but the expected differences).
     pub gpu_baseline: bool,
-    /// An optional dependency that the migrated tree's lock must hold: the control drops it from
-    /// a copy of the lock, whose fetch must then fail naming the lock and the command.
+    /// An optional dependency that the migrated tree's lock must hold (its control).
     pub control: Option<&'static str>,
 }
 
 /// rustacuda-check: rustacuda 0.1.3, written for the registry's cuda-driver-sys 0.3.0; its
 /// example too must build; its 13.0 build runs on the GPU only.
 pub fn rustacuda(args: &Args) -> Result {
-    run(
-        &Dependent {
-            name: "rustacuda",
-            version: "0.1.3",
-            baseline: "0.3.0",
-            dependency: "cuda-driver-sys",
-            dynamic_when_newer: false,
-            gpu_baseline: false,
-            control: None,
-            required: &["tests/unit", "examples/launch"],
-        },
-        args,
-    )
+    let rustacuda = Dependent {
+        name: "rustacuda",
+        version: "0.1.3",
+        baseline: "0.3.0",
+        dependency: "cuda-driver-sys",
+        dynamic_when_newer: false,
+        gpu_baseline: false,
+        control: None,
+        required: &["tests/unit", "examples/launch"],
+    };
+    run(&rustacuda, args)
 }
 
 /// cust-check: cust 0.3.2 (Rust-CUDA's driver layer), written for cust_raw 0.11.3 (the CUDA 11.4
@@ -64,23 +57,20 @@ pub fn rustacuda(args: &Args) -> Result {
 /// `dynamic-loading` in CI, so that it runs on the 535 library too. On the GPU its outcomes are
 /// compared with cust_raw's build, as in CI: four of its doctests do not compile on either.
 pub fn cust(args: &Args) -> Result {
-    run(
-        &Dependent {
-            name: "cust",
-            version: "0.3.2",
-            baseline: "cust_raw-0.11.3",
-            dependency: "cust_raw",
-            dynamic_when_newer: true,
-            gpu_baseline: true,
-            control: Some("half"),
-            required: &["tests/unit"],
-        },
-        args,
-    )
+    let cust = Dependent {
+        name: "cust",
+        version: "0.3.2",
+        baseline: "cust_raw-0.11.3",
+        dependency: "cust_raw",
+        dynamic_when_newer: true,
+        gpu_baseline: true,
+        control: Some("half"),
+        required: &["tests/unit"],
+    };
+    run(&cust, args)
 }
 
-/// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
-/// `--bundle`) the runs and their comparison.
+/// The check of `dep`: the builds, then (without `--bundle`) the runs and their comparison.
 fn run(dep: &Dependent, args: &Args) -> Result {
     let started = Instant::now();
     let trees = [("published", "published"), ("migrated", "migrated")];

@@ -132,7 +132,7 @@ pub fn run(_: &Args) -> Result {
         return Err(format!(
             "a negated feature's badge (\"non-crate feature\") on {} pages, first {}",
             badged.len(),
-            first.display()
+            first
         )
         .into());
     }
@@ -284,22 +284,15 @@ fn controls(doc: &Path, broken: &Path) -> Result {
     write(&broken.join("repeat.html"), &twice)?;
     control("its NVIDIA line twice", &repeated(&twice, &[NVIDIA]))?;
 
-    let no_value = replace_first(
-        &result,
-        "CUDA_ERROR_INVALID_VALUE = 1",
-        "CUDA_ERROR_INVALID_VALUE",
-    );
+    let value = "CUDA_ERROR_INVALID_VALUE";
+    let no_value = replace_first(&result, &format!("{value} = 1"), value);
     write(&broken.join("value.html"), &no_value)?;
-    control(
-        "no value",
-        &lacking(&no_value, &["<code>CUDA_ERROR_INVALID_VALUE = 1</code>"]),
-    )?;
+    let fact = format!("<code>{value} = 1</code>");
+    control("no value", &lacking(&no_value, &[&fact]))?;
 
-    let one_value = replace_first(
-        &attribute,
-        "<li>Values: <code>93</code> in CUDA 11.7 to 11.8; ",
-        "<li>Values: ",
-    );
+    let values = "<li>Values: ";
+    let two = format!("{values}<code>93</code> in CUDA 11.7 to 11.8; ");
+    let one_value = replace_first(&attribute, &two, values);
     write(&broken.join("values.html"), &one_value)?;
     control("one value of two", &lacking(&one_value, &[BOTH_VALUES]))?;
 
@@ -308,11 +301,10 @@ fn controls(doc: &Path, broken: &Path) -> Result {
     let block = "<div class=\"docblock\">";
     let badged = replace_first(&alloc, block, &format!("{badge}{block}"));
     write(&broken.join("badge/fn.cuMemAlloc_v2.html"), &badged)?;
-    let found: Vec<String> = negated_badges(&broken.join("badge"))?
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect();
-    control("a negated feature's badge", &found)
+    control(
+        "a negated feature's badge",
+        &negated_badges(&broken.join("badge"))?,
+    )
 }
 
 /// A control: the check's findings on a page broken as `what` says must not be empty.

@@ -113,10 +113,7 @@ mod tests {
         assert_eq!(built.tests_out_dir, Some("/o".into()));
         let found = built.executables;
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            (found[0].kind.as_str(), found[0].name.as_str()),
-            ("test", "dynamic")
-        );
+        assert_eq!([&found[0].kind, &found[0].name], ["test", "dynamic"]);
         assert_eq!(found[0].path, std::path::Path::new("/t/dynamic-1"));
     }
 

@@ -53,13 +53,9 @@ pub fn mismatch(expected: &BTreeSet<String>, outcomes: [(&Path, &str); 2]) -> Op
     if differ == *expected {
         return None;
     }
-    let mut lines = Vec::new();
-    for t in expected.difference(&differ) {
-        lines.push(format!("listed, same outcome: {t}"));
-    }
-    for t in differ.difference(expected) {
-        lines.push(format!("differs: {t}"));
-    }
+    let same = (expected.difference(&differ)).map(|t| format!("listed, same outcome: {t}"));
+    let unlisted = (differ.difference(expected)).map(|t| format!("differs: {t}"));
+    let mut lines: Vec<String> = same.chain(unlisted).collect();
     for (file, text) in outcomes {
         for line in text.lines() {
             if differ.iter().any(|t| line.contains(t.as_str())) {

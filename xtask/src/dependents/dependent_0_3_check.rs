@@ -46,21 +46,18 @@ pub fn run(args: &Args) -> Result {
     let newest = dependents.last().copied();
     for &v in &dependents {
         let tag = format!("ours-{v}");
+        let (compat, deny) = match Some(v) == newest {
+            true => (",cuda-driver-sys/compat-0-3", "-D deprecated"),
+            false => ("", ""),
+        };
+        let features = format!("cuda-driver-sys/cuda-{v}{compat}");
         let mut cargo = cargo_build(&migrated.dir);
         cargo
             .env("CUDA_LIBRARY_PATH", links.for_header(v)?)
-            .args(["--config", &patch_config()])
-            .args(["--features", &format!("cuda-driver-sys/cuda-{v}")]);
-        if Some(v) == newest {
-            cargo
-                .args(["--features", "cuda-driver-sys/compat-0-3"])
-                .env("RUSTFLAGS", "-D deprecated");
-        } else {
-            cargo.env("RUSTFLAGS", "");
-        }
-        process::run(&mut cargo).map_err(|e| {
-            format!("{tag}: the build failed (the compiler's errors are above): {e}")
-        })?;
+            .env("RUSTFLAGS", deny);
+        cargo.args(["--config", &patch_config(), "--features", &features]);
+        let failed = format!("{tag}: the build failed (the compiler's errors are above)");
+        process::run(&mut cargo).map_err(|e| format!("{failed}: {e}"))?;
         run_program(&tag)?;
         let mut diff = process::command("diff");
         diff.arg("-u").arg(work.join("0.3.0.out"));

@@ -117,6 +117,7 @@ pub fn strip(from: &Path, to: &Path) -> Result {
 }
 
 /// A tree that a check builds offline, and the committed lock it resolves from.
+#[derive(Clone)]
 pub struct LockedTree {
     /// The folder it is built in (`target/cust-check/migrated`).
     pub dir: PathBuf,
@@ -198,9 +199,7 @@ impl LockedTree {
         let control = LockedTree {
             dir: scratch.to_path_buf(),
             lock: cut_lock.to_string_lossy().into_owned(),
-            label: self.label.clone(),
-            update: update.clone(),
-            ..*self
+            ..self.clone()
         };
         let without = format!("control: {lock} without `{name}`");
         match control.fetch() {

@@ -8,13 +8,3 @@ pub mod dependent_0_3_check;
 pub mod dependent_run;
 pub mod published;
 pub mod trees;
-
-/// rustacuda-check ([`published::rustacuda`]).
-pub mod rustacuda_check {
-    pub use super::published::rustacuda as run;
-}
-
-/// cust-check ([`published::cust`]).
-pub mod cust_check {
-    pub use super::published::cust as run;
-}

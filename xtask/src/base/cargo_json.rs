@@ -58,51 +58,42 @@ pub fn packages<const N: usize>(names: [&str; N]) -> Result<[Value; N]> {
     let mut found = Vec::new();
     for name in names {
         let package = all.iter().find(|p| p["name"] == name);
-        found.push(
-            package
-                .ok_or(format!("cargo metadata names no package {name}"))?
-                .clone(),
-        );
+        let why = || format!("cargo metadata names no package {name}");
+        found.push(package.ok_or_else(why)?.clone());
     }
     Ok(found.try_into().expect("one per name"))
 }
 
 /// What `messages` (cargo's JSON messages, one per line) name.
 fn parse(messages: &str) -> Result<Built> {
-    let mut found = Built {
-        executables: Vec::new(),
-        tests_out_dir: None,
-    };
+    let (mut executables, mut tests_out_dir) = (Vec::new(), None);
     for line in messages.lines().filter(|l| !l.trim().is_empty()) {
         let m: Value = serde_json::from_str(line)
             .map_err(|e| format!("cargo printed `{line}`, not a JSON message: {e}"))?;
-        if m["reason"] == "build-script-executed"
-            && m["package_id"]
-                .as_str()
-                .is_some_and(|p| p.contains("cuda-driver-tests"))
-        {
-            let dir = m["out_dir"]
-                .as_str()
-                .ok_or("cargo printed a build-script message without out_dir")?;
-            found.tests_out_dir = Some(PathBuf::from(dir));
+        let package = m["package_id"].as_str().unwrap_or_default();
+        if m["reason"] == "build-script-executed" && package.contains("cuda-driver-tests") {
+            let dir = m["out_dir"].as_str();
+            let dir = dir.ok_or("cargo printed a build-script message without out_dir")?;
+            tests_out_dir = Some(PathBuf::from(dir));
         }
-        let Some(path) = m["executable"].as_str() else {
+        let (Some(path), true) = (m["executable"].as_str(), m["reason"] == "compiler-artifact")
+        else {
             continue;
         };
-        if m["reason"] != "compiler-artifact" {
-            continue;
-        }
         let target = &m["target"];
         let (Some(kind), Some(name)) = (target["kind"][0].as_str(), target["name"].as_str()) else {
             return Err(format!("cargo's artifact `{path}` has no target kind and name").into());
         };
-        found.executables.push(Executable {
+        executables.push(Executable {
             kind: kind.to_string(),
             name: name.to_string(),
             path: PathBuf::from(path),
         });
     }
-    Ok(found)
+    Ok(Built {
+        executables,
+        tests_out_dir,
+    })
 }
 
 #[cfg(test)]
@@ -122,10 +113,7 @@ mod tests {
         assert_eq!(built.tests_out_dir, Some("/o".into()));
         let found = built.executables;
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            (found[0].kind.as_str(), found[0].name.as_str()),
-            ("test", "dynamic")
-        );
+        assert_eq!([&found[0].kind, &found[0].name], ["test", "dynamic"]);
         assert_eq!(found[0].path, std::path::Path::new("/t/dynamic-1"));
     }
 

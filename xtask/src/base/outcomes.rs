@@ -18,18 +18,14 @@ pub fn differing(a: &str, b: &str) -> BTreeSet<String> {
     for line in a.lines().chain(b.lines()) {
         *seen.entry(line).or_default() += 1;
     }
-    seen.into_iter()
-        .filter(|(_, n)| *n == 1)
-        .map(|(line, _)| test_of(line).to_string())
-        .collect()
-}
-
-/// An outcome line without its outcome word.
-fn test_of(line: &str) -> &str {
-    match line.rsplit_once(' ') {
+    // Each line without its outcome word.
+    let unique = seen.into_iter().filter(|(_, n)| *n == 1);
+    (unique.map(|(line, _)| match line.rsplit_once(' ') {
         Some((test, word)) if word.bytes().all(|b| b.is_ascii_alphabetic()) => test,
         _ => line,
-    }
+    }))
+    .map(str::to_string)
+    .collect()
 }
 
 /// The tests (`KIND NAME`) that pass in `baseline` but not in `ours`.
@@ -57,13 +53,9 @@ pub fn mismatch(expected: &BTreeSet<String>, outcomes: [(&Path, &str); 2]) -> Op
     if differ == *expected {
         return None;
     }
-    let mut lines = Vec::new();
-    for t in expected.difference(&differ) {
-        lines.push(format!("listed, same outcome: {t}"));
-    }
-    for t in differ.difference(expected) {
-        lines.push(format!("differs: {t}"));
-    }
+    let same = (expected.difference(&differ)).map(|t| format!("listed, same outcome: {t}"));
+    let unlisted = (differ.difference(expected)).map(|t| format!("differs: {t}"));
+    let mut lines: Vec<String> = same.chain(unlisted).collect();
     for (file, text) in outcomes {
         for line in text.lines() {
             if differ.iter().any(|t| line.contains(t.as_str())) {

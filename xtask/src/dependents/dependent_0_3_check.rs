@@ -1,17 +1,13 @@
-//! `cargo xtask dependent-0-3-check [--update-locks]`: a second dependent of cuda-driver-sys 0.3
-//! besides rustacuda. ci/dependent-0-3/ is a program written for 0.3.0 that uses each kind of item
-//! docs/MIGRATING.md names (attributes by name, one renamed and two renumbered; a glob import
-//! through the enum type; `as` casts; the vector types; the profiler functions). Built as it is
-//! on 0.3.0 (pinned by its Cargo.lock), then migrated ([`crate::dependents::trees`]) with each
-//! `dependents` version, the newest with `compat-0-3` and deprecations denied. Every build runs
-//! on Debian's 535 library (no GPU: every call fails alike) and must print what the 0.3.0 build
-//! prints: the same attribute numbers, codes and layouts.
+//! `cargo xtask dependent-0-3-check`: ci/dependent-0-3/, a program written for cuda-driver-sys
+//! 0.3.0 that uses each kind of item docs/MIGRATING.md names, built as it is on 0.3.0, then
+//! migrated with each `dependents` version (the newest with `compat-0-3` and `-D deprecated`);
+//! on Debian's 535 library (no GPU: every call fails alike) each build must print what the 0.3.0
+//! build prints (docs/DESIGN.md, "The test command", step 11).
 
 use crate::base::args::Args;
-use crate::base::driver::Links;
 use crate::base::process;
 use crate::base::{files, versions, Result};
-use crate::dependents::trees::{link_folders, patch_config, Check};
+use crate::dependents::trees::{link_folders, patch_config, start};
 use fs_err as fs;
 use std::path::Path;
 use std::process::Stdio;
@@ -19,40 +15,50 @@ use std::process::Stdio;
 /// `cargo xtask dependent-0-3-check`: the 0.3.0 build, then ours with each version; each
 /// program's output compared with 0.3.0's.
 pub fn run(args: &Args) -> Result {
-    let check = Check {
-        name: "dependent-0-3",
-        version: None,
-        trees: [("published", "Cargo"), ("migrated", "migrated")],
-    };
-    let Some((work, [published, migrated], _)) = check.start(args)? else {
+    let trees = [("published", "Cargo"), ("migrated", "migrated")];
+    let Some((work, _, [published, migrated], _)) = start("dependent-0-3", None, trees, args)?
+    else {
         return Ok(());
     };
     let (links, published_link) = link_folders(&work)?;
+    // `cargo build --quiet --offline` of the program in `tree`.
+    let cargo_build = |tree: &Path| {
+        let mut cargo = process::command("cargo");
+        cargo
+            .current_dir(tree)
+            .args(["build", "--quiet", "--offline"]);
+        cargo
+    };
+    // Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
+    let run_program = |tag: &str| -> Result {
+        let out = fs::File::create(work.join(format!("{tag}.out")))?;
+        let mut command = process::command(work.join("target/debug/dependent-0-3"));
+        command.env("LD_LIBRARY_PATH", &links.driver);
+        process::run(command.stdout(out.into_parts().0))
+            .map_err(|e| format!("{tag}: the program failed: {e}").into())
+    };
 
     let mut cargo = cargo_build(&published.dir);
     cargo.env("CUDA_LIBRARY_PATH", &published_link);
     process::run(cargo.arg("--locked")).map_err(|e| format!("0.3.0: the build failed: {e}"))?;
-    run_program(&work, &links, "0.3.0")?;
+    run_program("0.3.0")?;
     let dependents = versions::tagged("dependents")?;
     let newest = dependents.last().copied();
     for &v in &dependents {
         let tag = format!("ours-{v}");
+        let (compat, deny) = match Some(v) == newest {
+            true => (",cuda-driver-sys/compat-0-3", "-D deprecated"),
+            false => ("", ""),
+        };
+        let features = format!("cuda-driver-sys/cuda-{v}{compat}");
         let mut cargo = cargo_build(&migrated.dir);
         cargo
             .env("CUDA_LIBRARY_PATH", links.for_header(v)?)
-            .args(["--config", &patch_config()])
-            .args(["--features", &format!("cuda-driver-sys/cuda-{v}")]);
-        if Some(v) == newest {
-            cargo
-                .args(["--features", "cuda-driver-sys/compat-0-3"])
-                .env("RUSTFLAGS", "-D deprecated");
-        } else {
-            cargo.env("RUSTFLAGS", "");
-        }
-        process::run(&mut cargo).map_err(|e| {
-            format!("{tag}: the build failed (the compiler's errors are above): {e}")
-        })?;
-        run_program(&work, &links, &tag)?;
+            .env("RUSTFLAGS", deny);
+        cargo.args(["--config", &patch_config(), "--features", &features]);
+        let failed = format!("{tag}: the build failed (the compiler's errors are above)");
+        process::run(&mut cargo).map_err(|e| format!("{failed}: {e}"))?;
+        run_program(&tag)?;
         let mut diff = process::command("diff");
         diff.arg("-u").arg(work.join("0.3.0.out"));
         diff.arg(work.join(format!("{tag}.out")));
@@ -71,23 +77,4 @@ pub fn run(args: &Args) -> Result {
         println!("  {line}");
     }
     Ok(())
-}
-
-/// `cargo build --quiet --offline` of the program in `tree`.
-fn cargo_build(tree: &Path) -> std::process::Command {
-    let mut cargo = process::command("cargo");
-    cargo
-        .current_dir(tree)
-        .args(["build", "--quiet", "--offline"]);
-    cargo
-}
-
-/// Runs the program built last on the 535 library; its output into `<work>/<tag>.out`.
-fn run_program(work: &Path, links: &Links, tag: &str) -> Result {
-    let program = work.join("target/debug/dependent-0-3");
-    let out = fs::File::create(work.join(format!("{tag}.out")))?;
-    let mut command = process::command(program);
-    command.env("LD_LIBRARY_PATH", &links.driver);
-    process::run(command.stdout(out.into_parts().0))
-        .map_err(|e| format!("{tag}: the program failed: {e}").into())
 }

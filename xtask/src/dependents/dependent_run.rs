@@ -1,8 +1,6 @@
-//! `cargo xtask dependent-run DIR OUTCOMES [--all-pass-except FILE | --same-as BASELINE FILE]`:
-//! runs one build of a dependent's tests that rustacuda-check, cust-check or cudarc-check made (in
-//! CI, and on the GPU from gpu-run), no cargo needed: its unit tests, integration tests, doctests
-//! and examples, each test on its own line in OUTCOMES as `KIND NAME ok|FAILED|ignored`, and one
-//! line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
+//! `cargo xtask dependent-run`: runs one build of a dependent's tests that a dependents' check made
+//! (in CI, and on the GPU from gpu-run), no cargo needed, each test on its own line in OUTCOMES as
+//! `KIND NAME ok|FAILED|ignored`, and prints one line of counts. DIR holds tests/ (the libtest binaries: `unit`, the library's own, and the
 //! integration tests), examples/ (with the data files they read as `./examples/FILE`), doctests/
 //! (one binary per doctest, `<file>-<rank>`: its rank by line in its source file, stable when a
 //! patch moves lines; `index` maps them to rustdoc's names; `unbuilt` names those that did not
@@ -16,32 +14,16 @@ use crate::base::args::Args;
 use crate::base::capture::{exit_code, merged};
 use crate::base::files::{self, name as file_name, sorted};
 use crate::base::libtest::{test_line, Outcome};
-use crate::base::Result;
+use crate::base::{outcomes, Result};
 use fs_err as fs;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// What the outcomes are held to.
-enum HeldTo<'a> {
-    /// Nothing: the outcomes are written, for a comparison elsewhere.
-    Nothing,
-    /// Every test passes but those the file lists.
-    AllPassExcept(&'a str),
-    /// Every outcome is the baseline's (another build's outcomes file) but for the tests the
-    /// file lists.
-    SameAs(&'a str, &'a str),
-}
-
 /// Runs the task.
 pub fn run(args: &Args) -> Result {
     let [dir, outcomes_path] = ["DIR", "OUTCOMES"].map(|n| args.value(n).expect("declared"));
-    let held_to = match (args.value("FILE"), args.value("BASELINE_OUTCOMES")) {
-        (None, _) => HeldTo::Nothing,
-        (Some(file), None) => HeldTo::AllPassExcept(file),
-        (Some(file), Some(baseline)) => HeldTo::SameAs(baseline, file),
-    };
     let dir = fs::canonicalize(dir)?;
     let outcomes_path = PathBuf::from(outcomes_path);
     let log_path = PathBuf::from(format!("{}.log", outcomes_path.display()));
@@ -58,33 +40,29 @@ pub fn run(args: &Args) -> Result {
         command
     };
 
-    let mut outcomes = Vec::new();
+    let mut written = Vec::new();
     // libtest binaries: one outcome per `test NAME ... ok|FAILED|ignored` line (an ignored test
     // is not run); a binary that fails with no test failed (it did not start, or crashed) is an outcome
     // of its own.
     for test in sorted(&dir.join("tests"), "")? {
         let name = file_name(&test);
-        let kind = if name == "unit" {
-            "unit"
-        } else {
-            "integration"
-        };
+        let kind = ["integration", "unit"][(name == "unit") as usize];
         let (status, output) = merged(command(&test).args(["--test-threads", "1"]))?;
         let code = exit_code(status);
         let output = output.trim_end_matches('\n');
         writeln!(log, "== tests/{name} (exit {code})\n{output}")?;
         let results: Vec<_> = output.lines().filter_map(test_line).collect();
         let any_failed = results.iter().any(|(_, o)| *o == Outcome::Failed);
-        outcomes.extend(
+        written.extend(
             (results.iter()).map(|(test, outcome)| format!("{kind} {test} {}", outcome.word())),
         );
         if !status.success() && !any_failed {
-            outcomes.push(format!("{kind} {name}-binary FAILED"));
+            written.push(format!("{kind} {name}-binary FAILED"));
         }
     }
     // The doctests that did not compile: the same on both builds, or a difference.
     if let Ok(unbuilt) = fs::read_to_string(dir.join("doctests/unbuilt")) {
-        outcomes.extend(unbuilt.lines().map(|t| format!("doctest-build {t} FAILED")));
+        written.extend(unbuilt.lines().map(|t| format!("doctest-build {t} FAILED")));
     }
     for (kind, folder) in [("example", "examples"), ("doctest", "doctests")] {
         for program in sorted(&dir.join(folder), "")? {
@@ -97,71 +75,58 @@ pub fn run(args: &Args) -> Result {
             let (status, output) = merged(&mut command(&program))?;
             log.write_all(output.as_bytes())?;
             let verdict = if status.success() { "ok" } else { "FAILED" };
-            outcomes.push(format!("{kind} {name} {verdict}"));
+            written.push(format!("{kind} {name} {verdict}"));
         }
     }
-    let lines: String = outcomes.iter().map(|l| format!("{l}\n")).collect();
+    let lines: String = written.iter().map(|l| format!("{l}\n")).collect();
     files::write(&outcomes_path, lines)?;
 
     let base = file_name(&dir);
-    let ignored = outcomes.iter().filter(|l| l.ends_with(" ignored")).count();
+    let ignored = written.iter().filter(|l| l.ends_with(" ignored")).count();
     println!(
         "dependent-run: {base}: {} of {} passed, {ignored} ignored ({}); log: {}",
-        outcomes.iter().filter(|l| l.ends_with(" ok")).count(),
-        outcomes.len() - ignored,
-        counts(&outcomes),
+        written.iter().filter(|l| l.ends_with(" ok")).count(),
+        written.len() - ignored,
+        counts(&written),
         log_path.display()
     );
-    if outcomes.is_empty() {
+    if written.is_empty() {
         return Err(format!("no test ran in {}", dir.display()).into());
     }
-    match held_to {
-        HeldTo::AllPassExcept(file) => all_pass_except(&outcomes, Path::new(file), &outcomes_path),
-        HeldTo::SameAs(baseline, file) => {
-            same_as(Path::new(baseline), Path::new(file), &outcomes_path)
-        }
-        HeldTo::Nothing => Ok(()),
-    }
-}
-
-/// Fails unless the outcomes that differ from the baseline's are exactly those `file` lists.
-fn same_as(baseline: &Path, file: &Path, outcomes_path: &Path) -> Result {
-    use crate::base::{files::read, outcomes};
-    let (base, ours) = (read(baseline)?, read(outcomes_path)?);
-    let expected = outcomes::expected(&read(file)?);
-    let name = file_name(file);
-    let compared = [(baseline, base.as_str()), (outcomes_path, &ours)];
-    let Some(report) = outcomes::mismatch(&expected, compared) else {
-        println!(
-            "dependent-run: every outcome is the baseline's but the {} listed in {name}",
-            expected.len()
-        );
+    let Some(file) = args.value("FILE").map(Path::new) else {
         return Ok(());
     };
-    println!("dependent-run: FAILED: the outcomes that differ from the baseline's are not those of {name}");
-    for line in report.iter().take(40) {
-        println!("  {line}");
+    let (listed, name) = (outcomes::expected(&files::read(file)?), file_name(file));
+    // --same-as: the outcomes that differ from the baseline's must be exactly those listed.
+    if let Some(baseline) = args.value("BASELINE_OUTCOMES").map(Path::new) {
+        let (base, ours) = (files::read(baseline)?, files::read(&outcomes_path)?);
+        let compared = [(baseline, base.as_str()), (&outcomes_path, &ours)];
+        let Some(report) = outcomes::mismatch(&listed, compared) else {
+            let n = listed.len();
+            println!("dependent-run: every outcome is the baseline's but the {n} listed in {name}");
+            return Ok(());
+        };
+        let why = format!("the outcomes that differ from the baseline's are not those of {name}");
+        println!("dependent-run: FAILED: {why}");
+        for line in report.iter().take(40) {
+            println!("  {line}");
+        }
+        return Err(why.into());
     }
-    Err(format!("the outcomes that differ from the baseline's are not those of {name}").into())
-}
-
-/// Fails unless the tests that failed are exactly those `file` lists.
-fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Result {
-    let listed = crate::base::outcomes::expected(&files::read(file)?);
-    let failed: BTreeSet<String> = (outcomes.iter())
+    // --all-pass-except: the tests that failed must be exactly those listed.
+    let failed: BTreeSet<String> = (written.iter())
         .filter_map(|l| Some(l.strip_suffix(" FAILED")?.to_string()))
         .collect();
-    let base = file_name(file);
     if failed == listed {
         let n = listed.len();
-        println!("dependent-run: every test passed but the {n} listed in {base}");
+        println!("dependent-run: every test passed but the {n} listed in {name}");
         return Ok(());
     }
-    println!("dependent-run: FAILED: the failing tests are not exactly those of {base}");
-    let lines = (listed
-        .difference(&failed)
-        .map(|l| format!("  listed, passed or absent: {l}")))
-    .chain(failed.difference(&listed).map(|f| format!("  failed: {f}")));
+    let why = format!("the failing tests are not exactly those of {name}");
+    println!("dependent-run: FAILED: {why}");
+    let lines = (listed.difference(&failed))
+        .map(|l| format!("  listed, passed or absent: {l}"))
+        .chain(failed.difference(&listed).map(|f| format!("  failed: {f}")));
     for line in lines.take(20) {
         println!("{line}");
     }
@@ -170,35 +135,30 @@ fn all_pass_except(outcomes: &[String], file: &Path, outcomes_path: &Path) -> Re
         failed.difference(&listed).count(),
         outcomes_path.display()
     );
-    Err(format!("the failing tests are not exactly those of {base}").into())
+    Err(why.into())
 }
 
 /// The counts line: passed of run for each kind.
 fn counts(outcomes: &[String]) -> String {
     let count = |kind: &str, result: &str| {
-        outcomes
-            .iter()
-            .filter(|l| l.starts_with(&format!("{kind} ")) && l.ends_with(result))
+        let kind = format!("{kind} ");
+        (outcomes.iter())
+            .filter(|l| l.starts_with(&kind) && l.ends_with(result))
             .count()
     };
-    [
-        ("unit", "unit"),
-        ("integration", "integration"),
-        ("doctest", "doctests"),
-        ("example", "example"),
-    ]
-    .iter()
-    .map(|(kind, label)| {
-        let run = count(kind, "") - count(kind, " ignored");
-        format!("{label} {}/{run}", count(kind, " ok"))
-    })
-    .chain(
-        Some(count("doctest-build", ""))
-            .filter(|n| *n > 0)
-            .map(|n| format!("{n} doctests did not compile")),
-    )
-    .collect::<Vec<_>>()
-    .join(", ")
+    let mut counts: Vec<String> = [("unit", "unit"), ("integration", "integration")]
+        .into_iter()
+        .chain([("doctest", "doctests"), ("example", "example")])
+        .map(|(kind, label)| {
+            let run = count(kind, "") - count(kind, " ignored");
+            format!("{label} {}/{run}", count(kind, " ok"))
+        })
+        .collect();
+    match count("doctest-build", "") {
+        0 => {}
+        n => counts.push(format!("{n} doctests did not compile")),
+    }
+    counts.join(", ")
 }
 
 #[cfg(test)]
@@ -207,16 +167,8 @@ mod tests {
 
     #[test]
     fn counts_per_kind() {
-        let outcomes: Vec<String> = [
-            "unit a ok",
-            "unit b FAILED",
-            "unit c ignored",
-            "doctest x-1 ok",
-            "example launch ok",
-        ]
-        .iter()
-        .map(|l| l.to_string())
-        .collect();
+        let outcomes = "unit a ok,unit b FAILED,unit c ignored,doctest x-1 ok,example launch ok";
+        let outcomes: Vec<String> = outcomes.split(',').map(String::from).collect();
         assert_eq!(
             counts(&outcomes),
             "unit 1/2, integration 0/0, doctests 1/1, example 1/1"

@@ -1,115 +1,82 @@
-//! What the checks of dependents (rustacuda, cust, cudarc, ci/dependent-0-3) share: their start
-//! ([`Check::start`]), the committed lock of each tree they build offline, and the folders each
-//! build links. A check's crate comes from the package registry through cargo, pinned with its
-//! checksum by `ci/NAME/Cargo.lock` ([`crate::base::pinned_crate`]), and is unpacked from cargo's
-//! cache twice under `target/NAME-check/` (ci/dependent-0-3's program is copied): as published,
-//! and with `ci/NAME/migration.patch` applied, on this workspace's cuda-driver-sys through
-//! `[patch.crates-io]` (docs/MIGRATING.md gives each edit's reason).
-//!
-//! Each tree is a root package of its own, whose resolution takes in all its optional
-//! dependencies (and theirs that its features name), which the pinning lock, where the crate is
-//! only a dependency, never resolves. So each tree has a lock of its own, committed and complete
-//! for the package as it is built (`ci/NAME/TREE.lock`), put in the tree with every crate it names
-//! fetched (`--locked`) before the offline builds, so that they need nothing of cargo's caches;
-//! `cargo xtask NAME-check --update-locks` regenerates them.
+//! What the checks of dependents share: their start ([`start`]), the committed lock of each tree
+//! they build offline ([`LockedTree`]; docs/DESIGN.md, "The dependents' locks"), and the folders
+//! each build links.
 
 use crate::base::args::Args;
 use crate::base::driver::{self, Links};
 use crate::base::files::{self, link};
-use crate::base::pinned_crate::{lock_entries, lock_field, ENTRY};
+use crate::base::pinned_crate::{lock_field, ENTRY};
 use crate::base::process::{self, root, run_task};
 use crate::base::{capture, deps, Result};
 use fs_err as fs;
 use std::path::{Path, PathBuf};
 
-/// A check of a dependent: `cargo xtask NAME-check [--bundle DIR | --update-locks]`, its data
-/// (the pinning lock, the migration patch, the trees' locks) in `ci/NAME/`.
-pub struct Check<'a> {
-    /// NAME (`cudarc`).
-    pub name: &'a str,
-    /// The pinned crate's version (`0.19.10`), or none for a program whose files (Cargo.toml,
-    /// Cargo.lock, src/) are in `ci/NAME/`.
-    pub version: Option<&'a str>,
-    /// Each tree's folder in the work folder and its lock's name in `ci/NAME/` (`own`, `own`): the
-    /// first as published, the second with the migration patch.
-    pub trees: [(&'a str, &'a str); 2],
-}
+/// A started check: its work folder (`target/NAME-check`), its data folder (`ci/NAME`), its trees
+/// as published and migrated, and the folder `--bundle DIR` names.
+pub type Started = (PathBuf, PathBuf, [LockedTree; 2], Option<PathBuf>);
 
-/// A started check: its work folder (`target/NAME-check`), its trees as published and migrated,
-/// and the folder `--bundle DIR` names.
-pub type Started = (PathBuf, [LockedTree; 2], Option<PathBuf>);
-
-impl Check<'_> {
-    /// The task, `NAME-check`, which names its work folder `target/NAME-check` too.
-    pub fn task(&self) -> String {
-        format!("{}-check", self.name)
-    }
-
-    /// The data folder, `ci/NAME`.
-    pub fn data(&self) -> String {
-        format!("ci/{}", self.name)
-    }
-
-    /// Reads the task's arguments, sets the fetched dependencies' environment and the builds'
-    /// target folder, and makes the two trees: the crate unpacked (or the program copied) twice,
-    /// the second with `ci/NAME/migration.patch` applied, exactly; then fetches each tree's
-    /// locked crates; with `--update-locks`, `None` once the locks are updated instead.
-    pub fn start(&self, args: &Args) -> Result<Option<Started>> {
-        let (task, data) = (self.task(), self.data());
-        let bundle = args.value("DIR").map(|dir| root().join(dir));
-        let update_locks = args.flag("--update-locks");
-        deps::use_fetched(&[])?;
-        let work = root().join("target").join(&task);
-        files::create_dir(&work)?;
-        std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
-        let (label, crate_file) = match self.version {
-            Some(version) => (
-                format!("{} {version}", self.name),
-                Some(crate::base::pinned_crate::path(self.name, version)?),
-            ),
-            None => (data.clone(), None),
+/// Starts `cargo xtask NAME-check`: makes its two `trees` (each a folder of the work folder and its
+/// lock's name in `ci/NAME/`), the crate NAME `version` unpacked (or the program of `ci/NAME/`
+/// copied) twice, the second with `ci/NAME/migration.patch` applied exactly, and fetches their
+/// locked crates; with `--update-locks`, `None` once the locks are updated instead.
+pub fn start(
+    name: &str,
+    version: Option<&str>,
+    trees: [(&str, &str); 2],
+    args: &Args,
+) -> Result<Option<Started>> {
+    let (task, data) = (format!("{name}-check"), format!("ci/{name}"));
+    deps::use_fetched(&[])?;
+    let work = root().join("target").join(&task);
+    files::create_dir(&work)?;
+    std::env::set_var("CARGO_TARGET_DIR", work.join("target"));
+    let label = version.map_or(data.clone(), |v| format!("{name} {v}"));
+    let crate_file = (version.map(|v| crate::base::pinned_crate::path(name, v))).transpose()?;
+    let trees = trees.map(|(dir, lock)| LockedTree {
+        dir: work.join(dir),
+        label: format!("{label} ({dir})"),
+        lock: format!("{data}/{lock}.lock"),
+        patched: dir == trees[1].0,
+        update: format!("cargo xtask {task} --update-locks"),
+    });
+    let program = ["Cargo.toml", "Cargo.lock", "src"].map(|f| root().join(&data).join(f));
+    for tree in &trees {
+        files::remove_dir(&tree.dir)?;
+        files::create_dir(&tree.dir)?;
+        let Some(file) = &crate_file else {
+            process::run(
+                process::command("cp")
+                    .arg("-r")
+                    .args(&program)
+                    .arg(&tree.dir),
+            )?;
+            continue;
         };
-        let trees = self.trees.map(|(dir, lock)| LockedTree {
-            dir: work.join(dir),
-            label: format!("{label} ({dir})"),
-            lock: format!("{data}/{lock}.lock"),
-            patched: dir == self.trees[1].0,
-            update: format!("cargo xtask {task} --update-locks"),
-        });
-        for tree in &trees {
-            files::remove_dir(&tree.dir)?;
-            files::create_dir(&tree.dir)?;
-            match &crate_file {
-                Some(file) => unpack(file, &tree.dir)?,
-                None => process::run(
-                    process::command("cp")
-                        .arg("-r")
-                        .args(
-                            ["Cargo.toml", "Cargo.lock", "src"].map(|f| root().join(&data).join(f)),
-                        )
-                        .arg(&tree.dir),
-                )?,
-            }
-        }
-        let patch = format!("{data}/migration.patch");
-        let applied = process::status(
-            process::command("patch")
-                .arg("-d")
-                .arg(&trees[1].dir)
-                .args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"])
-                .stdin(fs::File::open(root().join(&patch))?.into_parts().0),
-        )?;
-        if !applied.success() {
-            return Err(format!("{patch} does not apply to {label}").into());
-        }
-        for tree in &trees {
-            match update_locks {
-                true => tree.update(&root().join(&data).join("Cargo.lock"))?,
-                false => tree.fetch()?,
-            }
-        }
-        Ok((!update_locks).then_some((work, trees, bundle)))
+        let mut tar = process::command("tar");
+        tar.arg("xzf").arg(file).arg("-C").arg(&tree.dir);
+        process::run(tar.args(["--strip-components", "1"]))?;
+        // Unpacked as a workspace of its own.
+        let manifest = tree.dir.join("Cargo.toml");
+        files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")?;
     }
+    let patch = format!("{data}/migration.patch");
+    let mut apply = process::command("patch");
+    apply.arg("-d").arg(&trees[1].dir);
+    apply.args(["-p1", "--forward", "--fuzz", "0", "--no-backup-if-mismatch"]);
+    let applied =
+        process::status(apply.stdin(fs::File::open(root().join(&patch))?.into_parts().0))?;
+    if !applied.success() {
+        return Err(format!("{patch} does not apply to {label}").into());
+    }
+    let update_locks = args.flag("--update-locks");
+    for tree in &trees {
+        match update_locks {
+            true => tree.update(&root().join(&data).join("Cargo.lock"))?,
+            false => tree.fetch()?,
+        }
+    }
+    let bundle = args.value("DIR").map(|dir| root().join(dir));
+    Ok((!update_locks).then_some((work, root().join(data), trees, bundle)))
 }
 
 /// The folders the builds link, made under `work` (fixed folders outside the target folder: a new
@@ -119,10 +86,8 @@ impl Check<'_> {
 pub fn link_folders(work: &Path) -> Result<(Links, PathBuf)> {
     let published = work.join("cuda-0.3");
     files::create_dir(&published)?;
-    link(
-        &driver::library()?.to_string_lossy(),
-        &published.join("lib64"),
-    )?;
+    let library = driver::library()?;
+    link(&library.to_string_lossy(), &published.join("lib64"))?;
     Ok((Links::in_folder(&work.join("stub"))?, published))
 }
 
@@ -136,27 +101,23 @@ pub fn run_build(dir: &Path, outcomes: &Path, args: &[&str]) -> Result<String> {
 
 /// The `--config` that builds a dependent on this workspace's cuda-driver-sys.
 pub fn patch_config() -> String {
-    format!(
-        "patch.crates-io.cuda-driver-sys.path='{}'",
-        root().join("cuda-driver-sys").display()
+    let sys = root().join("cuda-driver-sys");
+    format!("patch.crates-io.cuda-driver-sys.path='{}'", sys.display())
+}
+
+/// `strip --strip-debug` of `from` into `to`.
+pub fn strip(from: &Path, to: &Path) -> Result {
+    process::run(
+        process::command("strip")
+            .arg("--strip-debug")
+            .arg("-o")
+            .arg(to)
+            .arg(from),
     )
 }
 
-/// The crate file `crate_file` unpacked into the empty folder `dir` as a workspace of its own.
-fn unpack(crate_file: &Path, dir: &Path) -> Result {
-    process::run(
-        process::command("tar")
-            .arg("xzf")
-            .arg(crate_file)
-            .arg("-C")
-            .arg(dir)
-            .args(["--strip-components", "1"]),
-    )?;
-    let manifest = dir.join("Cargo.toml");
-    files::write(&manifest, files::read(&manifest)? + "\n[workspace]\n")
-}
-
 /// A tree that a check builds offline, and the committed lock it resolves from.
+#[derive(Clone)]
 pub struct LockedTree {
     /// The folder it is built in (`target/cust-check/migrated`).
     pub dir: PathBuf,
@@ -172,18 +133,14 @@ pub struct LockedTree {
 
 impl LockedTree {
     /// Puts the committed lock in the tree and fetches every crate it names (`cargo fetch
-    /// --locked`, from the package registry), so that the offline builds find them; a lock that
-    /// lacks what the package needs as built fails with the lock to regenerate and the command.
+    /// --locked`), so that the offline builds find them; a lock that lacks what the package needs
+    /// as built fails with the lock to regenerate and the command.
     fn fetch(&self) -> Result {
-        let lock = root().join(&self.lock);
-        if !lock.is_file() {
-            return Err(format!(
-                "{} is missing: `{}` writes it (then commit it)",
-                self.lock, self.update
-            )
-            .into());
+        let (lock, update) = (&self.lock, &self.update);
+        if !root().join(lock).is_file() {
+            return Err(format!("{lock} is missing: `{update}` writes it (then commit it)").into());
         }
-        files::copy(&lock, &self.dir.join("Cargo.lock"))?;
+        files::copy(&root().join(lock), &self.dir.join("Cargo.lock"))?;
         let (status, said) = capture::merged(&mut self.cargo_fetch(true))?;
         if status.success() {
             return Ok(());
@@ -191,16 +148,14 @@ impl LockedTree {
         let last = said.lines().rfind(|l| l.starts_with("error")).unwrap_or("");
         if said.contains("--locked") {
             return Err(format!(
-                "{} lacks crates that {} needs as it is built (cargo: {}): regenerate it with \
-                 `{}` and commit it",
-                self.lock,
+                "{lock} lacks crates that {} needs as it is built (cargo: {}): regenerate it with \
+                 `{update}` and commit it",
                 self.label,
                 last.trim(),
-                self.update
             )
             .into());
         }
-        Err(format!("fetching the crates of {} failed: {said}", self.lock).into())
+        Err(format!("fetching the crates of {lock} failed: {said}").into())
     }
 
     /// Completes the lock in the tree (the committed one if there is one, else `start`) with what
@@ -219,13 +174,9 @@ impl LockedTree {
     /// `cargo fetch` of the tree, `--locked` or not.
     fn cargo_fetch(&self, locked: bool) -> std::process::Command {
         let mut cargo = process::command("cargo");
-        cargo
-            .arg("fetch")
-            .arg("--manifest-path")
-            .arg(self.dir.join("Cargo.toml"));
-        if locked {
-            cargo.arg("--locked");
-        }
+        cargo.arg("fetch").arg("--manifest-path");
+        cargo.arg(self.dir.join("Cargo.toml"));
+        cargo.args(locked.then_some("--locked"));
         if self.patched {
             cargo.args(["--config", &patch_config()]);
         }
@@ -236,38 +187,30 @@ impl LockedTree {
     /// as built) must fail [`fetch`](Self::fetch) with the message that names the lock and the
     /// command; prints that message.
     pub fn control_without(&self, name: &str, scratch: &Path) -> Result {
-        let text = files::read(&root().join(&self.lock))?;
+        let (lock, update) = (&self.lock, &self.update);
+        let text = files::read(&root().join(lock))?;
         let Some(cut) = without_package(&text, name) else {
-            return Err(format!("control: {} locks no package `{name}`", self.lock).into());
+            return Err(format!("control: {lock} locks no package `{name}`").into());
         };
         files::remove_dir(scratch)?;
         process::run(process::command("cp").arg("-r").arg(&self.dir).arg(scratch))?;
-        let lock = scratch.join(format!("without-{name}.lock"));
-        files::write(&lock, cut)?;
+        let cut_lock = scratch.join(format!("without-{name}.lock"));
+        files::write(&cut_lock, cut)?;
         let control = LockedTree {
             dir: scratch.to_path_buf(),
-            lock: lock.to_string_lossy().into_owned(),
-            label: self.label.clone(),
-            update: self.update.clone(),
-            ..*self
+            lock: cut_lock.to_string_lossy().into_owned(),
+            ..self.clone()
         };
+        let without = format!("control: {lock} without `{name}`");
         match control.fetch() {
-            Err(e) if e.to_string().contains(&self.update) => {
-                println!(
-                    "control: {} without `{name}` fails as it must: {e}",
-                    self.lock
-                );
+            Err(e) if e.to_string().contains(update) => {
+                println!("{without} fails as it must: {e}");
                 files::remove_dir(scratch)
             }
-            Err(e) => Err(format!(
-                "control: {} without `{name}` failed, but without naming `{}`: {e}",
-                self.lock, self.update
-            )
-            .into()),
+            Err(e) => Err(format!("{without} failed, but without naming `{update}`: {e}").into()),
             Ok(()) => Err(format!(
-                "control: {} without `{name}` was fetched with --locked: the check cannot see a \
-                 lock that lacks a crate",
-                self.lock
+                "{without} was fetched with --locked: the check cannot see a lock that lacks a \
+                 crate"
             )
             .into()),
         }
@@ -275,9 +218,9 @@ impl LockedTree {
 }
 
 /// The lock file `text` without the package `name` and every mention of it in the dependency
-/// lists; `None` if it locks no such package.
+/// lists (` "NAME",` or ` "NAME VERSION",`); `None` if it locks no such package.
 fn without_package(text: &str, name: &str) -> Option<String> {
-    let mut entries = lock_entries(text);
+    let mut entries = text.split(ENTRY);
     let mut out = entries.next().unwrap_or("").to_string();
     let mut found = false;
     for entry in entries {
@@ -286,7 +229,6 @@ fn without_package(text: &str, name: &str) -> Option<String> {
             continue;
         }
         out.push_str(ENTRY);
-        // A dependency line: ` "NAME",` or ` "NAME VERSION",`.
         for line in entry.split_inclusive('\n') {
             let rest = line
                 .trim()
@@ -298,13 +240,6 @@ fn without_package(text: &str, name: &str) -> Option<String> {
         }
     }
     found.then_some(out)
-}
-
-/// `strip --strip-debug` of `from` into `to`.
-pub fn strip(from: &Path, to: &Path) -> Result {
-    let mut strip = process::command("strip");
-    strip.arg("--strip-debug").arg("-o").arg(to).arg(from);
-    process::run(&mut strip)
 }
 
 #[cfg(test)]

@@ -1,18 +1,15 @@
-//! `cargo xtask build-cost [PAIRS] [FEATURE]` (default: 7 pairs, the default version's feature):
-//! the build cost a dependent crate pays (docs/BUILD-COST.md). A cold `cargo build --release` of
-//! a scratch crate depending on cuda-driver-sys (by path, one version feature, the driver library
-//! only: no CUDA toolkit, no libclang) against the same crate depending on cudarc driver-only with
-//! `dynamic-linking` (its linked mode, the one comparable to ours), alternating, the order within
-//! each pair flipped from pair to pair. Prints each build's wall and CPU seconds, each pair's
-//! ratios (ours over cudarc) and their medians. A measurement, not a CI step.
-//!
-//! Sources are fetched once before the first pair; each build starts from an empty target folder.
+//! `cargo xtask build-cost`: the build cost a dependent crate pays (docs/BUILD-COST.md): cold
+//! release builds of a scratch crate depending on cuda-driver-sys (one version feature, the driver
+//! library only) and of one depending on cudarc driver-only with `dynamic-linking`, in alternating
+//! pairs; each build's wall and CPU seconds, each pair's ratios (ours over cudarc) and their
+//! medians. A measurement, not a CI step.
 
 use crate::base::args::Args;
 use crate::base::files::{create_dir, read, remove_dir, write};
 use crate::base::median::median;
 use crate::base::{deps, process, versions, Result};
 use std::path::Path;
+use std::process::Stdio;
 use std::time::Instant;
 
 /// The cudarc release compared with, pinned so that the measurement is repeatable.
@@ -49,13 +46,7 @@ pub fn run(args: &Args) -> Result {
     // Only the driver library, as a user without a toolkit has it.
     let driver = deps::env_path("CUDA_LIBRARY_PATH", "fetch-deps sets it")?;
     std::env::set_var("LD_LIBRARY_PATH", driver);
-    for name in [
-        "CUDA_LIBRARY_PATH",
-        "LIBCLANG_PATH",
-        "CUDA_PATH",
-        "CUDA_HOME",
-        "CUDA_ROOT",
-    ] {
+    for name in "CUDA_LIBRARY_PATH LIBCLANG_PATH CUDA_PATH CUDA_HOME CUDA_ROOT".split(' ') {
         std::env::remove_var(name);
     }
 
@@ -65,6 +56,7 @@ pub fn run(args: &Args) -> Result {
     );
     let (mut wall_ratios, mut cpu_ratios) = (Vec::new(), Vec::new());
     for pair in 1..=pairs {
+        // The order within each pair flipped from pair to pair.
         let (o, c) = if pair % 2 == 1 {
             let o = build(&dir, "ours")?;
             (o, build(&dir, "cudarc")?)
@@ -72,7 +64,7 @@ pub fn run(args: &Args) -> Result {
             let c = build(&dir, "cudarc")?;
             (build(&dir, "ours")?, c)
         };
-        let (rw, rc) = (ratio(o.0, c.0), ratio(o.1, c.1));
+        let (rw, rc) = (rounded(o.0 / c.0, 3), rounded(o.1 / c.1, 3));
         println!(
             "{pair:4}  {:5.2} / {:5.2}    {:5.2} / {:5.2}     {rw:.3} / {rc:.3}",
             o.0, o.1, c.0, c.1
@@ -90,25 +82,23 @@ pub fn run(args: &Args) -> Result {
 }
 
 /// The scratch crate `name` in `dir`, with the one dependency `dependency` whose crate `krate`
-/// its library names, its sources fetched.
+/// its library names, its sources fetched (once, before the first pair).
 fn scratch(dir: &Path, name: &str, dependency: &str, krate: &str) -> Result {
-    create_dir(&dir.join(name).join("src"))?;
-    let manifest = format!(
-        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
-         [dependencies]\n{dependency}\n[workspace]\n"
+    let (manifest, lib) = (
+        dir.join(name).join("Cargo.toml"),
+        dir.join(name).join("src/lib.rs"),
     );
-    let manifest_path = dir.join(name).join("Cargo.toml");
-    write(&manifest_path, &manifest)?;
+    create_dir(&dir.join(name).join("src"))?;
     write(
-        &dir.join(name).join("src/lib.rs"),
-        format!("extern crate {krate};\n"),
+        &manifest,
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+             [dependencies]\n{dependency}\n[workspace]\n"
+        ),
     )?;
-    let mut fetch = process::command("cargo");
-    process::run(
-        fetch
-            .args(["fetch", "--quiet", "--manifest-path"])
-            .arg(manifest_path),
-    )
+    write(&lib, format!("extern crate {krate};\n"))?;
+    let fetch = ["fetch", "--quiet", "--manifest-path"];
+    process::run(process::command("cargo").args(fetch).arg(manifest))
 }
 
 /// A cold release build of the scratch crate `name`: wall and CPU (user and system) seconds,
@@ -129,16 +119,13 @@ fn build(dir: &Path, name: &str) -> Result<(f64, f64)> {
         .arg(crate_dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target);
+    cargo.stdout(Stdio::null()).stderr(Stdio::null());
     let cpu_before = children_cpu();
     let start = Instant::now();
-    process::run(
-        cargo
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null()),
-    )?;
+    process::run(&mut cargo)?;
     let wall = start.elapsed().as_secs_f64();
     let cpu = children_cpu() - cpu_before;
-    Ok((hundredths(wall), hundredths(cpu)))
+    Ok((rounded(wall, 2), rounded(cpu, 2)))
 }
 
 /// The user and system seconds of every child process waited for so far (their children too).
@@ -153,13 +140,9 @@ fn children_cpu() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
-fn hundredths(seconds: f64) -> f64 {
-    format!("{seconds:.2}").parse().unwrap_or(seconds)
-}
-
-/// `ours / cudarc`, rounded to thousandths as printed.
-fn ratio(ours: f64, cudarc: f64) -> f64 {
-    format!("{:.3}", ours / cudarc).parse().unwrap_or(f64::NAN)
+/// `x` rounded to `places` decimals, as printed (seconds to hundredths, ratios to thousandths).
+fn rounded(x: f64, places: usize) -> f64 {
+    format!("{x:.places$}").parse().unwrap_or(x)
 }
 
 /// The median of `ratios` as printed: the middle one to thousandths, or the mean of the two
@@ -180,22 +163,19 @@ fn shown_median(ratios: &[f64]) -> String {
 /// The 1, 5 and 15 minute load averages.
 fn load_average() -> Result<String> {
     let text = read(Path::new("/proc/loadavg"))?;
-    Ok(text
-        .split_whitespace()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join(" "))
+    let averages: Vec<&str> = text.split_whitespace().take(3).collect();
+    Ok(averages.join(" "))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{ratio, shown_median};
+    use super::{rounded, shown_median};
 
     #[test]
     fn medians_as_printed() {
         assert_eq!(shown_median(&[1.5, 0.9, 1.2]), "1.200");
         assert_eq!(shown_median(&[1.0, 1.25]), "1.125");
         assert_eq!(shown_median(&[1.0, 2.0]), "1.5");
-        assert_eq!(ratio(1.0, 3.0), 0.333);
+        assert_eq!(rounded(1.0 / 3.0, 3), 0.333);
     }
 }

@@ -6,3 +6,11 @@ pub mod build_cost;
 pub mod doc_check;
 pub mod msrv_check;
 pub mod package_check;
+
+/// The publishable crates, in the order they are packaged: each names the one before it.
+const CRATES: [&str; 4] = [
+    "cuda-driver-sys-generator",
+    "cuda-driver-sys-items",
+    "cuda-driver-sys",
+    "cuda-check",
+];

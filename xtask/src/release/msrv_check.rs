@@ -1,36 +1,23 @@
-//! `cargo xtask msrv-check`: the publishable crates (cuda-driver-sys, cuda-driver-sys-items,
-//! cuda-check, cuda-driver-sys-generator) still build with the Rust of `rust-version` in the root Cargo.toml
-//! (docs/DESIGN.md, "Minimum Rust version"):
-//!   1. each declares that one (`cargo metadata`: `rust-version.workspace = true`, inherited);
-//!   2. clippy's `incompatible_msrv` finds no standard-library item newer than it, under two
-//!      feature sets that between them compile every hand-written line (the newest version with
-//!      dynamic loading and the interop modules, the oldest with the table and per-thread streams;
-//!      forced on: cuda-driver-sys-items allows `clippy::all` for its generated code);
-//!   3. they compile with that Rust itself, warnings denied (a lint it does not know is one),
-//!      rustup's toolchain of that version (installed here when missing, minimal profile), in a
-//!      copy of the checkout without Cargo.lock: dependencies resolved for that Rust.
-//!
-//! About 1-2 minutes, most of it step 3's first build.
+//! `cargo xtask msrv-check`: the publishable crates still build with the Rust of `rust-version`
+//! in the root Cargo.toml, by the three steps of docs/DESIGN.md, "Minimum Rust version": each
+//! inherits it; clippy's `incompatible_msrv` finds no item newer than it under two feature sets
+//! ([`lint_sets`]); that Rust builds them, warnings denied, in a copy of the checkout without
+//! Cargo.lock. About 1-2 minutes, most of it step 3's first build.
 
 use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::{copy_checkout, Scratch};
 use crate::base::{capture, cargo_json, deps, rustup, versions, Result};
+use crate::release::CRATES;
 
-const CRATES: [&str; 4] = [
-    "cuda-driver-sys",
-    "cuda-driver-sys-items",
-    "cuda-check",
-    "cuda-driver-sys-generator",
-];
 /// What clippy says of an item newer than the MSRV.
 const NEWER: &str = "current MSRV (Minimum Supported Rust Version) is";
 
 /// `cargo xtask msrv-check`.
 pub fn run(_: &Args) -> Result {
     let packages = cargo_json::packages(CRATES)?;
-    let msrv = packages[0]["rust_version"]
-        .as_str()
+    let msrv = (packages.iter().find(|p| p["name"] == "cuda-driver-sys"))
+        .and_then(|p| p["rust_version"].as_str())
         .ok_or("cuda-driver-sys has no rust-version")?;
     println!("msrv-check: rust-version {msrv}");
     if let Some(other) = packages.iter().find(|p| p["rust_version"] != msrv) {
@@ -42,19 +29,39 @@ pub fn run(_: &Args) -> Result {
 
     deps::use_fetched(&[])?;
     let sets = lint_sets()?;
+    let packages = CRATES.map(|c| format!("--package={c}"));
+    // Step 2 for each feature set.
     for features in &sets {
-        no_newer_items(msrv, features)?;
+        let mut clippy = process::command("cargo");
+        clippy.arg("clippy").args(&packages);
+        clippy.args(["--features", features, "--"]);
+        clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
+        let (status, text) = capture::merged(&mut clippy)?;
+        if !status.success() {
+            println!("{text}");
+        }
+        process::check(&clippy, status)?;
+        let lines: Vec<&str> = text.lines().collect();
+        let newer = (0..lines.len()).filter(|&i| lines[i].contains(NEWER));
+        let newer: Vec<usize> = newer.collect();
+        if newer.is_empty() {
+            continue;
+        }
+        for &i in &newer {
+            println!("{}", lines[i..lines.len().min(i + 5)].join("\n"));
+        }
+        return Err(format!(
+            "{} uses of items newer than rust-version {msrv} (features {features}): raise rust-version or avoid them",
+            newer.len()
+        )
+        .into());
     }
-    println!(
-        "  2. clippy incompatible_msrv: 0 items newer than {msrv}, {} feature sets",
-        sets.len()
-    );
+    let n = sets.len();
+    println!("  2. clippy incompatible_msrv: 0 items newer than {msrv}, {n} feature sets");
 
     let toolchain = rustup::toolchain(msrv)?;
-    let mut version = old_rust(&toolchain, "rustc");
-    let got = process::output(version.arg("--version"))?
-        .trim()
-        .to_string();
+    let got = process::output(old_rust(&toolchain, "rustc").arg("--version"))?;
+    let got = got.trim();
     if !got.starts_with(&format!("rustc {msrv}")) {
         return Err(format!("rustup's toolchain {toolchain} says '{got}', not {msrv}").into());
     }
@@ -65,7 +72,7 @@ pub fn run(_: &Args) -> Result {
         // Warnings denied: a lint this Rust does not know yet is a warning a user of it sees.
         check.current_dir(work.path()).args(["check", "-q"]);
         check.env("RUSTFLAGS", "-D warnings");
-        check.args(CRATES.map(|c| format!("--package={c}")));
+        check.args(&packages);
         check.args(["--features", features]);
         process::run(&mut check).map_err(|_| {
             format!(
@@ -74,11 +81,8 @@ pub fn run(_: &Args) -> Result {
             )
         })?;
     }
-    println!(
-        "  3. {got} builds the {} crates, {} feature sets",
-        CRATES.len(),
-        sets.len()
-    );
+    let (crates, n) = (CRATES.len(), sets.len());
+    println!("  3. {got} builds the {crates} crates, {n} feature sets");
     println!("msrv-check: the publishable crates build with Rust {msrv}");
     Ok(())
 }
@@ -94,46 +98,15 @@ fn lint_sets() -> Result<[String; 2]> {
         let features = features.split(' ').map(|f| format!("cuda-driver-sys/{f}"));
         features.collect::<Vec<_>>().join(",")
     };
+    let (newest, oldest) = (newest.number, oldest.number);
     Ok([
         set(format!(
-            "cuda-{} dynamic-loading profiler gl egl vdpau",
-            newest.number
+            "cuda-{newest} dynamic-loading profiler gl egl vdpau"
         )),
         set(format!(
-            "cuda-{} table-only per-thread-default-stream",
-            oldest.number
+            "cuda-{oldest} table-only per-thread-default-stream"
         )),
     ])
-}
-
-/// Step 2 for one feature set.
-fn no_newer_items(msrv: &str, features: &str) -> Result {
-    let mut clippy = process::command("cargo");
-    clippy
-        .arg("clippy")
-        .args(CRATES.map(|c| format!("--package={c}")));
-    clippy.args(["--features", features, "--"]);
-    clippy.args(["--force-warn", "clippy::incompatible_msrv"]);
-    let (status, text) = capture::merged(&mut clippy)?;
-    if !status.success() {
-        println!("{text}");
-    }
-    process::check(&clippy, status)?;
-    let lines: Vec<&str> = text.lines().collect();
-    let newer: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].contains(NEWER))
-        .collect();
-    if newer.is_empty() {
-        return Ok(());
-    }
-    for &i in &newer {
-        println!("{}", lines[i..lines.len().min(i + 5)].join("\n"));
-    }
-    Err(format!(
-        "{} uses of items newer than rust-version {msrv} (features {features}): raise rust-version or avoid them",
-        newer.len()
-    )
-    .into())
 }
 
 /// `program` (cargo or rustc) of rustup's `toolchain`, with its own target folder; dependencies

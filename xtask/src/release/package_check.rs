@@ -1,22 +1,14 @@
-//! `cargo xtask package-check`: the publishable crates (cuda-driver-sys-generator,
-//! cuda-driver-sys-items, cuda-driver-sys, cuda-check) as the registry would get them. `cargo
-//! package` packs the four together (the items' optional `bindgen` feature names the generator by
-//! version, cuda-driver-sys the items, cuda-check cuda-driver-sys) and builds each from its .crate
-//! alone. Then each .crate must carry what a user needs: the committed bindings of every module,
-//! the build scripts, a README and both license texts; and nothing of the tests, the examples or
-//! the CI.
+//! `cargo xtask package-check`: the publishable crates as the registry would get them, packed
+//! together by `cargo package` (each names the one before it by version) and each built from its
+//! .crate alone; each must carry what a user needs and nothing of the tests, examples or CI
+//! ([`check_package`]).
 
 use crate::base::args::Args;
 use crate::base::process::{self, root};
 use crate::base::scratch::Scratch;
 use crate::base::{cargo_json, deps, files, Result};
+use crate::release::CRATES;
 
-const CRATES: [&str; 4] = [
-    "cuda-driver-sys-generator",
-    "cuda-driver-sys-items",
-    "cuda-driver-sys",
-    "cuda-check",
-];
 /// The size a package may have, in KiB.
 const MAX_KIB: u64 = 1024;
 
@@ -27,11 +19,8 @@ pub fn run(_: &Args) -> Result {
     let mut package = process::command("cargo");
     package
         .arg("package")
-        .env("CARGO_TARGET_DIR", target.path());
-    for c in CRATES {
-        package.args(["-p", c]);
-    }
-    process::run(&mut package)?;
+        .args(CRATES.map(|c| format!("--package={c}")));
+    process::run(package.env("CARGO_TARGET_DIR", target.path()))?;
 
     for (name, package) in CRATES.into_iter().zip(cargo_json::packages(CRATES)?) {
         let version = package["version"].as_str().unwrap_or_default();
@@ -40,8 +29,7 @@ pub fn run(_: &Args) -> Result {
             .join(format!("package/{name}-{version}.crate"));
         let listing = process::output(process::command("tar").arg("tzf").arg(&file))?;
         let prefix = format!("{name}-{version}/");
-        let files: Vec<String> = listing
-            .lines()
+        let files: Vec<String> = (listing.lines())
             .map(|l| l.strip_prefix(&prefix).unwrap_or(l).to_string())
             .collect();
         let kib = fs_err::metadata(&file)?.len().div_ceil(1024);
@@ -62,33 +50,28 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
         let why = "over the 1 MiB this workspace allows itself";
         return Err(format!("{name}'s package is {kib} KiB, {why}").into());
     }
-    let mut wanted = ["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"]
+    let own = match name {
+        "cuda-driver-sys-generator" => "",
+        "cuda-driver-sys-items" => "README.md build/main.rs build/header.rs",
+        "cuda-driver-sys" => "README.md build/main.rs build/search.rs src/lib.rs",
+        _ => "README.md",
+    };
+    let mut wanted: Vec<String> = ["Cargo.toml", "LICENSE-MIT", "LICENSE-APACHE"]
+        .into_iter()
+        .chain(own.split_whitespace())
         .map(String::from)
-        .to_vec();
-    if name != "cuda-driver-sys-generator" {
-        wanted.push("README.md".into());
-    }
-    match name {
-        "cuda-driver-sys-items" => {
-            wanted.extend(["build/main.rs", "build/header.rs"].map(String::from));
-            let generated = root().join("cuda-driver-sys-items/src/generated");
-            for file in files::named(&generated, "", ".rs")? {
-                wanted.push(format!("src/generated/{}", files::name(&file)));
-            }
+        .collect();
+    if name == "cuda-driver-sys-items" {
+        let generated = root().join("cuda-driver-sys-items/src/generated");
+        for file in files::named(&generated, "", ".rs")? {
+            wanted.push(format!("src/generated/{}", files::name(&file)));
         }
-        "cuda-driver-sys" => {
-            wanted.extend(["build/main.rs", "build/search.rs", "src/lib.rs"].map(String::from))
-        }
-        _ => {}
     }
     if let Some(f) = wanted.iter().find(|f| !files.contains(f)) {
         return Err(format!("{name}'s package lacks {f}").into());
     }
     let foreign = ["tests/support/", "examples/", "ci/"];
-    if files
-        .iter()
-        .any(|f| foreign.iter().any(|p| f.starts_with(p)))
-    {
+    if (files.iter()).any(|f| foreign.iter().any(|p| f.starts_with(p))) {
         return Err(format!("{name}'s package holds test, example or CI files").into());
     }
     if name == "cuda-driver-sys-items" && files.iter().any(|f| f.starts_with("generator/")) {
@@ -101,19 +84,10 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
 mod tests {
     use super::*;
 
-    fn files(names: &[&str]) -> Vec<String> {
-        names.iter().map(|n| n.to_string()).collect()
-    }
-
     #[test]
     fn packages_lacking_files_or_holding_tests_are_rejected() {
-        let good = files(&[
-            "Cargo.toml",
-            "LICENSE-MIT",
-            "LICENSE-APACHE",
-            "README.md",
-            "src/lib.rs",
-        ]);
+        let good = "Cargo.toml LICENSE-MIT LICENSE-APACHE README.md src/lib.rs";
+        let good: Vec<String> = good.split(' ').map(String::from).collect();
         assert!(check_package("cuda-check", &good, 10).is_ok());
         assert!(check_package("cuda-check", &good, 1024).is_err());
         assert!(check_package("cuda-check", &good[1..], 10).is_err());

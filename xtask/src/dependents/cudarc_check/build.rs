@@ -5,25 +5,14 @@
 use crate::base::files::{self, copy};
 use crate::base::{cargo_json, process, Result};
 use crate::dependents::trees::{patch_config, strip};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 /// The examples built: all of cudarc's but 08-cupti and cufile-copy, which need the `cupti` and
 /// `cufile` features (and their libraries).
-const EXAMPLES: &[&str] = &[
-    "01-allocate",
-    "02-copy",
-    "03-launch-kernel",
-    "04-streams",
-    "05-device-repr",
-    "06-threading",
-    "09-constant-memory",
-    "10-function-attributes",
-    "12-context-config",
-    "13-copy-multi-gpu",
-    "matmul-kernel",
-    "nvrtc-compile",
-];
+const EXAMPLES: &str = "01-allocate 02-copy 03-launch-kernel 04-streams 05-device-repr \
+    06-threading 09-constant-memory 10-function-attributes 12-context-config 13-copy-multi-gpu \
+    matmul-kernel nvrtc-compile";
 
 /// One build: a side, a header version, a mode.
 pub struct Build {
@@ -49,16 +38,22 @@ impl Build {
 
     /// The name of the pair of builds it belongs to: `<version>-<linked|dynamic>`.
     pub fn pair_name(&self) -> String {
-        format!(
-            "{}-{}",
-            self.version,
-            ["dynamic", "linked"][self.linked as usize]
-        )
+        let mode = ["dynamic", "linked"][self.linked as usize];
+        format!("{}-{mode}", self.version)
     }
 
     /// cudarc's feature for its mode.
     fn feature(&self) -> &'static str {
         ["dynamic-loading", "dynamic-linking"][self.linked as usize]
+    }
+
+    /// The build of a side (`ours` or own), a header version and a mode (`linked` or not).
+    pub fn new(ours: bool, version: u32, linked: bool) -> Build {
+        Build {
+            ours,
+            version,
+            linked,
+        }
     }
 
     /// Builds the crate of its side under `work` into `dest`, linking the driver library and
@@ -72,12 +67,12 @@ impl Build {
         // The library's tests (`cargo test`), then the examples as programs (`cargo build`: under
         // `cargo test` they would be test harnesses).
         let library_tests = ["test", "--no-run", "--lib"].map(String::from).to_vec();
-        let mut examples = vec!["build".to_string()];
-        examples.extend(
-            EXAMPLES
-                .iter()
-                .flat_map(|e| ["--example".into(), e.to_string()]),
-        );
+        let examples = EXAMPLES.split_whitespace().flat_map(|e| ["--example", e]);
+        let examples = ["build"]
+            .into_iter()
+            .chain(examples)
+            .map(String::from)
+            .collect();
         for (args, kind, to) in [
             (library_tests, "lib", "tests"),
             (examples, "example", "examples"),
@@ -92,7 +87,8 @@ impl Build {
             }
         }
         let built_examples = files::sorted(&dest.join("examples"), "")?.len();
-        if !dest.join("tests/unit").is_file() || built_examples != EXAMPLES.len() {
+        let examples = EXAMPLES.split_whitespace().count();
+        if !dest.join("tests/unit").is_file() || built_examples != examples {
             return Err(format!("{tag}: the tests or the examples were not built").into());
         }
         let sin = "examples/sin.ptx";
@@ -107,12 +103,10 @@ impl Build {
         files::create_dir(&dir)?;
         let manifest = format!(
             "[package]\nname = \"cudarc-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-             publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}\"\n\n\
+             publish = false\n\n[[bin]]\nname = \"cudarc-{name}\"\npath = \"{}.rs\"\n\n\
              [dependencies]\ncudarc = {{ path = \"{}\", default-features = false, features = \
              [\"driver\", \"nvrtc\", \"std\", \"cuda-{}\", \"{}\"] }}\n\n[workspace]\n",
-            process::root()
-                .join(format!("ci/cudarc/{name}.rs"))
-                .display(),
+            process::root().join("ci/cudarc").join(name).display(),
             src.display(),
             self.version,
             self.feature()
@@ -129,31 +123,19 @@ impl Build {
     }
 }
 
-/// A folder under `work` with `libnvrtc.so`, the name the linker looks for, for the NVRTC library
-/// `nvrtc`.
-pub fn nvrtc_link_folder(work: &Path, nvrtc: &Path) -> Result<PathBuf> {
-    let dir = work.join("nvrtc-link");
-    files::create_dir(&dir)?;
-    files::link(&nvrtc.to_string_lossy(), &dir.join("libnvrtc.so"))?;
-    Ok(dir)
-}
-
 /// `cargo ARGS`, offline, with its messages as JSON, run in `dir` (on this crate through `[patch]`
 /// if `ours`). cuda-driver-sys links the driver library of `links[0]` (`CUDA_LIBRARY_PATH`);
 /// cudarc's own `sys` takes it, and both take NVRTC (`links[1]`), from the linker's search path.
 fn cargo(dir: &Path, ours: bool, links: [&Path; 2], args: &[String]) -> std::process::Command {
     let [driver, nvrtc] = links;
+    let library_path = format!("{}:{}", driver.display(), nvrtc.display());
     let mut cargo = process::command("cargo");
+    cargo.current_dir(dir).args(args);
+    cargo.args(["--offline", "--message-format=json-render-diagnostics"]);
     cargo
-        .current_dir(dir)
-        .args(args)
-        .args(["--offline", "--message-format=json-render-diagnostics"])
         .env("CUDA_LIBRARY_PATH", driver)
-        .env(
-            "LIBRARY_PATH",
-            format!("{}:{}", driver.display(), nvrtc.display()),
-        )
-        .stderr(Stdio::inherit());
+        .env("LIBRARY_PATH", library_path);
+    cargo.stderr(Stdio::inherit());
     if ours {
         cargo.args(["--config", &patch_config()]);
     }

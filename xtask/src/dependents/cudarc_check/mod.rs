@@ -1,26 +1,17 @@
-//! `cargo xtask cudarc-check [--bundle DIR | --update-locks]`: cudarc 0.19.10 (the most used Rust
-//! CUDA stack) with its driver module on this workspace's crate (`ours`: ci/cudarc/migration.patch
-//! applied, docs/MIGRATING.md gives each edit's reason), beside cudarc on its own `sys` (`own`),
-//! the two trees of [`crate::dependents::trees`]. Each side is built with the features `driver`,
-//! `nvrtc` and `std` for each `dependents` version, linked (`dynamic-linking`) and dynamically
-//! loaded (`dynamic-loading`, cudarc's default): the library's tests and the examples those
-//! features build ([`build`]). Both sides link the pinned NVRTC 12.0 (examples/ptx-tools.txt),
-//! which also runs their NVRTC tests here, and the same driver library: Debian's 535, or the stub
-//! for the headers newer than it. In CI, every build that the 535 library can run (all but the
-//! linked ones that link the stub) runs on it with no GPU, and each of ours must give the outcomes
-//! of its `own` twin test by test, but those ci/cudarc/expected-differences lists; and with no
-//! driver library at all, cudarc's first example returns its error on this crate where it panics
-//! on its own `sys`. With `--bundle DIR`, every build and the benchmark and tour programs go into
-//! DIR for gpu-bundle.
+//! `cargo xtask cudarc-check`: cudarc 0.19.10 with its driver module on this workspace's crate
+//! (`ours`) beside cudarc on its own `sys` (`own`), built for each `dependents` version, linked and
+//! dynamically loaded ([`build`]), run and compared as docs/DESIGN.md ("The test command", step
+//! 10) says. With `--bundle DIR`, every build and the benchmark and tour programs go into DIR for
+//! gpu-bundle.
 
 mod build;
 
 use crate::base::args::Args;
 use crate::base::driver::links_stub;
 use crate::base::files::{self, copy, read};
-use crate::base::process::{self, root};
+use crate::base::process;
 use crate::base::{capture, outcomes, versions, Result};
-use crate::dependents::trees::{link_folders, run_build, Check};
+use crate::dependents::trees::{link_folders, run_build, start};
 use build::Build;
 use std::path::Path;
 use std::time::Instant;
@@ -31,40 +22,32 @@ const VERSION: &str = "0.19.10";
 /// Runs the task.
 pub fn run(args: &Args) -> Result {
     let started = Instant::now();
-    let check = Check {
-        name: "cudarc",
-        version: Some(VERSION),
-        trees: [("own", "own"), ("ours", "ours")],
-    };
-    let Some((work, _, bundle)) = check.start(args)? else {
+    let trees = [("own", "own"), ("ours", "ours")];
+    let Some((work, data, _, bundle)) = start("cudarc", Some(VERSION), trees, args)? else {
         return Ok(());
     };
-    let data = root().join(check.data());
     // cudarc's own warnings are not this check's business; no debug info: smaller binaries.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "0");
     let nvrtc = crate::base::deps::ptx_tools::Pins::read()?.fetch()?.nvrtc;
     let nvrtc_dir = nvrtc.parent().ok_or("NVRTC has no folder")?.to_path_buf();
     let (links, _) = link_folders(&work)?;
-    let nvrtc_link = build::nvrtc_link_folder(&work, &nvrtc)?;
+    // A folder with `libnvrtc.so`, the name the linker looks for.
+    let nvrtc_link = work.join("nvrtc-link");
+    files::create_dir(&nvrtc_link)?;
+    files::link(&nvrtc.to_string_lossy(), &nvrtc_link.join("libnvrtc.so"))?;
+    let links_of = |v: u32| -> Result<[&Path; 2]> { Ok([links.for_header(v)?, &nvrtc_link]) };
 
     let dependents = versions::tagged("dependents")?;
     // For each version, linked then dynamic; ours first in each pair: a migration edit missing
     // stops the check at once, with the compiler's error.
     let pairs = [(true, true), (true, false), (false, true), (false, false)];
     let builds: Vec<Build> = (dependents.iter())
-        .flat_map(|&version| {
-            pairs.map(|(linked, ours)| Build {
-                ours,
-                version,
-                linked,
-            })
-        })
+        .flat_map(|&v| pairs.map(|(linked, ours)| Build::new(ours, v, linked)))
         .collect();
     let build_all = |dest: &Path| -> Result {
         for b in &builds {
-            let driver = links.for_header(b.version)?;
-            b.build(&work, &dest.join(b.tag()), [driver, &nvrtc_link])?;
+            b.build(&work, &dest.join(b.tag()), links_of(b.version)?)?;
         }
         Ok(())
     };
@@ -73,14 +56,9 @@ pub fn run(args: &Args) -> Result {
         files::create_dir(&bundle)?;
         let default = versions::the_one("default")?;
         for ours in [false, true] {
-            let build = Build {
-                ours,
-                version: default,
-                linked: false,
-            };
+            let build = Build::new(ours, default, false);
             let dest = bundle.join(format!("bench-{}", build.side()));
-            let links = [links.for_header(default)?, nvrtc_link.as_path()];
-            build.program(&work, "bench", &dest, links)?;
+            build.program(&work, "bench", &dest, links_of(default)?)?;
         }
         // gpu-run lists the driver functions the linked builds call from the dynamic linker's
         // bindings, which must then happen at the first call of each: calls through the PLT
@@ -100,8 +78,7 @@ pub fn run(args: &Args) -> Result {
             .filter(|b| b.linked && b.version >= mem_location)
         {
             let dest = bundle.join(b.tag()).join("tour");
-            let links = [links.for_header(b.version)?, nvrtc_link.as_path()];
-            b.program(&work, "tour", &dest, links)?;
+            b.program(&work, "tour", &dest, links_of(b.version)?)?;
         }
         for file in files::sorted(&nvrtc_dir, "libnvrtc")? {
             copy(&file, &bundle.join("nvrtc").join(files::name(&file)))?;
@@ -167,12 +144,9 @@ fn no_driver(work: &Path, nvrtc_dir: &Path) -> Result {
     let version = versions::the_one("default")?;
     let mut ours_ended = (0, String::new());
     for (ours, side) in [(false, "own sys"), (true, "ours")] {
-        let build = Build {
-            ours,
-            version,
-            linked: false,
-        };
-        let dir = work.join("runs").join(build.tag());
+        let dir = work
+            .join("runs")
+            .join(Build::new(ours, version, false).tag());
         let mut example = process::command(dir.join("examples/01-allocate"));
         example.current_dir(&dir).env("LD_LIBRARY_PATH", nvrtc_dir);
         let (status, text) = capture::merged(&mut example)?;

@@ -1,8 +1,6 @@
 //! One build of a published dependent: everything its `cargo test` builds (the unit and
 //! integration tests, the examples, each doctest), stripped into a folder that dependent-run runs
-//! without cargo: tests/, examples/, doctests/ (with its index, and `unbuilt`: the doctests that
-//! did not compile), lib/ (the standard library the
-//! doctests link dynamically) and resources/ (where the crate has one: its tests read it).
+//! without cargo (its module says what the folder holds).
 
 use super::Dependent;
 use crate::base::files::{self, name, sorted};
@@ -14,19 +12,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-/// What every build needs: the crate's label and required files, the scratch folder of rustdoc's
-/// doctests, the rustdoc wrapper, the standard library.
-pub struct Builder {
-    label: String,
-    required: &'static [&'static str],
+/// What every build needs: the dependent, the scratch folder of rustdoc's doctests, the rustdoc
+/// wrapper, the standard library.
+pub struct Builder<'a> {
+    dep: &'a Dependent,
     doctests: PathBuf,
     rustdoc: PathBuf,
     libstd: PathBuf,
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     /// Writes the rustdoc wrapper under `work` and finds the toolchain's standard library.
-    pub fn new(dep: &Dependent, work: &Path) -> Result<Self> {
+    pub fn new(dep: &'a Dependent, work: &Path) -> Result<Self> {
         // rustdoc keeps each doctest's binary (--persist-doctests) without running it (--no-run):
         // both unstable, so RUSTC_BOOTSTRAP for rustdoc alone (for rustc it would rebuild
         // proc-macro2).
@@ -41,18 +38,25 @@ impl Builder {
         let lib = Path::new(lib.trim_end());
         let libstd = (files::named(lib, "libstd-", ".so")?.into_iter().next())
             .ok_or_else(|| format!("no libstd-*.so in {}", lib.display()))?;
+        let doctests = work.join("doctests");
         Ok(Builder {
-            label: format!("{} {}", dep.name, dep.version),
-            required: dep.required,
-            doctests: work.join("doctests"),
+            dep,
+            doctests,
             rustdoc,
             libstd,
         })
     }
 
     /// Builds the crate in `src` (`tag` in messages), linking `link`, with the extra cargo
-    /// `args`, into `dest`.
-    pub fn build(&self, tag: &str, src: &Path, dest: &Path, link: &Path, args: &[&str]) -> Result {
+    /// `args`, into `dest`; the number of binaries it holds.
+    pub fn build(
+        &self,
+        tag: &str,
+        src: &Path,
+        dest: &Path,
+        link: &Path,
+        args: &[&str],
+    ) -> Result<usize> {
         files::remove_dir(dest)?;
         for d in ["tests", "examples", "doctests", "lib"] {
             files::create_dir(&dest.join(d))?;
@@ -68,21 +72,17 @@ impl Builder {
         let libstd_name = self.libstd.file_name().expect("a file");
         strip(&self.libstd, &dest.join("lib").join(libstd_name))?;
 
-        let label = &self.label;
+        let label = format!("{} {}", self.dep.name, self.dep.version);
         println!("building {label} ({tag}): library, tests, examples");
         let failed = || format!("{tag}: the build failed (the compiler's errors are above)");
-        let built = cargo_json::built(
-            cargo(src, link)
-                .args([
-                    "test",
-                    "--offline",
-                    "--no-run",
-                    "--message-format=json-render-diagnostics",
-                ])
-                .args(args)
-                .stderr(Stdio::inherit()),
-        )
-        .map_err(|_| failed())?;
+        let mut cargo_test = cargo(src, link);
+        cargo_test.args([
+            "test",
+            "--offline",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+        ]);
+        let built = cargo_json::built(cargo_test.args(args)).map_err(|_| failed())?;
         for e in built.executables {
             let to = match e.kind.as_str() {
                 "lib" => dest.join("tests/unit"),
@@ -92,7 +92,7 @@ impl Builder {
             };
             strip(&e.path, &to).map_err(|_| failed())?;
         }
-        if let Some(missing) = self.required.iter().find(|f| !dest.join(f).is_file()) {
+        if let Some(missing) = self.dep.required.iter().find(|f| !dest.join(f).is_file()) {
             return Err(format!("{tag}: {missing} was not built").into());
         }
 
@@ -106,12 +106,10 @@ impl Builder {
         // A doctest that does not compile fails rustdoc's run; it is an outcome of its own
         // (doctests/unbuilt), compared between the builds like the others.
         let mut command = cargo(src, link);
+        command.args(["test", "--offline", "--doc"]).args(args);
         command
-            .args(["test", "--offline", "--doc"])
-            .args(args)
             .env("RUSTDOC", &self.rustdoc)
-            .env("RUSTDOCFLAGS", flags)
-            .stderr(Stdio::inherit());
+            .env("RUSTDOCFLAGS", flags);
         let out = command.output().map_err(|e| process::error(&command, e))?;
         let said = String::from_utf8_lossy(&out.stdout);
         let results: Vec<&str> = said.lines().filter(|l| summary(l).is_some()).collect();
@@ -127,20 +125,7 @@ impl Builder {
         }
         let list: String = unbuilt.iter().map(|t| format!("{t}\n")).collect();
         files::write(&dest.join("doctests/unbuilt"), list)?;
-        let doctests = self.collect_doctests(&dest.join("doctests"))?;
-
-        println!(
-            "  {tag}: {} test binaries, {} examples, {doctests} doctest binaries in {}",
-            sorted(&dest.join("tests"), "")?.len(),
-            sorted(&dest.join("examples"), "")?.len(),
-            dest.display()
-        );
-        Ok(())
-    }
-
-    /// Copies rustdoc's doctest binaries into `dest` under stable names, with the index file;
-    /// their number.
-    fn collect_doctests(&self, dest: &Path) -> Result<usize> {
+        // rustdoc's doctest binaries under stable names, with the index file.
         let dirs: Vec<String> = (sorted(&self.doctests, "")?.iter())
             .filter(|d| d.join("rust_out").exists())
             .map(|d| name(d))
@@ -148,11 +133,19 @@ impl Builder {
         let mut index = String::new();
         let named = stable_names(&dirs);
         for (name, dir) in &named {
-            files::copy(&self.doctests.join(dir).join("rust_out"), &dest.join(name))?;
+            let to = dest.join("doctests").join(name);
+            files::copy(&self.doctests.join(dir).join("rust_out"), &to)?;
             index.push_str(&format!("{name} {dir}\n"));
         }
-        files::write(&dest.join("index"), index)?;
-        Ok(named.len())
+        files::write(&dest.join("doctests/index"), index)?;
+
+        let [tests, examples] = ["tests", "examples"].map(|d| sorted(&dest.join(d), ""));
+        let (tests, examples, doctests) = (tests?.len(), examples?.len(), named.len());
+        println!(
+            "  {tag}: {tests} test binaries, {examples} examples, {doctests} doctest binaries in {}",
+            dest.display()
+        );
+        Ok(tests + examples + doctests)
     }
 }
 
@@ -167,25 +160,12 @@ fn unbuilt_doctests(said: &str) -> Vec<String> {
     unbuilt
 }
 
-/// `cargo`, run in the crate `src`, linking `link`.
+/// `cargo`, run in the crate `src`, linking `link`, its errors shown.
 fn cargo(src: &Path, link: &Path) -> std::process::Command {
     let mut cargo = process::command("cargo");
     cargo.current_dir(src).env("CUDA_LIBRARY_PATH", link);
+    cargo.stderr(Stdio::inherit());
     cargo
-}
-
-/// The number of binaries under `work`'s builds (`run-*/`): tests, examples, doctests.
-pub fn count_binaries(work: &Path) -> Result<usize> {
-    let mut n = 0;
-    for run in sorted(work, "run-")?.iter().filter(|p| p.is_dir()) {
-        for dir in ["tests", "examples", "doctests"] {
-            let entries = sorted(&run.join(dir), "")?;
-            n += (entries.iter())
-                .filter(|p| !["index", "unbuilt"].contains(&name(p).as_str()))
-                .count();
-        }
-    }
-    Ok(n)
 }
 
 /// rustdoc's doctest folders (`<file>_<line>_<n>`) named `<file>-<rank>`, the rank by line
@@ -217,16 +197,9 @@ fn stable_names(dirs: &[String]) -> Vec<(String, String)> {
 mod tests {
     #[test]
     fn doctests_are_ranked_by_line_within_their_file_and_other_folders_left_out() {
-        let dirs = [
-            "src_a_rs_40_1",
-            "index",
-            "src_a_rs_7_0",
-            "src_a_rs_x_1",
-            "src_b_rs_12_3",
-            "src_a_rs_1_",
-            "src_a_rs_40_0",
-            "a_1",
-        ];
+        let dirs = "src_a_rs_40_1 index src_a_rs_7_0 src_a_rs_x_1 src_b_rs_12_3 src_a_rs_1_ \
+                    src_a_rs_40_0 a_1";
+        let dirs: Vec<String> = dirs.split_whitespace().map(String::from).collect();
         let expected = [
             ("src_a_rs-1", "src_a_rs_7_0"),
             ("src_a_rs-2", "src_a_rs_40_0"),
@@ -234,7 +207,7 @@ mod tests {
             ("src_b_rs-1", "src_b_rs_12_3"),
         ];
         let expected = expected.map(|(a, b)| (a.to_string(), b.to_string()));
-        assert_eq!(super::stable_names(&dirs.map(String::from)), expected);
+        assert_eq!(super::stable_names(&dirs), expected);
     }
 
     #[test]

@@ -1,17 +1,7 @@
-//! A published crate written for older bindings, built on this workspace's crate: what
-//! rustacuda-check (rustacuda 0.1.3, on cuda-driver-sys 0.3.0) and cust-check (cust 0.3.2, on
-//! cust_raw 0.11.3) share, `cargo xtask NAME-check [--bundle DIR | --update-locks]`. Its two trees
-//! ([`crate::dependents::trees`]): as published, on its old bindings, linked through
-//! `<CUDA_LIBRARY_PATH>/lib64` as they expect; and migrated, on this workspace's cuda-driver-sys.
-//! Each build (the old bindings; ours with each `dependents` version; the headers newer than the
-//! 535 driver link the stub library) compiles the library, the unit and integration tests, the
-//! examples and every doctest, into a folder dependent-run runs ([`build`]). The headers that bind
-//! cuCtxCreate_v4 bind symbols the 535 driver lacks: their build runs on the GPU only, or, for a
-//! crate whose [`Dependent`] says so, is built with `dynamic-loading` and run too. In CI, the old
-//! bindings' build and ours run on Debian's 535 library (no GPU: what needs a device fails alike),
-//! and every outcome of ours must equal the old build's but those `ci/NAME/expected-differences`
-//! lists ([`crate::base::outcomes`]). With `--bundle DIR`, the oldest and newest `dependents`
-//! builds (and the old bindings' build, if gpu-run compares with it) go into DIR for gpu-bundle.
+//! rustacuda-check and cust-check: a published crate built on its old bindings and on this crate
+//! with each `dependents` version, run and compared as docs/DESIGN.md ("The test command", step
+//! 10) says. With `--bundle DIR`, the oldest and newest `dependents` builds (and the old bindings'
+//! build, if gpu-run compares with it) go into DIR for gpu-bundle.
 
 mod build;
 
@@ -19,9 +9,8 @@ use crate::base::args::Args;
 use crate::base::driver::binds_ctx_create_v4;
 use crate::base::files::{self, read};
 use crate::base::outcomes as compare;
-use crate::base::process::root;
 use crate::base::{versions, Result};
-use crate::dependents::trees::{link_folders, patch_config, run_build, Check};
+use crate::dependents::trees::{link_folders, patch_config, run_build, start};
 use build::Builder;
 use std::path::Path;
 use std::time::Instant;
@@ -33,36 +22,64 @@ pub struct Dependent {
     pub version: &'static str,
     /// The old bindings it is published on, as the outcomes of that build are tagged (`0.3.0`).
     pub baseline: &'static str,
-    /// The name its Cargo.toml gives cuda-driver-sys after the patch: features are
-    /// `<dependency>/cuda-<V>`.
+    /// The name its Cargo.toml gives cuda-driver-sys after the patch (`<dependency>/cuda-<V>`).
     pub dependency: &'static str,
-    /// Whether the builds for the headers that bind cuCtxCreate_v4 use `dynamic-loading` in CI and
-    /// run on the 535 library (else they are built only, and run on the GPU).
+    /// Whether the builds for the headers that bind cuCtxCreate_v4 (which the 535 library lacks)
+    /// use `dynamic-loading` and run in CI (else they run on the GPU only).
     pub dynamic_when_newer: bool,
     /// What every build must have made, relative to its folder (`tests/unit`).
     pub required: &'static [&'static str],
-    /// Whether the GPU bundle holds the old bindings' build too (`baseline/`), for gpu-run to
-    /// compare with as CI does; else gpu-run wants every test to pass but the expected
-    /// differences.
+    /// Whether the GPU bundle holds the old bindings' build too, for gpu-run to compare with as CI
+    /// does (else gpu-run wants every test to pass but the expected differences).
     pub gpu_baseline: bool,
-    /// An optional dependency that the migrated tree's lock must hold: the control drops it from
-    /// a copy of the lock, whose fetch must then fail naming the lock and the command.
+    /// An optional dependency that the migrated tree's lock must hold (its control).
     pub control: Option<&'static str>,
 }
 
-/// `cargo xtask NAME-check [--bundle DIR | --update-locks]`: the builds, then (without
-/// `--bundle`) the runs and their comparison.
-pub fn run(dep: &Dependent, args: &Args) -> Result {
-    let started = Instant::now();
-    let check = Check {
-        name: dep.name,
-        version: Some(dep.version),
-        trees: [("published", "published"), ("migrated", "migrated")],
+/// rustacuda-check: rustacuda 0.1.3, written for the registry's cuda-driver-sys 0.3.0; its
+/// example too must build; its 13.0 build runs on the GPU only.
+pub fn rustacuda(args: &Args) -> Result {
+    let rustacuda = Dependent {
+        name: "rustacuda",
+        version: "0.1.3",
+        baseline: "0.3.0",
+        dependency: "cuda-driver-sys",
+        dynamic_when_newer: false,
+        gpu_baseline: false,
+        control: None,
+        required: &["tests/unit", "examples/launch"],
     };
-    let Some((work, [published, migrated], bundle)) = check.start(args)? else {
+    run(&rustacuda, args)
+}
+
+/// cust-check: cust 0.3.2 (Rust-CUDA's driver layer), written for cust_raw 0.11.3 (the CUDA 11.4
+/// bindings, whose find_cuda_helper wants a folder with `lib64/`); its 13.0 build uses
+/// `dynamic-loading` in CI, so that it runs on the 535 library too. On the GPU its outcomes are
+/// compared with cust_raw's build, as in CI: four of its doctests do not compile on either.
+pub fn cust(args: &Args) -> Result {
+    let cust = Dependent {
+        name: "cust",
+        version: "0.3.2",
+        baseline: "cust_raw-0.11.3",
+        dependency: "cust_raw",
+        dynamic_when_newer: true,
+        gpu_baseline: true,
+        control: Some("half"),
+        required: &["tests/unit"],
+    };
+    run(&cust, args)
+}
+
+/// The check of `dep`: the builds, then (without `--bundle`) the runs and their comparison.
+fn run(dep: &Dependent, args: &Args) -> Result {
+    let started = Instant::now();
+    let trees = [("published", "published"), ("migrated", "migrated")];
+    let Some((work, data, [published, migrated], bundle)) =
+        start(dep.name, Some(dep.version), trees, args)?
+    else {
         return Ok(());
     };
-    let (task, data) = (check.task(), check.data());
+    let task = format!("{}-check", dep.name);
     // The crate's own warnings (the same on both bindings) are not this check's business.
     std::env::set_var("RUSTFLAGS", "--cap-lints allow");
     if let Some(optional) = dep.control {
@@ -70,21 +87,19 @@ pub fn run(dep: &Dependent, args: &Args) -> Result {
     }
     let (links, published_link) = link_folders(&work)?;
     let builder = Builder::new(dep, &work)?;
-    let ours = |v: u32, dynamic: bool, dest: &Path| -> Result {
+    let ours = |v: u32, dynamic: bool, dest: &Path| -> Result<usize> {
         let mut features = format!("{}/cuda-{v}", dep.dependency);
         if dynamic {
             features.push_str(&format!(",{}/dynamic-loading", dep.dependency));
         }
         let tag = format!("ours-{v}{}", if dynamic { "-dynamic" } else { "" });
-        builder.build(
-            &tag,
-            &migrated.dir,
-            dest,
-            links.for_header(v)?,
-            &["--config", &patch_config(), "--features", &features],
-        )
+        let args = ["--config", &patch_config(), "--features", &features];
+        builder.build(&tag, &migrated.dir, dest, links.for_header(v)?, &args)
     };
+    let baseline =
+        |dest: &Path| builder.build(dep.baseline, &published.dir, dest, &published_link, &[]);
     let dependents = versions::tagged("dependents")?;
+    let expected_file = data.join("expected-differences");
 
     if let Some(bundle) = bundle {
         files::create_dir(&bundle)?;
@@ -96,43 +111,27 @@ pub fn run(dep: &Dependent, args: &Args) -> Result {
             ours(v, false, &bundle.join(format!("ours-{v}")))?;
         }
         if dep.gpu_baseline {
-            builder.build(
-                dep.baseline,
-                &published.dir,
-                &bundle.join("baseline"),
-                &published_link,
-                &[],
-            )?;
+            baseline(&bundle.join("baseline"))?;
         }
-        let file = "expected-differences";
-        return files::copy(&root().join(&data).join(file), &bundle.join(file));
+        return files::copy(&expected_file, &bundle.join("expected-differences"));
     }
 
     // Ours first: a migration edit missing stops the check at once, with the compiler's error.
     let mut run_tags = vec![dep.baseline.to_string()];
-    let mut built_features = Vec::new();
+    let (mut built, mut built_features) = (0, Vec::new());
     for &v in &dependents {
         let newer = binds_ctx_create_v4(v)?;
         let dynamic = newer && dep.dynamic_when_newer;
         let tag = format!("ours-{v}");
-        ours(v, dynamic, &work.join(format!("run-{tag}")))?;
-        built_features.push(format!(
-            "cuda-{v}{}",
-            if dynamic { " + dynamic-loading" } else { "" }
-        ));
+        built += ours(v, dynamic, &work.join(format!("run-{tag}")))?;
+        let loading = if dynamic { " + dynamic-loading" } else { "" };
+        built_features.push(format!("cuda-{v}{loading}"));
         // Not the builds that link cuCtxCreate_v4, which that driver lacks (run on the GPU).
         if !newer || dynamic {
             run_tags.push(tag);
         }
     }
-    builder.build(
-        dep.baseline,
-        &published.dir,
-        &work.join(format!("run-{}", dep.baseline)),
-        &published_link,
-        &[],
-    )?;
-    let built = build::count_binaries(&work)?;
+    built += baseline(&work.join(format!("run-{}", dep.baseline)))?;
     println!(
         "{task}: built {} times ({}; ours with {}): {built} binaries",
         dependents.len() + 1,
@@ -144,13 +143,10 @@ pub fn run(dep: &Dependent, args: &Args) -> Result {
     let outcomes_file = |tag: &str| work.join(format!("outcomes-{tag}"));
     let mut texts = Vec::new();
     for tag in &run_tags {
-        texts.push(run_build(
-            &work.join(format!("run-{tag}")),
-            &outcomes_file(tag),
-            &[],
-        )?);
+        let dir = work.join(format!("run-{tag}"));
+        texts.push(run_build(&dir, &outcomes_file(tag), &[])?);
     }
-    let expected = compare::expected(&read(&root().join(&data).join("expected-differences"))?);
+    let expected = compare::expected(&read(&expected_file)?);
     let (baseline_file, baseline) = (outcomes_file(dep.baseline), &texts[0]);
     for (tag, ours) in run_tags.iter().zip(&texts).skip(1) {
         let compared = [

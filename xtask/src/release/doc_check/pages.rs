@@ -2,7 +2,7 @@
 //! said at most once, negated features' badges; and a method's part of a type's page.
 
 use crate::base::Result;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The facts `text` lacks, each as `[fact]`.
 pub fn lacking(text: &str, facts: &[&str]) -> Vec<String> {
@@ -27,7 +27,7 @@ pub fn repeated(text: &str, facts: &[&str]) -> Vec<String> {
 const NEGATED_BADGE: &str = "non-crate feature";
 
 /// The pages (`*.html`) under `dir` with a badge of a negated feature, sorted.
-pub fn negated_badges(dir: &Path) -> Result<Vec<PathBuf>> {
+pub fn negated_badges(dir: &Path) -> Result<Vec<String>> {
     let mut found = Vec::new();
     for path in fs_err::read_dir(dir)?.map(|e| e.map(|e| e.path())) {
         let path = path?;
@@ -36,7 +36,7 @@ pub fn negated_badges(dir: &Path) -> Result<Vec<PathBuf>> {
         } else if path.extension().is_some_and(|e| e == "html")
             && fs_err::read_to_string(&path).is_ok_and(|t| t.contains(NEGATED_BADGE))
         {
-            found.push(path);
+            found.push(path.display().to_string());
         }
     }
     found.sort();
@@ -47,15 +47,10 @@ pub fn negated_badges(dir: &Path) -> Result<Vec<PathBuf>> {
 /// with `id="method.` (included), as `sed -n '/start/,/end/p'`.
 pub fn method(page: &str, name: &str) -> String {
     let start = format!("id=\"method.{name}\"");
-    let mut lines = page.lines().skip_while(|l| !l.contains(&start));
-    let Some(first) = lines.next() else {
-        return String::new();
-    };
-    let mut part = format!("{first}\n");
-    for line in lines {
-        part.push_str(line);
-        part.push('\n');
-        if line.contains("id=\"method.") {
+    let mut part = String::new();
+    for (i, line) in page.lines().skip_while(|l| !l.contains(&start)).enumerate() {
+        part.push_str(&format!("{line}\n"));
+        if i > 0 && line.contains("id=\"method.") {
             break;
         }
     }

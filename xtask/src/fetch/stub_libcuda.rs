@@ -11,9 +11,8 @@ use crate::base::{files, process, prototypes, Result};
 
 /// `cargo xtask stub-libcuda DIR`.
 pub fn run(args: &Args) -> Result {
-    let dir = args.value("DIR").expect("declared");
-    let shown = dir;
-    let dir = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let shown = args.value("DIR").expect("declared");
+    let dir = std::path::absolute(shown).map_err(|e| format!("{shown}: {e}"))?;
     files::create_dir(&dir)?;
     let names = prototypes::functions()?;
     let source: String = names

@@ -4,7 +4,7 @@
 //! ([`check_package`]).
 
 use crate::base::args::Args;
-use crate::base::process::{self, root};
+use crate::base::process;
 use crate::base::scratch::Scratch;
 use crate::base::{cargo_json, deps, files, Result};
 use crate::release::CRATES;
@@ -62,8 +62,7 @@ fn check_package(name: &str, files: &[String], kib: u64) -> Result {
         .map(String::from)
         .collect();
     if name == "cuda-driver-sys-items" {
-        let generated = root().join("cuda-driver-sys-items/src/generated");
-        for file in files::named(&generated, "", ".rs")? {
+        for file in files::named(&crate::base::prototypes::generated(), "", ".rs")? {
             wanted.push(format!("src/generated/{}", files::name(&file)));
         }
     }

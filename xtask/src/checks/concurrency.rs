@@ -1,21 +1,8 @@
-//! `cargo xtask concurrency`: the loader and the table checked, not only exercised; run by the
-//! test task, runs alone too. Without a GPU, against Debian's 535 library:
-//! 1. the model check: `cuda-driver-sys-items/tests/loom.rs` under `--cfg loom` (the loader's
-//!    state machine and the slots, `src/loading.rs` and `src/slot.rs`, under loom); then the same
-//!    on a copy of the workspace with each ordering of [`WEAKENED`] weakened in turn: each must
-//!    fail with loom's causality violation;
-//! 2. ThreadSanitizer (`-Zsanitizer=thread`, the standard library built instrumented by
-//!    `-Zbuild-std`, `RUSTC_BOOTSTRAP=1` on the stable toolchain, whose `rust-src` component
-//!    rustup adds): tests/first_call_race.rs and the tests racing threads through the table and
-//!    the loader (`*_many_threads`), linked, `table-only` and `dynamic-loading`: no report; then
-//!    first_call_race on the copy whose loader publishes its state `Relaxed`: a data race
-//!    reported;
-//! 3. AddressSanitizer (`-Zsanitizer=address`, likewise): the bad-input programs whose input goes
-//!    through the loader's fixed buffers, under `dynamic-loading` (tests/load_from.rs: a path
-//!    that is not UTF-8, a 5,000-byte path; tests/faulty_library.rs; tests/check_error_strings.rs,
-//!    every result code's name and message): no report.
-//!
-//! Nothing is suppressed: no sanitizer options but the report's exit code.
+//! `cargo xtask concurrency`: the loader and the table checked, not only exercised, against
+//! Debian's 535 library (docs/DESIGN.md, "Memory ordering", "How it is checked"): loom on the
+//! real code and on copies with each ordering of [`WEAKENED`] weakened (each must fail),
+//! ThreadSanitizer with a weakened control that must report, AddressSanitizer over the loader's
+//! bad input. Nothing is suppressed: no sanitizer options but the report's exit code.
 
 use crate::base::args::Args;
 use crate::base::capture::merged;
@@ -29,17 +16,13 @@ use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, ExitStatus};
 
-/// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
-/// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
-/// workspace, so the copy's builds would otherwise take the names of the real ones, in the
-/// target folder they share for the dependencies, and a later real run could reuse a weakened
-/// build.
+/// A feature the weakened copy's builds add (the model's, ThreadSanitizer's), which changes
+/// nothing they check: else they would take the real builds' names in the shared target folder.
 const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
 /// The target the sanitized builds name (`-Zbuild-std` needs one).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
-/// One weakened ordering: what it breaks, the file (in cuda-driver-sys-items/src/), the line as
-/// written, whose Release or Acquire is weakened to Relaxed.
+/// One weakened ordering: what it breaks, the file in cuda-driver-sys-items/src/, the line.
 type Weakening = (&'static str, &'static str, &'static str);
 
 /// The controls of the model check; the first is also ThreadSanitizer's.

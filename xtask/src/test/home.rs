@@ -1,12 +1,6 @@
-//! The test command's own homes, made empty at each start under `target/ci-home/`: cargo's
-//! (`CARGO_HOME`: the package index, the downloaded crates), rustup's (`RUSTUP_HOME`: the
-//! toolchains, targets and components) and pip's cache (`PIP_CACHE_DIR`). So a run on a
-//! developer's machine sees what a fresh machine sees: every step fetches or installs what it
-//! needs (the crates through committed locks, Rust 1.84, `rust-src`, the aarch64 and Windows
-//! targets), and one that leans on a cache fails here as it would there.
-//!
-//! The toolchain that runs the command is installed into the new rustup home first (the same
-//! release, minimal profile with clippy and rustfmt), and the steps run with it.
+//! The test command's own homes, empty at each start under `target/ci-home/` (cargo's, rustup's,
+//! pip's cache; docs/DESIGN.md, "What CI runs", "Caches"): the running toolchain is installed
+//! into the new rustup home first, and the steps run with it.
 
 use crate::base::process::{self, root};
 use crate::base::{files, rustup, Result};

@@ -66,13 +66,13 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     let clang_lib = path(clang::DIR, "root/usr/lib/x86_64-linux-gnu");
     let values = [
         numbers.join(" "),
-        path(DRIVER_535.dir, "lib"),
-        path(DRIVER_470.dir, "lib"),
-        path(DRIVER_535_ARM64.dir, "lib"),
+        path(DRIVER_535, "lib"),
+        path(DRIVER_470, "lib"),
+        path(DRIVER_535_ARM64, "lib"),
         path(cudart::DIR_ARM64, "lib"),
         path(cudart::DIR, "lib"),
         path(cudart::DIR, "include"),
-        format!("{}:{clang_lib}", path(DRIVER_535.dir, "lib")),
+        format!("{}:{clang_lib}", path(DRIVER_535, "lib")),
         path(clang::DIR, "lib"),
         path(interop::DIR, "include"),
         format!("-resource-dir={}", clang_resource_dir(deps)?),

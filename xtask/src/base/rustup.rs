@@ -27,10 +27,8 @@ pub fn component(name: &str) -> Result {
 /// `rustup run`.
 pub fn toolchain(version: &str) -> Result<String> {
     let installed = rustup(&["toolchain", "list"], "the installed toolchains")?;
-    if !installed
-        .lines()
-        .any(|l| l.starts_with(&format!("{version}-")))
-    {
+    let prefix = format!("{version}-");
+    if !installed.lines().any(|l| l.starts_with(&prefix)) {
         install(version, &[])?;
     }
     Ok(version.to_string())

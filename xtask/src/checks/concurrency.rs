@@ -164,14 +164,8 @@ fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Com
     test.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
     let target = root().join(format!("target/{sanitizer}-sanitizer"));
     test.env("CARGO_TARGET_DIR", target);
-    test.args([
-        "test",
-        "-Zbuild-std",
-        "--target",
-        TARGET,
-        "-p",
-        "cuda-driver-tests",
-    ]);
+    let args = format!("test -Zbuild-std --target {TARGET} -p cuda-driver-tests");
+    test.args(args.split(' '));
     test.args(["--no-default-features", "--features", features]);
     test.args(tests.iter().flat_map(|t| ["--test", t]));
     test

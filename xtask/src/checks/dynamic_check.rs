@@ -133,9 +133,8 @@ fn executables(cargo: &mut Command) -> Result<Vec<Executable>> {
 /// The test binary `test` among `built`.
 fn test_binary<'a>(built: &'a [Executable], test: &str) -> Result<&'a Path> {
     let found = built.iter().find(|e| e.name == test && e.path.is_file());
-    Ok(&found
-        .ok_or(format!("the {test} test binary was not built"))?
-        .path)
+    let found = found.ok_or(format!("the {test} test binary was not built"))?;
+    Ok(&found.path)
 }
 
 /// Builds the examples (`cargo`: `cargo build` with the features) and checks that those `keep`

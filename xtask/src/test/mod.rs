@@ -100,11 +100,11 @@ impl Beside {
         let status = (self.child.wait()).map_err(|e| process::error(&self.command, e))?;
         print!("{}", fs::read_to_string(&self.log)?);
         let ended = fs::metadata(&self.log)?.modified()?;
-        let took = ended.duration_since(self.started).unwrap_or_default();
-        println!(
-            "(ran beside the other steps, from their start: {} s)",
-            took.as_secs()
-        );
+        let took = ended
+            .duration_since(self.started)
+            .unwrap_or_default()
+            .as_secs();
+        println!("(ran beside the other steps, from their start: {took} s)");
         match status.success() {
             true => Ok(()),
             false => Err(format!("`{heading}` failed ({status}): its output is above").into()),
@@ -316,10 +316,9 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     build.args(["--no-run", "--message-format=json"]);
     let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
     let none = format!("no table test binary from {}", process::describe(&build));
-    let binary = (built.executables.into_iter())
-        .find(|e| e.kind == "test" && e.name == "table")
-        .ok_or(none)?
-        .path;
+    let mut executables = built.executables.into_iter();
+    let binary = executables.find(|e| e.kind == "test" && e.name == "table");
+    let binary = binary.ok_or(none)?.path;
     let mut symbols = elf::symbols(&binary, true)?;
     symbols.retain(|s| s.starts_with("cu"));
     symbols.sort();

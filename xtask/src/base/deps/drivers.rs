@@ -1,8 +1,6 @@
-//! Debian's NVIDIA driver libraries (`libcuda1`, `non-free` of this machine's mirror), each
-//! unpacked into its folder under `target/ci-deps`, `lib/` being the folder of its
-//! `libcuda.so.1`: the 535 library for x86-64 (the tests' driver), the 470 library (CUDA 11.4,
-//! `cuGetProcAddress` (v1) and no `_v2`), and with `--arm64-driver` the arm64 build of the 535
-//! library (loaded under qemu-aarch64 by the platforms task).
+//! Debian's NVIDIA driver libraries (`libcuda1`, `non-free` of this machine's mirror), each in its
+//! folder under `target/ci-deps`, `lib/` holding its `libcuda.so.1`: the 535 library for x86-64,
+//! the 470 one (CUDA 11.4, no `cuGetProcAddress_v2`), and with `--arm64-driver` the arm64 535 one.
 
 use super::apt;
 use crate::base::Result;
@@ -37,15 +35,10 @@ fn fetch_one(
     packages: &[&str],
 ) -> Result {
     let what = format!("{} {what} ({suite} non-free)", packages.join(" "));
-    let lib = format!(
-        "root/usr/lib/{}-linux-gnu/nvidia/current",
-        if arch.is_some() { "aarch64" } else { "x86_64" }
-    );
-    apt::fetch(
-        &deps.join(dir),
-        &what,
-        &["lib/libcuda.so.1"],
-        ("lib", &lib),
-        |debs| apt::download(deps, (suite, "non-free"), arch, debs, packages),
-    )
+    let machine = if arch.is_some() { "aarch64" } else { "x86_64" };
+    let lib = format!("root/usr/lib/{machine}-linux-gnu/nvidia/current");
+    let (dir, link) = (deps.join(dir), ("lib", lib.as_str()));
+    apt::fetch(&dir, &what, &["lib/libcuda.so.1"], link, |debs| {
+        apt::download(deps, (suite, "non-free"), arch, debs, packages)
+    })
 }

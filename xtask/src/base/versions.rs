@@ -13,24 +13,20 @@ pub const TAGS: &[&str] = &[
     "default",
     // The dependents' checks (first run, rustacuda, the 0.3 program) build with it.
     "dependents",
-    // The driver library the tests run on (Debian's 535; exactly one): builds for a newer header
-    // link the stub library.
+    // The driver library the tests run on (Debian's 535; exactly one); newer headers link the stub.
     "driver",
     // The 11.x check's table-only binary imports cuGetProcAddress (v1) and starts on bullseye's
     // 470 driver (CUDA 11.4); dynamic-check and bad-input run their builds of it there too.
     "old-driver",
-    // The first header whose cuCtxCreate is cuCtxCreate_v4, which the driver lacks (doc-check
-    // documents it): from it on, first-run's examples link the stub and rustacuda-check's builds
-    // run only on a GPU.
+    // The first header whose cuCtxCreate is cuCtxCreate_v4, which the driver lacks (doc-check):
+    // from it on, first-run's examples link the stub, rustacuda-check's builds run only on a GPU.
     "ctx-create-v4",
     // The first header whose cuMemAdvise and cuMemPrefetchAsync take a CUmemLocation (`_v2`):
     // cudarc-check builds its tour with it and newer.
     "mem-location",
-    // dynamic-check runs its dynamic-loading build on the driver, which lacks some of its
-    // functions (they return CUDA_ERROR_NOT_FOUND).
+    // dynamic-check runs it on the driver, which lacks some of its functions (CUDA_ERROR_NOT_FOUND).
     "ahead-of-driver",
-    // First-run's toolkit root holds its headers with the CUDA 12 runtime and builds its C twins
-    // (a 12.x version, exactly one).
+    // First-run's toolkit root holds its headers and builds its C twins (a 12.x, exactly one).
     "toolkit",
     // dependent-check's crate enables its feature and checks DEP_CUDA_VERSION (exactly one).
     "dependent-crate",
@@ -43,15 +39,13 @@ pub const TAGS: &[&str] = &[
     "gpu-examples",
     // The GPU bundle carries its driver and table tests, every function linked.
     "gpu-linked",
-    // The GPU bundle carries its driver and table tests not linking every function (functions
-    // newer than the GPU's driver are reported as not found).
+    // The GPU bundle carries its driver and table tests not linking every function.
     "gpu-unlinked",
     // The GPU bundle carries its table test built with `table-only`.
     "gpu-table-only",
     // The GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`.
     "gpu-dynamic",
-    // The table-only check builds with it: a header newer than the driver, whose binary imports
-    // only the table's symbols and runs on the driver.
+    // The table-only check: a header newer than the driver, its binary run on the driver.
     "table-only",
     // The workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA 12
     // and of CUDA 13 (each about 100 s under qemu).

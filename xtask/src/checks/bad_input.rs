@@ -65,10 +65,8 @@ pub fn run(_: &Args) -> Result {
 
     build_script()?;
 
-    println!(
-        "\nbad-input: all passed in {} s",
-        started.elapsed().as_secs()
-    );
+    let took = started.elapsed().as_secs();
+    println!("\nbad-input: all passed in {took} s");
     Ok(())
 }
 

@@ -79,11 +79,8 @@ impl FirstRun {
             let link = if stub { &self.stub } else { &self.driver };
             let out = self.scratch(&format!("out/{v}"));
             files::create_dir(&out)?;
-            let repo = self.scratch("repo");
-            println!(
-                "--- cuda-{v}: cargo run --example NAME, in {}",
-                repo.display()
-            );
+            let repo = self.scratch("repo").display().to_string();
+            println!("--- cuda-{v}: cargo run --example NAME, in {repo}");
             let groups = group_programs_at(v)?;
             for e in self.examples.iter().chain(&groups) {
                 let file = |what: &str| out.join(format!("{e}.{what}"));
@@ -257,10 +254,8 @@ fn stop(stderr: &str) -> String {
         return String::new();
     };
     let end = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
-    format!(
-        " (undefined symbol: {})",
-        &tail[..end.unwrap_or(tail.len())]
-    )
+    let name = &tail[..end.unwrap_or(tail.len())];
+    format!(" (undefined symbol: {name})")
 }
 
 #[cfg(test)]

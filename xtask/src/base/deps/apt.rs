@@ -48,9 +48,7 @@ pub fn download(
     }
     let apt_get = |command: &str| {
         let mut apt_get = Command::new("apt-get");
-        for option in &options {
-            apt_get.arg("-o").arg(option);
-        }
+        apt_get.args(options.iter().flat_map(|o| ["-o", o.as_str()]));
         apt_get.arg(command).current_dir(dest);
         apt_get
     };

@@ -41,19 +41,9 @@ impl Variable {
 }
 
 /// The names of the variables [`variables`] sets besides `CUDA_HEADERS_<V>`, in its order.
-const NAMES: [&str; 11] = [
-    "CUDA_VERSIONS",
-    "CUDA_LIBRARY_PATH",
-    "CUDA_DRIVER_470",
-    "CUDA_DRIVER_ARM64",
-    "CUDART_LIBRARY_PATH_ARM64",
-    "CUDART_LIBRARY_PATH",
-    "CUDART_INCLUDE_PATH",
-    "LD_LIBRARY_PATH",
-    "LIBCLANG_PATH",
-    "CUDA_INTEROP_INCLUDE",
-    "BINDGEN_EXTRA_CLANG_ARGS",
-];
+const NAMES: &str = "CUDA_VERSIONS CUDA_LIBRARY_PATH CUDA_DRIVER_470 CUDA_DRIVER_ARM64 \
+                     CUDART_LIBRARY_PATH_ARM64 CUDART_LIBRARY_PATH CUDART_INCLUDE_PATH \
+                     LD_LIBRARY_PATH LIBCLANG_PATH CUDA_INTEROP_INCLUDE BINDGEN_EXTRA_CLANG_ARGS";
 
 /// The variables for the fetched dependencies under `deps`, the headers of `versions` first.
 pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
@@ -77,7 +67,8 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
         path(interop::DIR, "include"),
         format!("-resource-dir={}", clang_resource_dir(deps)?),
     ];
-    let named = NAMES.into_iter().map(String::from).zip(values);
+    assert_eq!(NAMES.split_whitespace().count(), values.len());
+    let named = NAMES.split_whitespace().map(String::from).zip(values);
     let variables = headers.chain(named).map(|(name, value)| Variable {
         prepends: name == "LD_LIBRARY_PATH",
         name,
@@ -109,10 +100,12 @@ fn clang_resource_dir(deps: &Path) -> Result<String> {
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
-        _ if name.starts_with("CUDA_HEADERS_") || NAMES.contains(&name) => Err(format!(
-            "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
-        )
-        .into()),
+        _ if name.starts_with("CUDA_HEADERS_") || NAMES.split_whitespace().any(|n| n == name) => {
+            Err(format!(
+                "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
+            )
+            .into())
+        }
         _ => Err(format!("{name} ({what}) is not set").into()),
     }
 }

@@ -108,10 +108,8 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
             parse_line(line, versions.last()).map_err(|e| format!("line {}: {e}", i + 1))?;
         versions.push(version);
     }
-    let defaults = versions
-        .iter()
-        .filter(|v| v.tags.iter().any(|t| t == "default"));
-    if defaults.count() != 1 {
+    let is_default = |v: &&Version| v.tags.iter().any(|t| t == "default");
+    if versions.iter().filter(is_default).count() != 1 {
         return Err("not exactly one version tagged `default`".into());
     }
     Ok(versions)
@@ -199,19 +197,6 @@ mod no_literal_versions {
         ("ci/cust/migration.patch", ""),
     ];
 
-    /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
-    fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
-        let runs = |line: &'t str| {
-            line.split(|c: char| !c.is_ascii_digit())
-                .map(move |r| (r, line))
-        };
-        (text.lines().flat_map(runs))
-            .filter(|(run, _)| run.len() == 5)
-            .filter_map(|(run, line)| Some((run.parse().ok()?, line)))
-            .filter(|(n, _)| versions.contains(n))
-            .collect()
-    }
-
     #[test]
     fn no_task_source_spells_a_listed_version() {
         let versions: Vec<u32> = all().unwrap().iter().map(|v| v.number).collect();
@@ -226,12 +211,17 @@ mod no_literal_versions {
                 continue; // not text (none of these names a version)
             };
             let name = path.strip_prefix(&root).unwrap().to_string_lossy();
-            for (v, line) in spelled(&text, &versions) {
-                let excepted = (EXCEPTIONS.iter())
-                    .position(|(file, around)| *file == name && line.contains(around));
-                match excepted {
-                    Some(i) => used[i] = true,
-                    None => bad.push(format!("{name}: {v} in `{}`", line.trim())),
+            // Each run of exactly five digits that is a listed version.
+            for line in text.lines() {
+                let runs = line.split(|c: char| !c.is_ascii_digit());
+                let numbers = runs.filter(|r| r.len() == 5).flat_map(str::parse::<u32>);
+                for v in numbers.filter(|n| versions.contains(n)) {
+                    let excepted = (EXCEPTIONS.iter())
+                        .position(|(file, around)| *file == name && line.contains(around));
+                    match excepted {
+                        Some(i) => used[i] = true,
+                        None => bad.push(format!("{name}: {v} in `{}`", line.trim())),
+                    }
                 }
             }
         }
@@ -240,7 +230,7 @@ mod no_literal_versions {
             "versions spelled out instead of taken from cuda-driver-sys-items/versions.txt by tag \
              (versions::tagged): {bad:#?}"
         );
-        // Each exception still finds its versions: the walk and `spelled` see them.
+        // Each exception still finds its versions: the walk and the digit runs see them.
         let unused = EXCEPTIONS.iter().zip(used).filter(|(_, used)| !used);
         let unused: Vec<&str> = unused.map(|((file, _), _)| *file).collect();
         assert!(

@@ -11,7 +11,6 @@ use crate::base::scratch::Scratch;
 use crate::base::steps::Headings;
 use crate::base::versions::{dotted, the_one};
 use crate::base::{cargo_json, files, process, Result};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
@@ -43,7 +42,13 @@ pub fn run(_: &Args) -> Result {
             "every result code through cuda-check against C: {features}, the 470 library (CUDA {})",
             dotted(DRIVER_470)
         ));
-        let mut test = process::command(test_binary(&features, "check_error_strings")?);
+        // The test binary, built with cargo's messages unshown.
+        let mut build = cargo_test(&features, "check_error_strings");
+        let built = cargo_json::built(build.args(["--no-run", "--message-format=json"]))?;
+        let mut executables = built.executables.into_iter();
+        let binary = executables.find(|e| e.kind == "test" && e.name == "check_error_strings");
+        let none = format!("check_error_strings ({features}) was not built");
+        let mut test = process::command(binary.ok_or(none)?.path);
         test.env("LD_LIBRARY_PATH", &driver_470);
         test.env("CUDA_DRIVER_EXPECT_VERSION", DRIVER_470.to_string());
         process::run(test.arg("--nocapture"))?;
@@ -76,16 +81,6 @@ fn cargo_test(features: &str, test: &str) -> Command {
     cargo.args(["test", "--no-default-features", "--features", features]);
     cargo.args(["--test", test]);
     cargo
-}
-
-/// The path of the test binary `test` built with `features` (cargo's messages unshown).
-fn test_binary(features: &str, test: &str) -> Result<PathBuf> {
-    let mut build = cargo_test(features, test);
-    let built = cargo_json::built(build.args(["--no-run", "--message-format=json"]))?;
-    let mut executables = built.executables.into_iter();
-    let binary = executables.find(|e| e.kind == "test" && e.name == test);
-    let none = format!("{test} ({features}) was not built");
-    Ok(binary.ok_or(none)?.path)
 }
 
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.

@@ -88,7 +88,13 @@ pub fn run(_: &Args) -> Result {
     }
 
     step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
-    rust_src()?;
+    // The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
+    // added unless its files are there.
+    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
+    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
+    if !library.is_file() {
+        rustup::component("rust-src")?;
+    }
     let modes = [
         ("", "first_call_race table driver"),
         (",table-only", "first_call_race table"),
@@ -130,17 +136,6 @@ pub fn run(_: &Args) -> Result {
     process::run(test.args(["--", "--nocapture"]))?;
     steps.finish();
     Ok(())
-}
-
-/// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
-/// added unless its files are there.
-fn rust_src() -> Result {
-    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
-    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
-    if library.is_file() {
-        return Ok(());
-    }
-    rustup::component("rust-src")
 }
 
 /// The model check of the workspace at `dir`, with the features `extra` too: how it ended, what

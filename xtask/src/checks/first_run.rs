@@ -165,19 +165,16 @@ impl FirstRun {
     /// runtime) builds that version's C twins in the fresh clone; the parity test passes.
     fn toolkit(&self) -> Result {
         let v = the_one("toolkit")?;
-        let name = format!("CUDA_HEADERS_{v}");
-        let what = format!("the {} headers", dotted(v));
-        let headers = env_path(&name, &what)?;
+        let d = dotted(v);
+        let headers = env_path(&format!("CUDA_HEADERS_{v}"), &format!("the {d} headers"))?;
         println!(
-            "--- a toolkit root in CUDA_PATH (include/cuda.h of the {0} header, the 12 runtime) builds the {0} twins",
-            dotted(v)
+            "--- a toolkit root in CUDA_PATH (include/cuda.h of the {d} header, the 12 runtime) builds the {d} twins"
         );
         // The runtime's headers first (an older 12.x, with its own interop headers), then the
         // version's driver and interop headers over them, as in one toolkit; the GL/EGL/VDPAU
         // headers those include are the system's, here CUDA_INTEROP_INCLUDE.
         let toolkit = self.scratch("toolkit");
-        let include = toolkit.join("include");
-        let lib64 = toolkit.join("lib64");
+        let (include, lib64) = (toolkit.join("include"), toolkit.join("lib64"));
         files::create_dir(&include)?;
         files::create_dir(&lib64)?;
         let mut contents = self.cudart_include.clone().into_os_string();

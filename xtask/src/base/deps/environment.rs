@@ -54,6 +54,15 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     });
     let numbers: Vec<String> = versions.iter().map(|v| v.number.to_string()).collect();
     let clang_lib = path(clang::DIR, "root/usr/lib/x86_64-linux-gnu");
+    // clang's resource folder (`usr/lib/clang/<major.minor.patch>`): the first by name.
+    let parent = deps.join(clang::DIR).join("root/usr/lib/clang");
+    let resource = files::sorted(&parent, "")?.into_iter().find(|p| {
+        let name = files::name(p);
+        !name.starts_with('.') && name.matches('.').count() >= 2
+    });
+    let (parent, clang) = (parent.display(), deps.join(clang::DIR));
+    let clang = clang.display();
+    let none = format!("no clang resource folder (<major.minor.patch>) in {parent}: remove {clang} and fetch again");
     let values = [
         numbers.join(" "),
         path(DRIVER_535, "lib"),
@@ -65,7 +74,7 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
         format!("{}:{clang_lib}", path(DRIVER_535, "lib")),
         path(clang::DIR, "lib"),
         path(interop::DIR, "include"),
-        format!("-resource-dir={}", clang_resource_dir(deps)?),
+        format!("-resource-dir={}", resource.ok_or(none)?.display()),
     ];
     assert_eq!(NAMES.split_whitespace().count(), values.len());
     let named = NAMES.split_whitespace().map(String::from).zip(values);
@@ -75,23 +84,6 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
         value,
     });
     Ok(variables.collect())
-}
-
-/// clang's resource folder in `clang/` (`usr/lib/clang/<major.minor.patch>`): the first by name.
-fn clang_resource_dir(deps: &Path) -> Result<String> {
-    let parent = deps.join(clang::DIR).join("root/usr/lib/clang");
-    let first = files::sorted(&parent, "")?.into_iter().find(|p| {
-        let name = files::name(p);
-        !name.starts_with('.') && name.matches('.').count() >= 2
-    });
-    let first = first.ok_or_else(|| {
-        format!(
-            "no clang resource folder (<major.minor.patch>) in {}: remove {} and fetch again",
-            parent.display(),
-            deps.join(clang::DIR).display()
-        )
-    })?;
-    Ok(first.display().to_string())
 }
 
 /// The value of the required environment variable `name`, which holds `what` (a few words: "the

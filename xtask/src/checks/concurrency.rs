@@ -116,9 +116,8 @@ pub fn run(_: &Args) -> Result {
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
         merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
     })?;
-    let race = report
-        .lines()
-        .position(|l| l.contains("ThreadSanitizer: data race"));
+    let mut lines = report.lines();
+    let race = lines.position(|l| l.contains("ThreadSanitizer: data race"));
     let Some(i) = race.filter(|_| !status.success()) else {
         print!("{report}");
         return Err(format!("ThreadSanitizer reports nothing with {what}").into());

@@ -175,9 +175,8 @@ fn groups(version: u32, link: &Path) -> Result {
     let parity = test_binary(&built, "examples_parity")?;
     let (_, dir) = built_examples(&mut cargo("build"), |name| names.iter().any(|n| n == name))?;
     let mut run = process::command(parity);
-    tee(run
-        .env("CUDA_EXAMPLES_DIR", &dir)
-        .args(["group::", "--nocapture"]))?;
+    run.env("CUDA_EXAMPLES_DIR", &dir);
+    tee(run.args(["group::", "--nocapture"]))?;
     start_without_library(parity, &dir)
 }
 

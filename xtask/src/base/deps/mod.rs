@@ -83,8 +83,7 @@ mod tests {
 
     #[test]
     fn options_are_parsed_and_unknown_ones_rejected() {
-        let none: [&str; 0] = [];
-        assert_eq!(Options::parse(&none).unwrap(), Options::default());
+        assert_eq!(Options::parse::<&str>(&[]).unwrap(), Options::default());
         assert!(Options::parse(&["--arm64-driver"]).unwrap().arm64_driver);
         assert!(Options::parse(&["--arm64"]).is_err());
     }

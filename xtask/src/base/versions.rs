@@ -24,7 +24,7 @@ pub const TAGS: &[&str] = &[
     // The first header whose cuMemAdvise and cuMemPrefetchAsync take a CUmemLocation (`_v2`):
     // cudarc-check builds its tour with it and newer.
     "mem-location",
-    // dynamic-check runs it on the driver, which lacks some of its functions (CUDA_ERROR_NOT_FOUND).
+    // dynamic-check runs it on the driver, which lacks some of its functions: NOT_FOUND for them.
     "ahead-of-driver",
     // First-run's toolkit root holds its headers and builds its C twins (a 12.x, exactly one).
     "toolkit",

@@ -130,11 +130,8 @@ fn build_script() -> Result {
     let header = "#define CUDA_VERSION 99999999999999\n";
     files::write(&include.join("cuda.h"), header)?;
     let include = ("CUDA_INCLUDE_PATH", include.to_string_lossy().into_owned());
-    let log = cargo_check(
-        false,
-        &[include],
-        &["--features", "cuda-version-from-header"],
-    )?;
+    let features = ["--features", "cuda-version-from-header"];
+    let log = cargo_check(false, &[include], &features)?;
     let said = "defines CUDA_VERSION as \"99999999999999\", which is not a CUDA version";
     if !shown(&log, said) {
         print!("{log}");

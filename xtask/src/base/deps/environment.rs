@@ -62,7 +62,9 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     });
     let (parent, clang) = (parent.display(), deps.join(clang::DIR));
     let clang = clang.display();
-    let none = format!("no clang resource folder (<major.minor.patch>) in {parent}: remove {clang} and fetch again");
+    let none = format!(
+        "no clang resource folder (<major.minor.patch>) in {parent}: remove {clang} and fetch again"
+    );
     let values = [
         numbers.join(" "),
         path(DRIVER_535, "lib"),

@@ -6,10 +6,9 @@ use std::path::Path;
 
 /// The dynamic symbols `path` imports (`undefined`) or exports, without their versions (`@...`).
 pub fn symbols(path: &Path, undefined: bool) -> Result<Vec<String>> {
-    let which = if undefined {
-        "--undefined-only"
-    } else {
-        "--defined-only"
+    let which = match undefined {
+        true => "--undefined-only",
+        false => "--defined-only",
     };
     let nm = process::output(process::command("nm").args(["-D", which]).arg(path))?;
     Ok(names(&nm))

@@ -1,9 +1,6 @@
-//! What the tasks install with rustup, the one toolchain manager they use: the prebuilt standard
-//! library of a target for the toolchain that runs cargo (`rustup target add`), a component of it
-//! (`rustup component add`), a toolchain of its own version (`rustup toolchain install`); and a
-//! program of such a toolchain (`rustup run`). What is there already is not asked for again (no
-//! download, no network); a machine without rustup, or one that cannot reach its downloads, gets
-//! one line saying what to run.
+//! rustup, the one toolchain manager the tasks use: targets, components, toolchains, and a
+//! toolchain's programs. What is there already is not asked for again; a machine without rustup,
+//! or one that cannot reach its downloads, gets one line saying what to run.
 
 use crate::base::{process, Result};
 use std::process::Command;
@@ -30,10 +27,8 @@ pub fn component(name: &str) -> Result {
 /// `rustup run`.
 pub fn toolchain(version: &str) -> Result<String> {
     let installed = rustup(&["toolchain", "list"], "the installed toolchains")?;
-    if !installed
-        .lines()
-        .any(|l| l.starts_with(&format!("{version}-")))
-    {
+    let prefix = format!("{version}-");
+    if !installed.lines().any(|l| l.starts_with(&prefix)) {
         install(version, &[])?;
     }
     Ok(version.to_string())

@@ -5,96 +5,51 @@
 use crate::base::process::root;
 use crate::base::Result;
 
-/// The tags a version can carry, and what each means.
-pub const TAGS: &[(&str, &str)] = &[
-    (
-        "anchor",
-        "the full test suite runs for it; every other version gets the probes and the C spellings",
-    ),
-    (
-        "default",
-        "the crate's default version feature (exactly one)",
-    ),
-    (
-        "dependents",
-        "the dependents' checks (first run, rustacuda, the 0.3 program) build with it",
-    ),
-    (
-        "driver",
-        "the version of the driver library the tests run on (Debian's 535; exactly one): \
-         builds for a newer header link the stub library",
-    ),
-    (
-        "old-driver",
-        "the 11.x check builds with it: a table-only binary that imports cuGetProcAddress (v1) \
-         and starts on Debian bullseye's 470 driver (CUDA 11.4); dynamic-check and bad-input run \
-         their builds of it there too",
-    ),
-    (
-        "ctx-create-v4",
-        "doc-check documents cuCtxCreate with it: the first header whose cuCtxCreate is \
-         cuCtxCreate_v4, which the driver lacks: from it on, the examples of first-run link the \
-         stub library and rustacuda-check's builds run only on a GPU",
-    ),
-    (
-        "mem-location",
-        "cudarc-check builds its tour with it and newer: the first header whose cuMemAdvise and \
-         cuMemPrefetchAsync take a CUmemLocation (`_v2`), which cudarc's calls need",
-    ),
-    (
-        "ahead-of-driver",
-        "dynamic-check builds it with dynamic-loading and runs it on the driver, which lacks some \
-         of its functions (they return CUDA_ERROR_NOT_FOUND)",
-    ),
-    (
-        "toolkit",
-        "first-run's toolkit root holds its headers with the CUDA 12 runtime and builds its C \
-         twins (a 12.x version, exactly one)",
-    ),
-    (
-        "dependent-crate",
-        "dependent-check's crate enables its feature and checks DEP_CUDA_VERSION (exactly one)",
-    ),
-    (
-        "cudart",
-        "its runtime wheel gives the C twins' CUDA runtime: the oldest 12.x, run by every 12.x driver",
-    ),
-    (
-        "cudart-arm64",
-        "its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64",
-    ),
-    (
-        "gpu-examples",
-        "the GPU bundle carries its examples and C twins and its driver, table and interop tests, \
-         every function linked (the default version's always; ncu profiles the newest one's)",
-    ),
-    (
-        "gpu-linked",
-        "the GPU bundle carries its driver and table tests, every function linked",
-    ),
-    (
-        "gpu-unlinked",
-        "the GPU bundle carries its driver and table tests not linking every function (functions \
-         newer than the GPU's driver are reported as not found)",
-    ),
-    (
-        "gpu-table-only",
-        "the GPU bundle carries its table test built with `table-only`",
-    ),
-    (
-        "gpu-dynamic",
-        "the GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`",
-    ),
-    (
-        "table-only",
-        "the table-only check builds with it: a header newer than the driver, whose binary \
-         imports only the table's symbols and runs on the driver",
-    ),
-    (
-        "aarch64",
-        "the workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA \
-         12 and of CUDA 13 (each about 100 s under qemu)",
-    ),
+/// The tags a version can carry; each comment says what the tag means.
+pub const TAGS: &[&str] = &[
+    // The full test suite runs for it; every other version gets the probes and the C spellings.
+    "anchor",
+    // The crate's default version feature (exactly one).
+    "default",
+    // The dependents' checks (first run, rustacuda, the 0.3 program) build with it.
+    "dependents",
+    // The driver library the tests run on (Debian's 535; exactly one); newer headers link the stub.
+    "driver",
+    // The 11.x check's table-only binary imports cuGetProcAddress (v1) and starts on bullseye's
+    // 470 driver (CUDA 11.4); dynamic-check and bad-input run their builds of it there too.
+    "old-driver",
+    // The first header whose cuCtxCreate is cuCtxCreate_v4, which the driver lacks (doc-check):
+    // from it on, first-run's examples link the stub, rustacuda-check's builds run only on a GPU.
+    "ctx-create-v4",
+    // The first header whose cuMemAdvise and cuMemPrefetchAsync take a CUmemLocation (`_v2`):
+    // cudarc-check builds its tour with it and newer.
+    "mem-location",
+    // dynamic-check runs it on the driver, which lacks some of its functions: NOT_FOUND for them.
+    "ahead-of-driver",
+    // First-run's toolkit root holds its headers and builds its C twins (a 12.x, exactly one).
+    "toolkit",
+    // dependent-check's crate enables its feature and checks DEP_CUDA_VERSION (exactly one).
+    "dependent-crate",
+    // Its runtime wheel gives the C twins' CUDA runtime: the oldest 12.x, run by every 12.x driver.
+    "cudart",
+    // Its runtime wheel gives the aarch64 CUDA runtime: the oldest built for aarch64.
+    "cudart-arm64",
+    // The GPU bundle carries its examples, C twins, driver, table and interop tests, every
+    // function linked (the default version's always; ncu profiles the newest one's).
+    "gpu-examples",
+    // The GPU bundle carries its driver and table tests, every function linked.
+    "gpu-linked",
+    // The GPU bundle carries its driver and table tests not linking every function.
+    "gpu-unlinked",
+    // The GPU bundle carries its table test built with `table-only`.
+    "gpu-table-only",
+    // The GPU bundle carries its driver, table and dynamic tests built with `dynamic-loading`.
+    "gpu-dynamic",
+    // The table-only check: a header newer than the driver, its binary run on the driver.
+    "table-only",
+    // The workspace's tests built for aarch64 Linux run under qemu for it: the newest of CUDA 12
+    // and of CUDA 13 (each about 100 s under qemu).
+    "aarch64",
 ];
 
 /// One line of the version list.
@@ -119,7 +74,7 @@ pub fn all() -> Result<Vec<Version>> {
 
 /// The versions tagged `tag`, oldest first.
 pub fn tagged(tag: &str) -> Result<Vec<u32>> {
-    if !TAGS.iter().any(|(t, _)| *t == tag) {
+    if !TAGS.contains(&tag) {
         return Err(format!("versions.txt has no tag `{tag}`").into());
     }
     Ok(all()?
@@ -153,10 +108,8 @@ fn parse(text: &str) -> std::result::Result<Vec<Version>, String> {
             parse_line(line, versions.last()).map_err(|e| format!("line {}: {e}", i + 1))?;
         versions.push(version);
     }
-    let defaults = versions
-        .iter()
-        .filter(|v| v.tags.iter().any(|t| t == "default"));
-    if defaults.count() != 1 {
+    let is_default = |v: &&Version| v.tags.iter().any(|t| t == "default");
+    if versions.iter().filter(is_default).count() != 1 {
         return Err("not exactly one version tagged `default`".into());
     }
     Ok(versions)
@@ -171,10 +124,7 @@ fn parse_line(line: &str, before: Option<&Version>) -> std::result::Result<Versi
         return Err(bad());
     };
     let number: u32 = number.parse().map_err(|_| bad())?;
-    if let Some(tag) = tags
-        .iter()
-        .find(|t| !TAGS.iter().any(|(known, _)| known == *t))
-    {
+    if let Some(tag) = tags.iter().find(|t| !TAGS.contains(t)) {
         return Err(format!("unknown tag `{tag}`"));
     }
     if before.is_some_and(|before| before.number >= number) {
@@ -195,7 +145,6 @@ mod tests {
     #[test]
     fn dotted_versions() {
         assert_eq!(dotted(12090), "12.9");
-        assert_eq!(dotted(13050), "13.5");
         assert_eq!(dotted(11040), "11.4");
         assert_eq!(dotted(12100), "12.10");
     }
@@ -248,19 +197,6 @@ mod no_literal_versions {
         ("ci/cust/migration.patch", ""),
     ];
 
-    /// Each run of exactly five digits in `text` that is one of `versions`, with its line.
-    fn spelled<'t>(text: &'t str, versions: &[u32]) -> Vec<(u32, &'t str)> {
-        let runs = |line: &'t str| {
-            line.split(|c: char| !c.is_ascii_digit())
-                .map(move |r| (r, line))
-        };
-        (text.lines().flat_map(runs))
-            .filter(|(run, _)| run.len() == 5)
-            .filter_map(|(run, line)| Some((run.parse().ok()?, line)))
-            .filter(|(n, _)| versions.contains(n))
-            .collect()
-    }
-
     #[test]
     fn no_task_source_spells_a_listed_version() {
         let versions: Vec<u32> = all().unwrap().iter().map(|v| v.number).collect();
@@ -275,12 +211,17 @@ mod no_literal_versions {
                 continue; // not text (none of these names a version)
             };
             let name = path.strip_prefix(&root).unwrap().to_string_lossy();
-            for (v, line) in spelled(&text, &versions) {
-                let excepted = (EXCEPTIONS.iter())
-                    .position(|(file, around)| *file == name && line.contains(around));
-                match excepted {
-                    Some(i) => used[i] = true,
-                    None => bad.push(format!("{name}: {v} in `{}`", line.trim())),
+            // Each run of exactly five digits that is a listed version.
+            for line in text.lines() {
+                let runs = line.split(|c: char| !c.is_ascii_digit());
+                let numbers = runs.filter(|r| r.len() == 5).flat_map(str::parse::<u32>);
+                for v in numbers.filter(|n| versions.contains(n)) {
+                    let excepted = (EXCEPTIONS.iter())
+                        .position(|(file, around)| *file == name && line.contains(around));
+                    match excepted {
+                        Some(i) => used[i] = true,
+                        None => bad.push(format!("{name}: {v} in `{}`", line.trim())),
+                    }
                 }
             }
         }
@@ -289,7 +230,7 @@ mod no_literal_versions {
             "versions spelled out instead of taken from cuda-driver-sys-items/versions.txt by tag \
              (versions::tagged): {bad:#?}"
         );
-        // Each exception still finds its versions: the walk and `spelled` see them.
+        // Each exception still finds its versions: the walk and the digit runs see them.
         let unused = EXCEPTIONS.iter().zip(used).filter(|(_, used)| !used);
         let unused: Vec<&str> = unused.map(|((file, _), _)| *file).collect();
         assert!(

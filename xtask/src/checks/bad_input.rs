@@ -1,17 +1,7 @@
-//! `cargo xtask bad-input`: bad input, run by the test task; runs alone too. Without a GPU:
-//! 1. every CUresult value 0..1100 and the extremes through cuda-check against the C helper
-//!    (tests/check_error_strings.rs) under dynamic-loading on the 535 library, and linked and
-//!    dynamic-loading on Debian bullseye's 470 library (the linked 535 run is the test task's);
-//! 2. 64 threads racing the first calls, 100 fresh processes, linked, table-only and
-//!    dynamic-loading (tests/first_call_race.rs);
-//! 3. faulty driver libraries under dynamic-loading (tests/faulty_library.rs);
-//! 4. the build script in bad environments ([`build_script`]);
-//! 5. the examples given bad kernels folders (none, empty, garbage, truncated PTX, directories
-//!    named .ptx, a 5,000-byte path, a name that is not UTF-8) against their C twins
-//!    (tests/examples_parity.rs, bad_kernels_folders_behave_as_in_c).
-//!
-//! The versions are the default one and the one tagged `old-driver`, the feature sets those
-//! the test task and dynamic-check build, so that little is rebuilt.
+//! `cargo xtask bad-input`: bad input (docs/DESIGN.md, "What CI runs", step 7): every result
+//! code against C on the 535 and 470 libraries, the first-call race, faulty libraries, the build
+//! script in bad environments ([`build_script`]), bad kernels folders against the C twins. The
+//! versions and feature sets are those the test task and dynamic-check build: little is rebuilt.
 
 use crate::base::args::Args;
 use crate::base::capture::{exit_code, merged};
@@ -21,7 +11,6 @@ use crate::base::scratch::Scratch;
 use crate::base::steps::Headings;
 use crate::base::versions::{dotted, the_one};
 use crate::base::{cargo_json, files, process, Result};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
@@ -53,7 +42,13 @@ pub fn run(_: &Args) -> Result {
             "every result code through cuda-check against C: {features}, the 470 library (CUDA {})",
             dotted(DRIVER_470)
         ));
-        let mut test = process::command(test_binary(&features, "check_error_strings")?);
+        // The test binary, built with cargo's messages unshown.
+        let mut build = cargo_test(&features, "check_error_strings");
+        let built = cargo_json::built(build.args(["--no-run", "--message-format=json"]))?;
+        let mut executables = built.executables.into_iter();
+        let binary = executables.find(|e| e.kind == "test" && e.name == "check_error_strings");
+        let none = format!("check_error_strings ({features}) was not built");
+        let mut test = process::command(binary.ok_or(none)?.path);
         test.env("LD_LIBRARY_PATH", &driver_470);
         test.env("CUDA_DRIVER_EXPECT_VERSION", DRIVER_470.to_string());
         process::run(test.arg("--nocapture"))?;
@@ -75,10 +70,8 @@ pub fn run(_: &Args) -> Result {
 
     build_script()?;
 
-    println!(
-        "\nbad-input: all passed in {} s",
-        started.elapsed().as_secs()
-    );
+    let took = started.elapsed().as_secs();
+    println!("\nbad-input: all passed in {took} s");
     Ok(())
 }
 
@@ -90,23 +83,11 @@ fn cargo_test(features: &str, test: &str) -> Command {
     cargo
 }
 
-/// The path of the test binary `test` built with `features` (cargo's messages unshown).
-fn test_binary(features: &str, test: &str) -> Result<PathBuf> {
-    let mut build = cargo_test(features, test);
-    let built = cargo_json::built(build.args(["--no-run", "--message-format=json"]))?;
-    let mut executables = built.executables.into_iter();
-    let binary = executables.find(|e| e.kind == "test" && e.name == test);
-    let none = format!("{test} ({features}) was not built");
-    Ok(binary.ok_or(none)?.path)
-}
-
 /// What the user's LD_LIBRARY_PATH is in these builds: the warning must list it first.
 const USER_DIR: &str = "/nonexistent-user-dir";
 
-/// The build script of cuda-driver-sys in bad environments, alone in its own target folder (the
-/// environment changes rerun it): a pkg-config package whose -L path is not UTF-8, a pkg-config
-/// that fails, and a cuda.h whose CUDA_VERSION is no version. No panic, a clear line; the
-/// warning names no folder cargo added to LD_LIBRARY_PATH.
+/// The build script of cuda-driver-sys in bad environments, in its own target folder: no panic,
+/// a clear line; the warning names no folder cargo added to LD_LIBRARY_PATH.
 fn build_script() -> Result {
     let scratch = Scratch::new("bad-input")?;
     let pc = scratch.path().join("pc");
@@ -149,11 +130,8 @@ fn build_script() -> Result {
     let header = "#define CUDA_VERSION 99999999999999\n";
     files::write(&include.join("cuda.h"), header)?;
     let include = ("CUDA_INCLUDE_PATH", include.to_string_lossy().into_owned());
-    let log = cargo_check(
-        false,
-        &[include],
-        &["--features", "cuda-version-from-header"],
-    )?;
+    let features = ["--features", "cuda-version-from-header"];
+    let log = cargo_check(false, &[include], &features)?;
     let said = "defines CUDA_VERSION as \"99999999999999\", which is not a CUDA version";
     if !shown(&log, said) {
         print!("{log}");
@@ -162,9 +140,8 @@ fn build_script() -> Result {
     Ok(())
 }
 
-/// `cargo check -p cuda-driver-sys` in target/bad-input with `vars` and the cargo `args`, no
-/// CUDA_LIBRARY_PATH and LD_LIBRARY_PATH the user's folder; its output. An error (the output
-/// shown) if the build script panicked or the check did not pass (`passes`) or fail.
+/// `cargo check -p cuda-driver-sys` in target/bad-input with `vars` and `args`, LD_LIBRARY_PATH
+/// the user's folder; its output; an error if the script panicked or it did not pass (`passes`).
 fn cargo_check(passes: bool, vars: &[(&str, String)], args: &[&str]) -> Result<String> {
     let mut cargo = process::command("cargo");
     let check = "check -p cuda-driver-sys --target-dir target/bad-input";

@@ -1,21 +1,8 @@
-//! `cargo xtask concurrency`: the loader and the table checked, not only exercised; run by the
-//! test task, runs alone too. Without a GPU, against Debian's 535 library:
-//! 1. the model check: `cuda-driver-sys-items/tests/loom.rs` under `--cfg loom` (the loader's
-//!    state machine and the slots, `src/loading.rs` and `src/slot.rs`, under loom); then the same
-//!    on a copy of the workspace with each ordering of [`WEAKENED`] weakened in turn: each must
-//!    fail with loom's causality violation;
-//! 2. ThreadSanitizer (`-Zsanitizer=thread`, the standard library built instrumented by
-//!    `-Zbuild-std`, `RUSTC_BOOTSTRAP=1` on the stable toolchain, whose `rust-src` component
-//!    rustup adds): tests/first_call_race.rs and the tests racing threads through the table and
-//!    the loader (`*_many_threads`), linked, `table-only` and `dynamic-loading`: no report; then
-//!    first_call_race on the copy whose loader publishes its state `Relaxed`: a data race
-//!    reported;
-//! 3. AddressSanitizer (`-Zsanitizer=address`, likewise): the bad-input programs whose input goes
-//!    through the loader's fixed buffers, under `dynamic-loading` (tests/load_from.rs: a path
-//!    that is not UTF-8, a 5,000-byte path; tests/faulty_library.rs; tests/check_error_strings.rs,
-//!    every result code's name and message): no report.
-//!
-//! Nothing is suppressed: no sanitizer options but the report's exit code.
+//! `cargo xtask concurrency`: the loader and the table checked, not only exercised, against
+//! Debian's 535 library (docs/DESIGN.md, "Memory ordering", "How it is checked"): loom on the
+//! real code and on copies with each ordering of [`WEAKENED`] weakened (each must fail),
+//! ThreadSanitizer with a weakened control that must report, AddressSanitizer over the loader's
+//! bad input. Nothing is suppressed: no sanitizer options but the report's exit code.
 
 use crate::base::args::Args;
 use crate::base::capture::merged;
@@ -29,17 +16,13 @@ use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, ExitStatus};
 
-/// A feature the builds of the weakened copy add, which changes nothing they check (the model's,
-/// ThreadSanitizer's): cargo names a workspace crate's build by its path relative to the
-/// workspace, so the copy's builds would otherwise take the names of the real ones, in the
-/// target folder they share for the dependencies, and a later real run could reuse a weakened
-/// build.
+/// A feature the weakened copy's builds add (the model's, ThreadSanitizer's), which changes
+/// nothing they check: else they would take the real builds' names in the shared target folder.
 const CONTROLS: [&str; 2] = [",profiler", ",per-thread-default-stream"];
 /// The target the sanitized builds name (`-Zbuild-std` needs one).
 const TARGET: &str = "x86_64-unknown-linux-gnu";
 
-/// One weakened ordering: what it breaks, the file (in cuda-driver-sys-items/src/), the line as
-/// written, whose Release or Acquire is weakened to Relaxed.
+/// One weakened ordering: what it breaks, the file in cuda-driver-sys-items/src/, the line.
 type Weakening = (&'static str, &'static str, &'static str);
 
 /// The controls of the model check; the first is also ThreadSanitizer's.
@@ -105,7 +88,13 @@ pub fn run(_: &Args) -> Result {
     }
 
     step("ThreadSanitizer: the first-call race and the threaded table and loader tests");
-    rust_src()?;
+    // The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
+    // added unless its files are there.
+    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
+    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
+    if !library.is_file() {
+        rustup::component("rust-src")?;
+    }
     let modes = [
         ("", "first_call_race table driver"),
         (",table-only", "first_call_race table"),
@@ -127,9 +116,8 @@ pub fn run(_: &Args) -> Result {
         let mut race = sanitized(copy.path(), "thread", &control, &["first_call_race"]);
         merged(race.env("FIRST_CALL_RACE_RUNS", "3"))
     })?;
-    let race = report
-        .lines()
-        .position(|l| l.contains("ThreadSanitizer: data race"));
+    let mut lines = report.lines();
+    let race = lines.position(|l| l.contains("ThreadSanitizer: data race"));
     let Some(i) = race.filter(|_| !status.success()) else {
         print!("{report}");
         return Err(format!("ThreadSanitizer reports nothing with {what}").into());
@@ -147,17 +135,6 @@ pub fn run(_: &Args) -> Result {
     process::run(test.args(["--", "--nocapture"]))?;
     steps.finish();
     Ok(())
-}
-
-/// The standard library's source, which `-Zbuild-std` builds: rustup's `rust-src` component,
-/// added unless its files are there.
-fn rust_src() -> Result {
-    let sysroot = process::output(process::command("rustc").args(["--print", "sysroot"]))?;
-    let library = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.lock");
-    if library.is_file() {
-        return Ok(());
-    }
-    rustup::component("rust-src")
 }
 
 /// The model check of the workspace at `dir`, with the features `extra` too: how it ended, what
@@ -181,14 +158,8 @@ fn sanitized(dir: &Path, sanitizer: &str, features: &str, tests: &[&str]) -> Com
     test.env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only");
     let target = root().join(format!("target/{sanitizer}-sanitizer"));
     test.env("CARGO_TARGET_DIR", target);
-    test.args([
-        "test",
-        "-Zbuild-std",
-        "--target",
-        TARGET,
-        "-p",
-        "cuda-driver-tests",
-    ]);
+    let args = format!("test -Zbuild-std --target {TARGET} -p cuda-driver-tests");
+    test.args(args.split(' '));
     test.args(["--no-default-features", "--features", features]);
     test.args(tests.iter().flat_map(|t| ["--test", t]));
     test

@@ -1,7 +1,6 @@
-//! `cargo xtask dependent-check`: a crate that depends on cuda-driver-sys builds with no CUDA and
-//! no libclang. A throwaway crate under target/ depends on it by path, with every CUDA and
-//! libclang variable cleared, and its build script checks the `DEP_CUDA_*` metadata
-//! cuda-driver-sys exports to dependents.
+//! `cargo xtask dependent-check`: a throwaway crate under target/ that depends on cuda-driver-sys
+//! builds with every CUDA and libclang variable cleared; its build script checks the `DEP_CUDA_*`
+//! metadata cuda-driver-sys exports to dependents.
 
 use crate::base::args::Args;
 use crate::base::process::{self, root};
@@ -50,8 +49,7 @@ cuda-driver-sys = {{ path = \"{}/cuda-driver-sys\", features = [\"cuda-{version}
     files::write(&dir.join("src/lib.rs"), LIB_RS)?;
     let mut cargo = process::command("cargo");
     cargo
-        .arg("build")
-        .arg("--manifest-path")
+        .args(["build", "--manifest-path"])
         .arg(dir.join("Cargo.toml"));
     cargo.arg("--target-dir").arg(dir.join("target"));
     for name in CLEARED.split_whitespace() {

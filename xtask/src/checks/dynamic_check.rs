@@ -1,17 +1,8 @@
-//! `cargo xtask dynamic-check`: the `dynamic-loading` checks, run by the test task; runs alone
-//! too. Without a GPU, for the default header in both stream modes, the header tagged
-//! `ahead-of-driver` (whose functions newer than the 535 driver return CUDA_ERROR_NOT_FOUND) and
-//! the one tagged `old-driver` (whose loader bootstraps CUDA 11's `cuGetProcAddress`, v1):
-//! 1. the test binaries (tests/dynamic.rs, driver.rs, table.rs) and every example load no driver
-//!    library ([`loads_no_driver`]);
-//! 2. with Debian's 535 library on LD_LIBRARY_PATH they pass the tests the linked build passes
-//!    (every function's pointer equal to `dlsym`'s of its symbol, the table, the examples' output
-//!    identical to their C twins'); the `old-driver` binaries also start on Debian bullseye's 470
-//!    driver (CUDA 11.4, no `cuGetProcAddress_v2`), and the table resolves what it has;
-//! 3. with no driver library reachable at all (this machine's loader cache has none, and
-//!    LD_LIBRARY_PATH is unset) they start, report the load failure as a value and through
-//!    check_driver!, and exit 0 (the `#[ignore]`d tests, run with --ignored);
-//! 4. the group programs, likewise, at the other headers they run at on the CPU ([`groups`]).
+//! `cargo xtask dynamic-check`: the `dynamic-loading` checks (docs/DESIGN.md, "What CI runs",
+//! step 6), for the default header in both stream modes and the headers tagged `ahead-of-driver`
+//! and `old-driver`: the binaries load no driver library ([`loads_no_driver`]), pass on the 535
+//! library (the `old-driver` table also on the 470 one), and start with none reachable; then
+//! the group programs at their headers ([`groups`]).
 
 use crate::base::args::Args;
 use crate::base::capture::tee;
@@ -73,9 +64,8 @@ driver library (a container without the GPU runtime hook); run this task there"
     Ok(())
 }
 
-/// The checks of the configuration `name` with the cargo `features`, its C twins linking the
-/// library in `link`; its examples compared if `examples` gives their header version. Its table
-/// test binary.
+/// The checks of the configuration `name` (`features`, twins linking `link`; the examples' header
+/// if they are compared); its table test binary.
 fn check(name: &str, features: &str, examples: Option<u32>, link: &Path) -> Result<PathBuf> {
     let mut binaries = vec!["dynamic", "load_from", "driver", "table"];
     // The interop modules (profiler, gl, egl, vdpau) through the same loader.
@@ -143,9 +133,8 @@ fn executables(cargo: &mut Command) -> Result<Vec<Executable>> {
 /// The test binary `test` among `built`.
 fn test_binary<'a>(built: &'a [Executable], test: &str) -> Result<&'a Path> {
     let found = built.iter().find(|e| e.name == test && e.path.is_file());
-    Ok(&found
-        .ok_or(format!("the {test} test binary was not built"))?
-        .path)
+    let found = found.ok_or(format!("the {test} test binary was not built"))?;
+    Ok(&found.path)
 }
 
 /// Builds the examples (`cargo`: `cargo build` with the features) and checks that those `keep`
@@ -170,10 +159,8 @@ fn cargo(what: &str, link: &Path, features: &str) -> Command {
     cargo
 }
 
-/// The group programs of the header `version` (each one's oldest header, and the newest; the
-/// default header's configuration runs those it builds) with `dynamic-loading`, their C twins
-/// linking the library in `link`: no driver library loaded, their parity on the 535 library
-/// (`group::`, each twin bound lazily, as the program binds its functions), a start with none.
+/// The group programs of the header `version` with `dynamic-loading`, twins linking `link`: no
+/// driver library loaded, their parity on the 535 library (`group::`), a start with none.
 fn groups(version: u32, link: &Path) -> Result {
     let names = group_programs_at(version)?;
     HEADINGS.step(&format!(
@@ -188,9 +175,8 @@ fn groups(version: u32, link: &Path) -> Result {
     let parity = test_binary(&built, "examples_parity")?;
     let (_, dir) = built_examples(&mut cargo("build"), |name| names.iter().any(|n| n == name))?;
     let mut run = process::command(parity);
-    tee(run
-        .env("CUDA_EXAMPLES_DIR", &dir)
-        .args(["group::", "--nocapture"]))?;
+    run.env("CUDA_EXAMPLES_DIR", &dir);
+    tee(run.args(["group::", "--nocapture"]))?;
     start_without_library(parity, &dir)
 }
 
@@ -226,9 +212,8 @@ fn on_470(name: &str, table: &Path) -> Result {
     Ok(())
 }
 
-/// A binary built with `dynamic-loading` loads no driver library at start: no libcuda NEEDED, no
-/// undefined `cu*` symbol, no RPATH or RUNPATH; and it imports `dlopen` (the loader is there: the
-/// check looked at the right thing). Prints one line of what it found.
+/// A `dynamic-loading` binary loads no driver library at start (no libcuda NEEDED, `cu*` import,
+/// RPATH or RUNPATH) and imports `dlopen` (the check saw the loader); one line of what it found.
 fn loads_no_driver(path: &Path) -> Result {
     let shown = path.display();
     let dynamic = elf::dynamic(path)?;

@@ -1,16 +1,8 @@
-//! `cargo xtask first-run`: the first run, as a new user meets it: a fresh clone of this
-//! repository, an empty CARGO_TARGET_DIR, no CUDA headers (no CUDA_HEADERS_*, no target/ci-deps,
-//! no toolkit) and only the driver library on the loader path. Then:
-//!   1. every example and group program with `cargo run`, under each `dependents` version, its
-//!      output compared with its C twin's ([`FirstRun::examples`]);
-//!   2. runtime_interop without the CUDA runtime, and `cargo test` without headers: each stops
-//!      with one line naming ci/fetch-deps.sh, and no panic ([`FirstRun::without_headers`]);
-//!   3. a toolkit root in CUDA_PATH is enough for a version's twins ([`FirstRun::toolkit`]).
-//!
-//! Needs fetch-deps' environment (the driver library, the `toolkit` version's headers, the CUDA
-//! 12 runtime) and CUDA_STUB_LIBRARY_PATH (stub-libcuda), which the builds of headers binding
-//! functions the CI machine's 535 driver lacks link against. Run by the test task, after the
-//! tests of every version were built in this checkout.
+//! `cargo xtask first-run`: the first run as a new user meets it (docs/DESIGN.md, "What CI runs",
+//! step 8): a fresh clone, an empty CARGO_TARGET_DIR, no CUDA headers, only the driver library:
+//! the examples against their C twins ([`FirstRun::examples`]), one line naming ci/fetch-deps.sh
+//! without the runtime or headers ([`FirstRun::without_headers`]), a toolkit root in CUDA_PATH
+//! ([`FirstRun::toolkit`]). Needs fetch-deps' environment and CUDA_STUB_LIBRARY_PATH.
 
 use crate::base::args::Args;
 use crate::base::capture::{exit_code, merged, show_non_empty};
@@ -28,11 +20,8 @@ use std::process::{Command, Stdio};
 /// The example that uses the CUDA runtime besides the driver.
 const USES_RUNTIME: &str = "runtime_interop";
 
-/// What the steps share: the folders of the environment (the driver library's, the stub
-/// library's, the CUDA 12 runtime's library and headers, the GL/EGL/VDPAU headers), every
-/// example, named by its C twin examples/NAME.cpp (tests/examples_parity.rs fails when its list
-/// differs from the twins), and the scratch folder: the clone in repo/, its target folder in
-/// target/.
+/// What the steps share: the environment's folders, every example (named by its C twin
+/// examples/NAME.cpp), and the scratch folder: the clone in repo/, its target folder in target/.
 struct FirstRun {
     driver: PathBuf,
     stub: PathBuf,
@@ -74,31 +63,24 @@ pub fn run(_: &Args) -> Result {
 }
 
 impl FirstRun {
-    /// Step 1, for each `dependents` version: `cargo run --example NAME` for every example and
-    /// every group program the version builds, each output (stdout, stderr, exit code) recorded
-    /// and compared with its C twin's by this checkout's parity test (tests/examples_parity.rs,
-    /// CUDA_EXAMPLES_OUTPUT_DIR), the twins being those the normal build of that version made.
-    /// runtime_interop runs as a user who has the CUDA runtime (CUDART_LIBRARY_PATH).
+    /// For each `dependents` version: `cargo run --example NAME` for every example and group
+    /// program it builds, each output recorded and compared with its C twin's by this checkout's
+    /// parity test (CUDA_EXAMPLES_OUTPUT_DIR). runtime_interop runs with the CUDA runtime.
     fn examples(&self) -> Result {
         let default = the_one("default")?;
         for v in versions::tagged("dependents")? {
             let features = format!("cuda-{v},interop");
             let features = ["--no-default-features", "--features", &features];
-            // A header binding cuCtxCreate_v4, which the 535 library lacks: link against the
-            // stub, as a toolkit's stubs/libcuda.so is for; the loader still loads the real
-            // driver. A group program of a header newer than the driver calls functions it lacks
-            // (cuMemcpyBatchAsync of 12.8), and so do the twins the parity test builds: the stub
-            // too.
+            // A header binding cuCtxCreate_v4, and a newer header's group programs and twins,
+            // call functions the 535 library lacks: they link the stub (as a toolkit's
+            // stubs/libcuda.so); the loader still loads the real driver.
             let (v4, newer) = (binds_ctx_create_v4(v)?, links_stub(v)?);
             let stub = v4 || newer;
             let link = if stub { &self.stub } else { &self.driver };
             let out = self.scratch(&format!("out/{v}"));
             files::create_dir(&out)?;
-            let repo = self.scratch("repo");
-            println!(
-                "--- cuda-{v}: cargo run --example NAME, in {}",
-                repo.display()
-            );
+            let repo = self.scratch("repo").display().to_string();
+            println!("--- cuda-{v}: cargo run --example NAME, in {repo}");
             let groups = group_programs_at(v)?;
             for e in self.examples.iter().chain(&groups) {
                 let file = |what: &str| out.join(format!("{e}.{what}"));
@@ -136,8 +118,8 @@ impl FirstRun {
         Ok(())
     }
 
-    /// Steps 1b and 2: the fresh clone without the CUDA runtime (runtime_interop) and without
-    /// headers (`cargo test`), each stopping with one line naming ci/fetch-deps.sh.
+    /// The fresh clone without the CUDA runtime (runtime_interop) and without headers (`cargo
+    /// test`), each stopping with one line naming ci/fetch-deps.sh.
     fn without_headers(&self) -> Result {
         println!(
             "--- runtime_interop without the CUDA runtime: one line naming ci/fetch-deps.sh, exit 1"
@@ -179,27 +161,20 @@ impl FirstRun {
         Ok(())
     }
 
-    /// Step 3: a toolkit root in CUDA_PATH (include/cuda.h of the header tagged `toolkit`, and
-    /// the CUDA 12 runtime: include/cuda_runtime_api.h, lib64/libcudart.so.12) builds that
-    /// version's C twins in the fresh clone, and the parity test passes from it.
+    /// A toolkit root in CUDA_PATH (the headers of the version tagged `toolkit`, the CUDA 12
+    /// runtime) builds that version's C twins in the fresh clone; the parity test passes.
     fn toolkit(&self) -> Result {
         let v = the_one("toolkit")?;
-        let name = format!("CUDA_HEADERS_{v}");
-        let what = format!("the {} headers", dotted(v));
-        let headers = env_path(&name, &what)?;
+        let d = dotted(v);
+        let headers = env_path(&format!("CUDA_HEADERS_{v}"), &format!("the {d} headers"))?;
         println!(
-            "--- a toolkit root in CUDA_PATH (include/cuda.h of the {0} header, the 12 runtime) builds the {0} twins",
-            dotted(v)
+            "--- a toolkit root in CUDA_PATH (include/cuda.h of the {d} header, the 12 runtime) builds the {d} twins"
         );
-        // A toolkit's include/ has the interop headers too (cudaGL.h, cudaProfiler.h, ...), which
-        // the tests compile; the GL/EGL/VDPAU headers they include are the system's (libgl-dev,
-        // ...), here through CUDA_INTEROP_INCLUDE.
-        // The runtime's headers first: the pinned runtime is of an older 12.x, whose folder holds
-        // its interop headers too; the version's driver headers (cuda.h and the interop ones)
-        // then replace them, as one toolkit's headers are all of one version.
+        // The runtime's headers first (an older 12.x, with its own interop headers), then the
+        // version's driver and interop headers over them, as in one toolkit; the GL/EGL/VDPAU
+        // headers those include are the system's, here CUDA_INTEROP_INCLUDE.
         let toolkit = self.scratch("toolkit");
-        let include = toolkit.join("include");
-        let lib64 = toolkit.join("lib64");
+        let (include, lib64) = (toolkit.join("include"), toolkit.join("lib64"));
         files::create_dir(&include)?;
         files::create_dir(&lib64)?;
         let mut contents = self.cudart_include.clone().into_os_string();
@@ -276,29 +251,19 @@ fn stop(stderr: &str) -> String {
         return String::new();
     };
     let end = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
-    format!(
-        " (undefined symbol: {})",
-        &tail[..end.unwrap_or(tail.len())]
-    )
+    let name = &tail[..end.unwrap_or(tail.len())];
+    format!(" (undefined symbol: {name})")
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_line_must_name_both_in_order() {
+        let (error, then) = ("error: cuda-driver-tests@", "run `ci/fetch-deps.sh`");
         let line = "error: cuda-driver-tests@0.4.0: no headers: run `ci/fetch-deps.sh`";
-        let error = "error: cuda-driver-tests@";
-        assert!(super::names_fetch_deps(
-            line,
-            error,
-            "run `ci/fetch-deps.sh`"
-        ));
+        assert!(super::names_fetch_deps(line, error, then));
         let reversed = "run `ci/fetch-deps.sh` error: cuda-driver-tests@0.4.0";
-        assert!(!super::names_fetch_deps(
-            reversed,
-            error,
-            "run `ci/fetch-deps.sh`"
-        ));
+        assert!(!super::names_fetch_deps(reversed, error, then));
     }
 
     #[test]

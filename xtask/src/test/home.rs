@@ -1,16 +1,9 @@
-//! The test command's own homes, made empty at each start under `target/ci-home/`: cargo's
-//! (`CARGO_HOME`: the package index, the downloaded crates), rustup's (`RUSTUP_HOME`: the
-//! toolchains, targets and components) and pip's cache (`PIP_CACHE_DIR`). So a run on a
-//! developer's machine sees what a fresh machine sees: every step fetches or installs what it
-//! needs (the crates through committed locks, Rust 1.84, `rust-src`, the aarch64 and Windows
-//! targets), and one that leans on a cache fails here as it would there.
-//!
-//! The toolchain that runs the command is installed into the new rustup home first (the same
-//! release, minimal profile with clippy and rustfmt), and the steps run with it.
+//! The test command's own homes, empty at each start under `target/ci-home/` (cargo's, rustup's,
+//! pip's cache; docs/DESIGN.md, "What CI runs", "Caches"): the running toolchain is installed
+//! into the new rustup home first, and the steps run with it.
 
 use crate::base::process::{self, root};
 use crate::base::{files, rustup, Result};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -27,16 +20,35 @@ pub fn fresh() -> Result {
     for dir in [&cargo, &rustup, &pip] {
         files::create_dir(dir)?;
     }
-    let toolchain = running_toolchain()?;
+    // The release of the toolchain that runs cargo here (`1.95.0`), as rustup names it: only a
+    // stable release can be installed again by that name.
+    let said = process::output(process::command("rustc").arg("-vV"))?;
+    let release = said.lines().find_map(|l| l.strip_prefix("release: "));
+    let toolchain = release.ok_or("rustc -vV: no release")?;
+    if toolchain.contains('-') {
+        return Err(format!(
+            "the test command installs the toolchain that runs it into a rustup home of its own, \
+             by its release; rustc {toolchain} is not a stable release: run it with a stable \
+             toolchain (`cargo +stable xtask test`)"
+        )
+        .into());
+    }
+    // LD_LIBRARY_PATH without the folders `cargo run` added for this program: its target
+    // folder's and its toolchain's (under the rustup home RUSTUP_HOME still names).
     if let Some(paths) = std::env::var_os("LD_LIBRARY_PATH") {
-        std::env::set_var("LD_LIBRARY_PATH", without_toolchain(&paths));
+        let (target, outer) = (root().join("target"), std::env::var_os("RUSTUP_HOME"));
+        let added = |p: &PathBuf| {
+            p.starts_with(&target) || outer.as_ref().is_some_and(|o| p.starts_with(o))
+        };
+        let kept = std::env::join_paths(std::env::split_paths(&paths).filter(|p| !added(p)));
+        std::env::set_var("LD_LIBRARY_PATH", kept.unwrap_or_default());
     }
     std::env::set_var("CARGO_HOME", &cargo);
     std::env::set_var("RUSTUP_HOME", &rustup);
-    let installed = rustup::install(&toolchain, &["clippy", "rustfmt"]);
+    let installed = rustup::install(toolchain, &["clippy", "rustfmt"]);
     let home = rustup.display();
     installed.map_err(|e| format!("the test command's own rustup home {home}: {e}"))?;
-    std::env::set_var("RUSTUP_TOOLCHAIN", &toolchain);
+    std::env::set_var("RUSTUP_TOOLCHAIN", toolchain);
     std::env::set_var("PIP_CACHE_DIR", &pip);
     // What `cargo run` set for this program, pointing into the toolchain that built it.
     std::env::remove_var("CARGO");
@@ -47,36 +59,6 @@ pub fn fresh() -> Result {
          installed into its rustup home in {took} s"
     );
     Ok(())
-}
-
-/// The release of the toolchain that runs cargo here (`1.95.0`), as rustup names it; only a
-/// stable release can be installed again by that name.
-fn running_toolchain() -> Result<String> {
-    let said = process::output(process::command("rustc").arg("-vV"))?;
-    let mut lines = said.lines();
-    let release =
-        (lines.find_map(|l| l.strip_prefix("release: "))).ok_or("rustc -vV: no release")?;
-    if release.contains('-') {
-        return Err(format!(
-            "the test command installs the toolchain that runs it into a rustup home of its own, \
-             by its release; rustc {release} is not a stable release: run it with a stable \
-             toolchain (`cargo +stable xtask test`)"
-        )
-        .into());
-    }
-    Ok(release.to_string())
-}
-
-/// `LD_LIBRARY_PATH` without the folders `cargo run` added for this program: its target folder's
-/// and its toolchain's (under the rustup home it was built with, which this process's
-/// `RUSTUP_HOME` still names).
-fn without_toolchain(paths: &std::ffi::OsStr) -> OsString {
-    let outer = std::env::var_os("RUSTUP_HOME").map(PathBuf::from);
-    let target = root().join("target");
-    let kept: Vec<PathBuf> = std::env::split_paths(paths)
-        .filter(|p| !p.starts_with(&target) && outer.as_ref().is_none_or(|o| !p.starts_with(o)))
-        .collect();
-    std::env::join_paths(kept).unwrap_or_default()
 }
 
 /// What the run downloaded into the homes, in MB: the crates (`.crate` files) and the installed

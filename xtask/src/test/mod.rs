@@ -1,15 +1,7 @@
-//! `cargo xtask test`: the workspace's test command (the README's "the tests"), what CI runs. It
-//! runs on a machine with no GPU and no CUDA: what it needs it fetches into target/ci-deps/
-//! (`cargo xtask fetch-deps`): the pinned CUDA header wheels, Debian's real NVIDIA driver library
-//! (535, the version tagged `driver`: cuInit answers CUDA_ERROR_NO_DEVICE) and libclang for the
-//! regeneration check. Each step has a heading and says how long it took, for CI's time budget;
-//! everything is also logged to target/ci-test.log, to total the tests at the end ([`tee`]).
-//!
-//! `--only WORDS` runs the fetch step and then only the steps whose heading holds WORDS (to rerun
-//! one step). The platforms task runs beside the other steps from their start ([`Beside`]). The
-//! task runs itself (marked by `XTASK_TEST_TEED` in its environment) for the steps, its output teed, in homes of its own
-//! for cargo, rustup and pip, empty at each start ([`home`]): what a step needs, it fetches or
-//! installs.
+//! `cargo xtask test`: the workspace's test command, what CI runs (docs/DESIGN.md, "What CI
+//! runs"): each step under a timed heading, everything teed to target/ci-test.log ([`tee`]), in
+//! homes of its own ([`home`]). The task runs itself (marked by `XTASK_TEST_TEED`) for the
+//! steps; the platforms task runs beside the others ([`Beside`]).
 
 mod home;
 mod tee;
@@ -45,43 +37,39 @@ pub fn run(args: &Args) -> Result {
     }
 }
 
-/// The steps (those whose heading holds `only`, if given), after the fetch step. A step that runs
+/// The steps (those whose heading holds `only`, if given), after the fetch step. The task run
 /// beside the others starts first, and its output is shown after theirs.
 fn steps(only: Option<&str>) -> Result {
     let mut steps = Steps::new();
-    let plan: Vec<Step> = plan()?
-        .into_iter()
-        .filter(|step| only.is_none_or(|words| step.heading.contains(words)))
-        .collect();
-    // Numbered in the order they are shown: the fetch step, the others, then those run beside.
-    let count = plan.len() + 1;
+    let holds = |heading: &str| only.is_none_or(|words| heading.contains(words));
+    let plan: Vec<Step> = plan()?.into_iter().filter(|(h, _)| holds(h)).collect();
+    let (task, heading) = BESIDE;
+    let beside = holds(heading);
+    // Numbered in the order they are shown: the fetch step, the others, then the one beside.
+    let count = plan.len() + 1 + usize::from(beside);
     let mut numbered = (1..).map(|i| format!("[{i}/{count}]"));
     let mut next = |heading: &str| format!("{} {heading}", numbered.next().expect("endless"));
     steps.step(&next(
         "fetch headers, driver library and libclang into target/ci-deps, and the locked crates",
     ));
-    let links = setup(plan.iter().any(|step| step.beside.is_some()))?;
-    let beside: Vec<Beside> = (plan.iter())
-        .filter_map(|step| Some(Beside::start(&step.heading, step.beside?)))
-        .collect::<Result<_>>()?;
-    for step in plan.iter().filter(|step| step.beside.is_none()) {
-        steps.step(&next(&step.heading));
-        (step.run)(&links)?;
+    let links = setup(beside)?;
+    let lane = beside.then(|| Beside::start(task)).transpose()?;
+    for (heading, run) in &plan {
+        steps.step(&next(heading));
+        run(&links)?;
     }
-    for lane in beside {
-        steps.step(&next(&lane.heading));
-        lane.finish()?;
+    if let Some(lane) = lane {
+        steps.step(&next(heading));
+        lane.finish(heading)?;
     }
     steps.finish();
     println!();
     Ok(())
 }
 
-/// A task run beside the other steps, from their start: one whose builds have target folders of
-/// their own (no wait for cargo's lock on `target/`) and whose runs under qemu and wine leave a CPU
-/// idle much of the time. Its output goes to a file, shown when the other steps are done.
+/// A task run beside the other steps, from their start (its own target folders, a CPU idle under
+/// qemu and wine); its output goes to a file, shown when the other steps are done.
 struct Beside {
-    heading: String,
     command: Command,
     child: std::process::Child,
     started: SystemTime,
@@ -89,7 +77,7 @@ struct Beside {
 }
 
 impl Beside {
-    fn start(heading: &str, task: &str) -> Result<Self> {
+    fn start(task: &str) -> Result<Self> {
         let log = root().join(format!("target/ci-{task}.log"));
         let file = fs::File::create(&log)?.into_file();
         let mut command = process::task(task)?;
@@ -99,7 +87,6 @@ impl Beside {
         let shown = log.display();
         println!("(started beside the steps below: cargo xtask {task}, its output in {shown})");
         Ok(Beside {
-            heading: heading.to_string(),
             command,
             child,
             started,
@@ -108,17 +95,16 @@ impl Beside {
     }
 
     /// Waits for the task, shows its output and its own wall time (to its log's last write); an
-    /// error if it failed.
-    fn finish(mut self) -> Result {
+    /// error naming its step's `heading` if it failed.
+    fn finish(mut self, heading: &str) -> Result {
         let status = (self.child.wait()).map_err(|e| process::error(&self.command, e))?;
         print!("{}", fs::read_to_string(&self.log)?);
         let ended = fs::metadata(&self.log)?.modified()?;
-        let took = ended.duration_since(self.started).unwrap_or_default();
-        println!(
-            "(ran beside the other steps, from their start: {} s)",
-            took.as_secs()
-        );
-        let heading = &self.heading;
+        let took = ended
+            .duration_since(self.started)
+            .unwrap_or_default()
+            .as_secs();
+        println!("(ran beside the other steps, from their start: {took} s)");
         match status.success() {
             true => Ok(()),
             false => Err(format!("`{heading}` failed ({status}): its output is above").into()),
@@ -133,15 +119,11 @@ impl Drop for Beside {
     }
 }
 
-/// What every step uses: the environment of the fetched dependencies (`arm64`: also the arm64
-/// driver library, the platforms task's, fetched here before that task starts beside other steps
-/// that read the fetched files), and the folders a build links: builds for headers newer than
-/// Debian's 535 driver link against the stub libcuda.so.1 (`cargo xtask stub-libcuda`), since that
-/// library lacks functions they bind (cuCtxCreate_v4). At run time the real 535 library is loaded.
+/// What every step uses: the fetched dependencies' environment (`arm64`: with the platforms
+/// task's arm64 driver, fetched before it starts beside the steps), and the folders a build links.
 fn setup(arm64: bool) -> Result<Links> {
     deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
-    // The workspace's crates, as its committed lock pins them: the builds below resolve
-    // nothing anew.
+    // The workspace's crates, as its committed lock pins them: nothing resolved anew.
     let mut fetch = process::command("cargo");
     fetch.args(["fetch", "--locked"]);
     let (status, said) = crate::base::capture::merged(&mut fetch)?;
@@ -164,20 +146,15 @@ fn setup(arm64: bool) -> Result<Links> {
     Ok(links)
 }
 
-/// One step: its heading and what it runs, or the task it runs beside the others ([`Beside`]).
-struct Step {
-    heading: String,
-    run: Box<dyn Fn(&Links) -> Result>,
-    beside: Option<&'static str>,
-}
+/// One step: its heading and what it runs.
+type Step = (String, Box<dyn Fn(&Links) -> Result>);
 
 fn step(heading: impl Into<String>, run: impl Fn(&Links) -> Result + 'static) -> Step {
-    Step {
-        heading: heading.into(),
-        run: Box::new(run),
-        beside: None,
-    }
+    (heading.into(), Box::new(run))
 }
+
+/// The task run beside the other steps ([`Beside`]), and its step's heading.
+const BESIDE: (&str, &str) = ("platforms", "aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)");
 
 /// A step that runs another task.
 fn task(heading: impl Into<String>, name: &'static str, args: &'static [&'static str]) -> Step {
@@ -245,15 +222,12 @@ fn plan() -> Result<Vec<Step>> {
         task("the change lists from cuda-driver-sys 0.3 and cust_raw 0.11 are what their bindings and the committed ones give (cargo xtask migration-changes --check)", "migration-changes", &["--check"]),
         task("the committed PTX is what NVRTC 12.0 gives, and ptxas 12.0 accepts it", "gen-ptx", &["--check"]),
         task("docs/COVERAGE.md has a row for each function of the newest headers, and no other (cargo xtask coverage --check)", "coverage", &["--check"]),
-        Step { beside: Some("platforms"), ..step("aarch64 Linux and x86-64 Windows: bindings per target; Debian's arm64 driver under qemu; the tests built for aarch64 under qemu and for Windows under wine (cargo xtask platforms, run beside the other steps)", |_| Ok(())) },
     ]);
     Ok(plan)
 }
 
-/// The full suite for the anchor versions; clippy, the layout and constant probes (C compiler
-/// against the bindings) and the C spellings against the driver for every other version. Both
-/// with the interop modules (profiler, gl, egl, vdpau): their probes, interop.rs, the profiler
-/// example's parity. cuda-driver-sys names the modules' features itself.
+/// The full suite for the anchor versions; clippy, the probes and the C spellings for every other
+/// version; both with the interop modules (cuda-driver-sys names their features itself).
 fn per_version() -> Result<Vec<Step>> {
     let mut steps = Vec::new();
     // The headers the group programs run at (each one's oldest, and the newest): their parity,
@@ -318,11 +292,9 @@ fn clippy(args: &str, link: &Path) -> Result {
     cargo(&format!("clippy {args} -- -D warnings"), Some(link))
 }
 
-/// The table-only build of `version` imports no driver symbol but the table's: its
-/// cuGetProcAddress (v1 for an 11.x header, which the 470 driver has; else _v2), the version and
-/// the error strings. On the 535 driver (`old` false) it has the interop modules (their functions
-/// are table slots too: interop.rs), loads libcuda.so.1 and its tests run; on Debian bullseye's
-/// 470 driver it starts and resolves what that driver has.
+/// The table-only build of `version` imports no driver symbol but the table's (cuGetProcAddress,
+/// v1 if `old`), the version and the error strings. Not `old`: with the interop modules, it loads
+/// libcuda.so.1 and its tests run; `old`: it starts on the 470 driver and resolves what it has.
 fn table_only(links: &Links, version: u32, old: bool) -> Result {
     let (interop, tests, proc_address) = match old {
         true => ("", "", "cuGetProcAddress"),
@@ -344,10 +316,9 @@ fn table_only(links: &Links, version: u32, old: bool) -> Result {
     build.args(["--no-run", "--message-format=json"]);
     let built = cargo_json::built(build.env("CUDA_LIBRARY_PATH", link))?;
     let none = format!("no table test binary from {}", process::describe(&build));
-    let binary = (built.executables.into_iter())
-        .find(|e| e.kind == "test" && e.name == "table")
-        .ok_or(none)?
-        .path;
+    let mut executables = built.executables.into_iter();
+    let binary = executables.find(|e| e.kind == "test" && e.name == "table");
+    let binary = binary.ok_or(none)?.path;
     let mut symbols = elf::symbols(&binary, true)?;
     symbols.retain(|s| s.starts_with("cu"));
     symbols.sort();

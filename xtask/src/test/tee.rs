@@ -1,7 +1,6 @@
-//! The test task's log: everything it and the commands it runs print, on the terminal and in
-//! `target/ci-test.log`; and the tests that passed, from the log's `test result: ok. N passed;
-//! ...` lines: per step (the lines after its heading `=== [i/n] ...`), so that a count that
-//! drops is seen where, and in total.
+//! The test task's log: everything it and its commands print, on the terminal and in
+//! `target/ci-test.log`; and the tests that passed (libtest's `test result:` lines), per step (the
+//! lines after its heading `=== [i/n] ...`, so that a count that drops is seen where) and in total.
 
 use crate::base::process::{self, root};
 use crate::base::steps::Steps;

@@ -1,12 +1,7 @@
-//! Debian packages: `apt-get download` as the invoking user (the files are ours, under
-//! `target/`), from a suite of this machine's mirror ([`download`]) or from the system's own
-//! sources ([`download_from_system`]), unpacked with `dpkg -x` into a folder of `target/ci-deps`
-//! ([`fetch`]).
-//!
-//! The mirror is the one this machine's own apt configuration names, as apt itself reads it
-//! (`apt-get indextargets`), so that no host is written in the repository: the `deb` source of
-//! the suite itself (`bookworm-security`), else the first of a release (no `-updates`,
-//! `-security`, `-backports`): the Debian archive, signed with the Debian archive's key.
+//! Debian packages: `apt-get download` as the invoking user, from a suite of the mirror this
+//! machine's apt configuration names (`apt-get indextargets`: no host in the repository;
+//! [`download`]) or from the system's own sources ([`download_from_system`]), unpacked with
+//! `dpkg -x` into a folder of `target/ci-deps` ([`fetch`]).
 
 use super::log;
 use crate::base::{files, process, Result};
@@ -53,9 +48,7 @@ pub fn download(
     }
     let apt_get = |command: &str| {
         let mut apt_get = Command::new("apt-get");
-        for option in &options {
-            apt_get.arg("-o").arg(option);
-        }
+        apt_get.args(options.iter().flat_map(|o| ["-o", o.as_str()]));
         apt_get.arg(command).current_dir(dest);
         apt_get
     };

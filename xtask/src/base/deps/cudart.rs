@@ -1,12 +1,7 @@
-//! The CUDA runtime the C twins use. `cudart/`: `lib/libcudart.so.12` and the runtime headers
-//! (`cuda_runtime_api.h`, `driver_types.h`, ...) of the runtime wheel of the version tagged
-//! `cudart` (the oldest 12.x runtime: it runs on every driver from 12.0 on, so it serves every
-//! header), without `cuda.h` and `cudaTypedefs.h` (the driver's headers are those of
-//! `headers/<V>`), with the `crt/` headers they include, which CUDA ships with nvcc.
-//! `cudart-arm64/lib/`: the aarch64 `libcudart.so.12` of the version tagged `cudart-arm64` (the
-//! oldest runtime wheel built for aarch64; CUDA's minor-version compatibility runs it on the 535
-//! driver); the aarch64 C twins link it and run it under qemu-aarch64, with the x86-64 headers
-//! above, the same on both.
+//! The CUDA runtime the C twins use. `cudart/`: `lib/libcudart.so.12` and the runtime headers of
+//! the version tagged `cudart` (the oldest 12.x runtime, run by every 12.x driver), without the
+//! driver's `cuda.h` and `cudaTypedefs.h`, with nvcc's `crt/` headers. `cudart-arm64/lib/`: the
+//! aarch64 library of the version tagged `cudart-arm64`, which the aarch64 C twins run under qemu.
 
 use super::{log, wheel};
 use crate::base::versions::{self, Version};

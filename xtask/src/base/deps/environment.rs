@@ -41,19 +41,9 @@ impl Variable {
 }
 
 /// The names of the variables [`variables`] sets besides `CUDA_HEADERS_<V>`, in its order.
-const NAMES: [&str; 11] = [
-    "CUDA_VERSIONS",
-    "CUDA_LIBRARY_PATH",
-    "CUDA_DRIVER_470",
-    "CUDA_DRIVER_ARM64",
-    "CUDART_LIBRARY_PATH_ARM64",
-    "CUDART_LIBRARY_PATH",
-    "CUDART_INCLUDE_PATH",
-    "LD_LIBRARY_PATH",
-    "LIBCLANG_PATH",
-    "CUDA_INTEROP_INCLUDE",
-    "BINDGEN_EXTRA_CLANG_ARGS",
-];
+const NAMES: &str = "CUDA_VERSIONS CUDA_LIBRARY_PATH CUDA_DRIVER_470 CUDA_DRIVER_ARM64 \
+                     CUDART_LIBRARY_PATH_ARM64 CUDART_LIBRARY_PATH CUDART_INCLUDE_PATH \
+                     LD_LIBRARY_PATH LIBCLANG_PATH CUDA_INTEROP_INCLUDE BINDGEN_EXTRA_CLANG_ARGS";
 
 /// The variables for the fetched dependencies under `deps`, the headers of `versions` first.
 pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
@@ -64,20 +54,32 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     });
     let numbers: Vec<String> = versions.iter().map(|v| v.number.to_string()).collect();
     let clang_lib = path(clang::DIR, "root/usr/lib/x86_64-linux-gnu");
+    // clang's resource folder (`usr/lib/clang/<major.minor.patch>`): the first by name.
+    let parent = deps.join(clang::DIR).join("root/usr/lib/clang");
+    let resource = files::sorted(&parent, "")?.into_iter().find(|p| {
+        let name = files::name(p);
+        !name.starts_with('.') && name.matches('.').count() >= 2
+    });
+    let (parent, clang) = (parent.display(), deps.join(clang::DIR));
+    let clang = clang.display();
+    let none = format!(
+        "no clang resource folder (<major.minor.patch>) in {parent}: remove {clang} and fetch again"
+    );
     let values = [
         numbers.join(" "),
-        path(DRIVER_535.dir, "lib"),
-        path(DRIVER_470.dir, "lib"),
-        path(DRIVER_535_ARM64.dir, "lib"),
+        path(DRIVER_535, "lib"),
+        path(DRIVER_470, "lib"),
+        path(DRIVER_535_ARM64, "lib"),
         path(cudart::DIR_ARM64, "lib"),
         path(cudart::DIR, "lib"),
         path(cudart::DIR, "include"),
-        format!("{}:{clang_lib}", path(DRIVER_535.dir, "lib")),
+        format!("{}:{clang_lib}", path(DRIVER_535, "lib")),
         path(clang::DIR, "lib"),
         path(interop::DIR, "include"),
-        format!("-resource-dir={}", clang_resource_dir(deps)?),
+        format!("-resource-dir={}", resource.ok_or(none)?.display()),
     ];
-    let named = NAMES.into_iter().map(String::from).zip(values);
+    assert_eq!(NAMES.split_whitespace().count(), values.len());
+    let named = NAMES.split_whitespace().map(String::from).zip(values);
     let variables = headers.chain(named).map(|(name, value)| Variable {
         prepends: name == "LD_LIBRARY_PATH",
         name,
@@ -86,33 +88,18 @@ pub fn variables(deps: &Path, versions: &[Version]) -> Result<Vec<Variable>> {
     Ok(variables.collect())
 }
 
-/// clang's resource folder in `clang/` (`usr/lib/clang/<major.minor.patch>`): the first by name.
-fn clang_resource_dir(deps: &Path) -> Result<String> {
-    let parent = deps.join(clang::DIR).join("root/usr/lib/clang");
-    let first = files::sorted(&parent, "")?.into_iter().find(|p| {
-        let name = files::name(p);
-        !name.starts_with('.') && name.matches('.').count() >= 2
-    });
-    let first = first.ok_or_else(|| {
-        format!(
-            "no clang resource folder (<major.minor.patch>) in {}: remove {} and fetch again",
-            parent.display(),
-            deps.join(clang::DIR).display()
-        )
-    })?;
-    Ok(first.display().to_string())
-}
-
 /// The value of the required environment variable `name`, which holds `what` (a few words: "the
 /// driver library's folder"); an error if it is unset or empty, one line that names it and, where
 /// fetch-deps sets it, says to run fetch-deps.
 pub fn env_path(name: &str, what: &str) -> Result<PathBuf> {
     match std::env::var_os(name) {
         Some(v) if !v.is_empty() => Ok(PathBuf::from(v)),
-        _ if name.starts_with("CUDA_HEADERS_") || NAMES.contains(&name) => Err(format!(
-            "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
-        )
-        .into()),
+        _ if name.starts_with("CUDA_HEADERS_") || NAMES.split_whitespace().any(|n| n == name) => {
+            Err(format!(
+                "{name} ({what}) is not set: run `eval \"$(cargo xtask fetch-deps)\"` first"
+            )
+            .into())
+        }
         _ => Err(format!("{name} ({what}) is not set").into()),
     }
 }

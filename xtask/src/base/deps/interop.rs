@@ -1,7 +1,5 @@
-//! `interop/include/`: the OpenGL, EGL (with `KHR/khrplatform.h`) and VDPAU headers that
-//! `cudaGL.h`, `cudaEGL.h` and `cudaVDPAU.h` include, from Debian bookworm main (the system's own
-//! sources): for generating and checking the bindings only; no OpenGL, EGL or VDPAU library is
-//! used at build or run time.
+//! `interop/include/`: the GL, EGL (with `KHR/`) and VDPAU headers the interop headers include,
+//! from Debian bookworm main, for generating and checking the bindings only (no library used).
 
 use super::{apt, header_set};
 use crate::base::Result;

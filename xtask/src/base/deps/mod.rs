@@ -1,21 +1,10 @@
-//! The test dependencies, fetched into `target/ci-deps/`, never into the system: what the tests
-//! need on a machine with no CUDA and no GPU, and the environment that points the builds and tests
-//! at it (set in the process by [`use_fetched`]; printed by `cargo xtask fetch-deps`):
-//!
-//! - `headers/<V>/`: `cuda.h`, `cudaTypedefs.h`, the interop headers and `cudaProfiler.h` of each
-//!   version of `cuda-driver-sys-items/versions.txt`, from its pinned wheels ([`headers`]);
-//! - `cudart/`: the CUDA runtime library and headers the C twins use; `cudart-arm64/lib/` its
-//!   aarch64 build, with `--arm64-driver` ([`cudart`]);
-//! - `driver/`, `driver-470/`: Debian's NVIDIA driver libraries 535 and 470; `driver-arm64/` the
-//!   arm64 build of the 535 library, with `--arm64-driver` ([`drivers`]);
-//! - `clang/`: libclang for bindgen ([`clang`]);
-//! - `interop/include/`: the GL, EGL, KHR and VDPAU headers the interop headers include
-//!   ([`interop`]);
-//! - `apt/`: the sources lists and apt state of the Debian downloads ([`apt`]);
-//! - `ptx-tools-<version>/`: the pinned NVRTC and ptxas ([`ptx_tools`]).
-//!
-//! What is already there is not fetched again. Progress goes to stderr as `fetch-deps: ...` lines;
-//! stdout holds only the `export NAME="VALUE"` lines ([`environment`]).
+//! The test dependencies, fetched into `target/ci-deps/`, never into the system (docs/DESIGN.md,
+//! "What CI runs", step 1), and the environment that points the builds and tests at them (set in
+//! the process by [`use_fetched`]; printed by `cargo xtask fetch-deps`): `headers/<V>/`
+//! ([`headers`]), `cudart/` and `cudart-arm64/` ([`cudart`]), `driver*/` ([`drivers`]),
+//! `clang/` ([`clang`]), `interop/` ([`interop`]), `apt/` ([`apt`]), `ptx-tools-<version>/`
+//! ([`ptx_tools`]). What is there is not fetched again; progress goes to stderr as `fetch-deps:`
+//! lines, stdout holds only the `export` lines ([`environment`]).
 
 mod apt;
 mod clang;
@@ -94,8 +83,7 @@ mod tests {
 
     #[test]
     fn options_are_parsed_and_unknown_ones_rejected() {
-        let none: [&str; 0] = [];
-        assert_eq!(Options::parse(&none).unwrap(), Options::default());
+        assert_eq!(Options::parse::<&str>(&[]).unwrap(), Options::default());
         assert!(Options::parse(&["--arm64-driver"]).unwrap().arm64_driver);
         assert!(Options::parse(&["--arm64"]).is_err());
     }

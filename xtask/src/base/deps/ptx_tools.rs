@@ -37,10 +37,8 @@ impl Pins {
 
     fn parse(text: &str) -> std::result::Result<Self, String> {
         let mut fields = std::collections::HashMap::new();
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        {
+        let lines = text.lines();
+        for line in lines.filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
             let (key, value) = line
                 .split_once(' ')
                 .ok_or_else(|| format!("`{line}` is not `KEY VALUE`"))?;
@@ -75,12 +73,8 @@ impl Pins {
         let wanted = [nvrtc_lib.as_str(), builtins.as_str(), "bin/ptxas"];
         files::recreate_dir(&dir, "")?;
         let requirements = [self.nvrtc.as_str(), self.ptxas.as_str()];
-        wheel::unpack("x86_64", &requirements, &dir, |member| {
-            wanted
-                .iter()
-                .any(|w| member.ends_with(w))
-                .then(|| member.into())
-        })?;
+        let place = |m: &str| wanted.iter().any(|w| m.ends_with(w)).then(|| m.into());
+        wheel::unpack("x86_64", &requirements, &dir, place)?;
         for file in [&tools.nvrtc, &tools.ptxas] {
             fs_err::set_permissions(file, std::fs::Permissions::from_mode(0o755))?;
         }

@@ -41,15 +41,8 @@ pub fn download_for(arch: &str, platforms: &[&str], requirements: &[&str]) -> Re
     let name = requirements.join(",").replace(['=', '/'], "_");
     let dir = Scratch::new(&format!("fetch-deps-{name}"))?;
     let mut pip = process::command("python3");
-    pip.args([
-        "-m",
-        "pip",
-        "download",
-        "--quiet",
-        "--no-deps",
-        "--only-binary=:all:",
-    ]);
-    pip.args(["--python-version", "3.11"]);
+    let download = "-m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11";
+    pip.args(download.split(' '));
     for platform in platforms {
         pip.arg("--platform").arg(format!("{platform}_{arch}"));
     }

@@ -41,33 +41,22 @@ impl Drop for Scratch {
 /// so that cargo 1.85 picks dependencies that build with it (the workspace's lock is resolved by
 /// the newest cargo, for the tests too).
 pub fn copy_checkout(work: &Path) -> Result {
-    let mut list = process::command("git");
-    list.args([
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-    ]);
-    for file in process::output(&mut list)?
+    let list = process::output(
+        process::command("git").args("ls-files -z --cached --others --exclude-standard".split(' ')),
+    )?;
+    for file in list
         .split('\0')
-        .filter(|f| !f.is_empty())
+        .filter(|f| !f.is_empty() && *f != "Cargo.lock")
     {
-        if file == "Cargo.lock" {
-            continue;
-        }
-        let from = root().join(file);
-        let to = work.join(file);
+        let (from, to) = (root().join(file), work.join(file));
         let Ok(meta) = std::fs::symlink_metadata(&from) else {
             continue; // deleted in the work tree, still in the index
         };
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
+        fs_err::create_dir_all(to.parent().expect("a file in a folder"))?;
         if meta.file_type().is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&from)?, &to)?;
+            fs_err::os::unix::fs::symlink(fs_err::read_link(&from)?, &to)?;
         } else {
-            std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
+            fs_err::copy(&from, &to)?;
         }
     }
     Ok(())

@@ -18,7 +18,7 @@ const HEADINGS: Headings = Headings("bad input");
 
 /// `cargo xtask bad-input`: the checks above, in that order.
 pub fn run(_: &Args) -> Result {
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     expect_535_driver()?;
     let started = Instant::now();
     let default = the_one("default")?;

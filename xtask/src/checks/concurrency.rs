@@ -61,7 +61,7 @@ const WEAKENED: [Weakening; 6] = [
 
 /// `cargo xtask concurrency`: the checks above, in that order.
 pub fn run(_: &Args) -> Result {
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     expect_535_driver()?;
     let default = the_one("default")?;
     let copy = Scratch::new("concurrency")?;

@@ -20,7 +20,7 @@ const HEADINGS: Headings = Headings("dynamic-loading");
 
 /// `cargo xtask dynamic-check`: the loader cache checked empty, then each configuration.
 pub fn run(_: &Args) -> Result {
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     expect_535_driver()?;
     // The headers newer than the 535 driver: their C twins link a stub (run: the real one).
     let links = driver::Links::in_scratch("dynamic-check-stub")?;

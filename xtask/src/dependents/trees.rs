@@ -26,7 +26,7 @@ pub fn start(
     args: &Args,
 ) -> Result<Option<Started>> {
     let (task, data) = (format!("{name}-check"), format!("ci/{name}"));
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     let work = root().join("target").join(&task);
     files::create_dir(&work)?;
     std::env::set_var("CARGO_TARGET_DIR", work.join("target"));

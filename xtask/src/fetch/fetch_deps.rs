@@ -4,16 +4,12 @@
 //! `eval` (`eval "$(cargo xtask fetch-deps)"`; progress goes to stderr).
 
 use crate::base::args::Args;
-use crate::base::deps::{fetch, Options};
+use crate::base::deps::fetch;
 use crate::base::Result;
 
 /// `cargo xtask fetch-deps [--arm64-driver]`: fetches, then prints the environment.
 pub fn run(args: &Args) -> Result {
-    let options: &[&str] = match args.flag("--arm64-driver") {
-        true => &["--arm64-driver"],
-        false => &[],
-    };
-    for variable in fetch(&Options::parse(options)?)? {
+    for variable in fetch(args.flag("--arm64-driver"))? {
         println!("{}", variable.export_line());
     }
     Ok(())

@@ -87,7 +87,7 @@ pub fn run(args: &Args) -> Result {
 /// Builds the generator, then runs `jobs`, as many at once as there are CPUs (bindgen is
 /// single-threaded); a failure fails the task.
 fn generator(jobs: &[Job]) -> Result {
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     generator::build()?;
     let commands = jobs.iter().map(command).collect::<Result<_>>()?;
     process::run_parallel(commands, None)

@@ -47,7 +47,7 @@ const TOOLS: &[(&str, &str)] = &[
 /// `cargo xtask platforms [--all-versions | VERSION ...]`.
 pub fn run(args: &Args) -> Result {
     install_missing_tools()?;
-    deps::use_fetched(&["--arm64-driver"])?;
+    deps::use_fetched(true)?;
     let versions = match args.values("VERSION")[..] {
         [] if args.flag("--all-versions") => versions::all()?.iter().map(|v| v.number).collect(),
         [] => versions::tagged("anchor")?,

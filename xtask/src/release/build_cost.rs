@@ -29,7 +29,7 @@ pub fn run(args: &Args) -> Result {
         Some(feature) => feature.to_string(),
         None => format!("cuda-{}", versions::tagged("default")?[0]),
     };
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     let root = process::root();
     let dir = root.join("target/build-cost");
     remove_dir(&dir)?;

@@ -27,7 +27,7 @@ pub fn run(_: &Args) -> Result {
     }
     println!("  1. {} crates inherit it", CRATES.len());
 
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     let sets = lint_sets()?;
     let packages = CRATES.map(|c| format!("--package={c}"));
     // Step 2 for each feature set.

@@ -14,7 +14,7 @@ const MAX_KIB: u64 = 1024;
 
 /// `cargo xtask package-check`.
 pub fn run(_: &Args) -> Result {
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     let target = Scratch::new("package-check")?;
     let mut package = process::command("cargo");
     package

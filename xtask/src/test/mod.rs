@@ -122,7 +122,7 @@ impl Drop for Beside {
 /// What every step uses: the fetched dependencies' environment (`arm64`: with the platforms
 /// task's arm64 driver, fetched before it starts beside the steps), and the folders a build links.
 fn setup(arm64: bool) -> Result<Links> {
-    deps::use_fetched(if arm64 { &["--arm64-driver"] } else { &[] })?;
+    deps::use_fetched(arm64)?;
     // The workspace's crates, as its committed lock pins them: nothing resolved anew.
     let mut fetch = process::command("cargo");
     fetch.args(["fetch", "--locked"]);

@@ -26,47 +26,27 @@ pub use environment::{env_path, Variable};
 use crate::base::process::root;
 use crate::base::{versions, Result};
 
-/// What to fetch besides the headers, the x86-64 driver libraries, the runtime, libclang and the
-/// interop headers.
-#[derive(Debug, Default, PartialEq)]
-pub struct Options {
-    /// `--arm64-driver`: the arm64 535 driver library and the aarch64 CUDA runtime.
-    pub arm64_driver: bool,
-}
-
-impl Options {
-    /// The options of the command line `args`; an unknown one is an error giving the usage.
-    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Options> {
-        let mut options = Options::default();
-        for arg in args {
-            match arg.as_ref() {
-                "--arm64-driver" => options.arm64_driver = true,
-                _ => return Err("usage: cargo xtask fetch-deps [--arm64-driver]".into()),
-            }
-        }
-        Ok(options)
-    }
-}
-
-/// Fetches what `options` name (none: the headers, the driver libraries and libclang) and sets
-/// their environment in this process, for every command it runs after.
-pub fn use_fetched(options: &[&str]) -> Result {
-    for variable in fetch(&Options::parse(options)?)? {
+/// Fetches what [`fetch`] does and sets their environment in this process, for every command it
+/// runs after.
+pub fn use_fetched(arm64_driver: bool) -> Result {
+    for variable in fetch(arm64_driver)? {
         variable.set_in_process();
     }
     Ok(())
 }
 
-/// Fetches what is missing of what `options` ask for; the environment that points at it.
-pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
+/// Fetches what is missing of the headers, the x86-64 driver libraries, the runtime, libclang, the
+/// interop headers and, with `arm64_driver`, the arm64 535 driver library and the aarch64 CUDA
+/// runtime; the environment that points at them.
+pub fn fetch(arm64_driver: bool) -> Result<Vec<Variable>> {
     let deps = root().join("target/ci-deps");
     let versions = versions::all()?;
     headers::fetch(&deps, &versions)?;
     cudart::fetch(&deps, &versions)?;
-    if options.arm64_driver {
+    if arm64_driver {
         cudart::fetch_arm64(&deps, &versions)?;
     }
-    drivers::fetch(&deps, options.arm64_driver)?;
+    drivers::fetch(&deps, arm64_driver)?;
     clang::fetch(&deps)?;
     interop::fetch(&deps)?;
     environment::variables(&deps, &versions)
@@ -75,16 +55,4 @@ pub fn fetch(options: &Options) -> Result<Vec<Variable>> {
 /// A progress line on stderr.
 fn log(message: &str) {
     eprintln!("fetch-deps: {message}");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Options;
-
-    #[test]
-    fn options_are_parsed_and_unknown_ones_rejected() {
-        assert_eq!(Options::parse::<&str>(&[]).unwrap(), Options::default());
-        assert!(Options::parse(&["--arm64-driver"]).unwrap().arm64_driver);
-        assert!(Options::parse(&["--arm64"]).is_err());
-    }
 }

@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> Result {
         return Err(format!("gpu-bundle: no part `{unknown}`; the parts: {all}").into());
     }
     let want = |part: &str| parts.contains(&part);
-    deps::use_fetched(&[])?;
+    deps::use_fetched(false)?;
     let out = process::root().join(dir);
     remove_dir(&out)?;
     for sub in ["bin", "tests", "lib"] {

@@ -1,22 +1,9 @@
-//! `cargo xtask regenerate [--check]`: every committed file of `cuda-driver-sys-items/src/generated/`
-//! from the pinned headers. First one set of files per CUDA version (the generator, into a scratch
-//! folder), then the merge stage, which writes each item once under the cfg of the versions it
-//! exists in. `--check`: regenerate into a scratch folder and fail on any difference.
-//!
-//! The versions are those of `cuda-driver-sys-items/versions.txt`: adding a line there and running this
-//! task adds a version. Also the modules of the other driver-API headers (profiler, OpenGL, EGL,
-//! VDPAU; `--interop` names where the OpenGL, EGL and VDPAU headers are). The headers come from the
-//! pinned wheels and Debian packages, and libclang from Debian (`cargo xtask fetch-deps`), so the
-//! output is the same on every machine.
-//!
-//! The Windows pass: cudaGL.h declares `cuWGLGetDevice` (and its `HGPUNV`) only under `_WIN32`, so
-//! the OpenGL module is generated for x86_64-pc-windows-gnu too (`--only gl`; every other file is
-//! the same for Windows, which `cargo xtask platforms` checks), and the merge puts what only one
-//! target has under `cfg(windows)` or `cfg(not(windows))`. It needs no Windows headers:
-//! clang -ffreestanding with the few declarations GL/gl.h takes from windows.h
-//! (`ci/platforms/msvc-shim/`), which the platforms task shows gives the same files as the
-//! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
-//! `DIR/wV`.
+//! `cargo xtask regenerate [--check | --windows-pass DIR VERSION...]`: every committed file of
+//! `cuda-driver-sys-items/src/generated/` from the pinned headers of each version of
+//! `versions.txt`: the generator per version (and the Windows pass of the OpenGL module) into a
+//! scratch folder, then its merge (docs/DESIGN.md, "How the bindings are generated"). `--check`:
+//! into a scratch folder, failing on any difference; `--windows-pass`: only the Windows pass of
+//! these versions, into `DIR/wV`.
 
 use crate::base::args::Args;
 use crate::base::capture::merged;

@@ -1,20 +1,7 @@
 //! The recorder's logs of a GPU run (`ci/coverage/recorder.c`): which driver functions each
-//! process called and what each returned, sorted by who called.
-//!
-//! `OUT/calls/<run>/` holds a log per process, `<pid>.calls`. The parity runs
-//! (`examples_parity-<build>`) put each side of each program in a folder of its own:
-//! `<program>-rust/` and `<program>-c/`, and for a control of the program (a deliberately wrong
-//! variant, `CUDA_GROUP_CONTROL`) `<program>-<control>-rust/` and `<program>-<control>-c/`. A log:
-//!
-//! ```text
-//! # exe <path of the program>
-//! # pid <pid> parent <parent pid>
-//! # injected
-//! <thread> <entry> <result> <count>
-//! ```
-//!
-//! with a line per run of calls: the thread's ordinal in the process, the driver entry's name
-//! (`cuMemAlloc_v2`), the `CUresult` it returned and how many calls in a row returned it; and
+//! process called and what each returned, sorted by who called. `OUT/calls/<run>/` holds a log
+//! per process, `<pid>.calls`, in a side's folder for the parity runs (`<program>-rust/`,
+//! `<program>-<control>-c/`, ...); their format: docs/DESIGN.md, "Coverage", and
 //! `# cupti-error <status> <text>` where the recorder's CUPTI subscription failed.
 
 use crate::base::{files, Result};

@@ -487,7 +487,7 @@ pub fn function_rows(text: &str) -> BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::answers::error_only;
+    use super::super::answers::table;
     use super::super::calls::{Calls, Program, Sides};
     use super::super::headers::Headers;
     use super::{function_rows, render, Machine};
@@ -554,18 +554,15 @@ mod tests {
         calls
             .dependents
             .insert("cust".into(), set(&[("cuInit", 0)]));
-        let luid = error_only(
-            "cuDeviceGetLuid",
-            "CUDA_ERROR_NOT_SUPPORTED",
-            "Windows only",
+        let reasons = table(
+            "cuDeviceGetLuid CUDA_ERROR_NOT_SUPPORTED: Windows only\n\
+             cuNoReason CUDA_ERROR_INVALID_VALUE: invalid",
         );
-        let no_reason = error_only("cuNoReason", "CUDA_ERROR_INVALID_VALUE", "invalid");
-
-        let error = render(&headers, &calls, &machine, std::slice::from_ref(&luid));
+        let error = render(&headers, &calls, &machine, &reasons[..1]);
         let error = error.err().unwrap().to_string();
         assert!(error.contains("cuNoReason (returned CUDA_ERROR_INVALID_VALUE): no reason"));
 
-        let text = render(&headers, &calls, &machine, &[luid, no_reason]).unwrap();
+        let text = render(&headers, &calls, &machine, &reasons).unwrap();
         let headline =
             "**4 of the 8 functions were called and succeeded** (3 in the own programs, \
                         1 in the tests and dependents); 2 more returned only an error";

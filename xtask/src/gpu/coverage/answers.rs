@@ -28,41 +28,45 @@ pub struct ErrorOnly {
 }
 
 /// The functions that only returned an error on the GPU machine, a line each (read by [`table`]):
-/// the functions, their answer, and after `: ` why.
+/// the functions, then after `: ` their answer and why.
 pub const ERROR_ONLY: &str = "\
-    cuDeviceGetLuid CUDA_ERROR_NOT_SUPPORTED: Windows only: a LUID is a WDDM device's\n\
-    cuDeviceGetNvSciSyncAttributes CUDA_ERROR_INVALID_HANDLE: called with no attribute list, the \
+    cuDeviceGetLuid: CUDA_ERROR_NOT_SUPPORTED: Windows only: a LUID is a WDDM device's\n\
+    cuDeviceGetNvSciSyncAttributes: CUDA_ERROR_INVALID_HANDLE: called with no attribute list, the \
     machine having no NvSci: the driver refuses the null list\n\
-    cuLibraryGetUnifiedFunction CUDA_ERROR_INVALID_VALUE: asked for `add_values`, a kernel and \
+    cuLibraryGetUnifiedFunction: CUDA_ERROR_INVALID_VALUE: asked for `add_values`, a kernel and \
     not a unified function, which the driver refuses\n\
-    cuMemBatchDecompressAsync CUDA_ERROR_NOT_SUPPORTED: the H100 has no hardware decompression \
+    cuMemBatchDecompressAsync: CUDA_ERROR_NOT_SUPPORTED: the H100 has no hardware decompression \
     engine: even an empty batch is refused\n\
-    cuParamSetTexRef CUDA_ERROR_INVALID_HANDLE: called with a null texture reference, which the \
+    cuParamSetTexRef: CUDA_ERROR_INVALID_HANDLE: called with a null texture reference, which the \
     driver refuses\n\
-    cuGraphExecExternalSemaphoresSignalNodeSetParams cuGraphExecExternalSemaphoresWaitNodeSetParams \
+    cuGraphExecExternalSemaphoresSignalNodeSetParams cuGraphExecExternalSemaphoresWaitNodeSetParams: \
     CUDA_ERROR_INVALID_VALUE: given a node of another graph than the executable graph's, which \
     the driver refuses\n\
     cuCheckpointProcessGetState cuCheckpointProcessLock cuCheckpointProcessCheckpoint \
-    cuCheckpointProcessRestore cuCheckpointProcessUnlock CUDA_ERROR_NOT_SUPPORTED: the driver \
+    cuCheckpointProcessRestore cuCheckpointProcessUnlock: CUDA_ERROR_NOT_SUPPORTED: the driver \
     refuses checkpointing to a process a tool is attached to, the recorder included (its parity \
     run without the recorder: above)\n\
-    cuProfilerInitialize CUDA_ERROR_NOT_SUPPORTED: deprecated: since CUDA 12.0 it always returns \
+    cuProfilerInitialize: CUDA_ERROR_NOT_SUPPORTED: deprecated: since CUDA 12.0 it always returns \
     CUDA_ERROR_NOT_SUPPORTED (its header)";
 
-/// The reasons of the lines `text` (`<function>... <answer>: <why>`), a function each.
+/// Each name of the lines `table` (`<name>...: <text>`) with its text, in order.
+pub fn named(table: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let line = |l: &'static str| l.split_once(": ");
+    let named = |(names, text): (&'static str, _)| names.split(' ').map(move |n| (n, text));
+    table.lines().filter_map(line).flat_map(named)
+}
+
+/// The reasons of the lines `text` (`<function>...: <answer>: <why>`), a function each.
 pub fn table(text: &'static str) -> Vec<ErrorOnly> {
-    let mut table = Vec::new();
-    for line in text.lines() {
-        let (words, why) = line.split_once(": ").unwrap_or((line, ""));
-        let (functions, answer) = words.rsplit_once(' ').unwrap_or(("", words));
-        let reason = |function| ErrorOnly {
+    let reason = |(function, rest): (_, &'static str)| {
+        let (answer, why) = rest.split_once(": ").unwrap_or((rest, ""));
+        ErrorOnly {
             function,
             answer,
             why,
-        };
-        table.extend(functions.split(' ').map(reason));
-    }
-    table
+        }
+    };
+    named(text).map(reason).collect()
 }
 
 /// The reason in `reasons` of each function of `error_only`, by function, (each to the results it returned);
@@ -135,8 +139,8 @@ mod tests {
     #[test]
     fn a_missing_wrong_or_unneeded_reason_fails_naming_it() {
         let table = table(
-            "cuA CUDA_ERROR_NOT_SUPPORTED: a\ncuB CUDA_ERROR_NOT_SUPPORTED: b\n\
-             cuUnneeded CUDA_ERROR_NOT_SUPPORTED: c",
+            "cuA: CUDA_ERROR_NOT_SUPPORTED: a\ncuB: CUDA_ERROR_NOT_SUPPORTED: b\n\
+             cuUnneeded: CUDA_ERROR_NOT_SUPPORTED: c",
         );
         let answered = |r: &str| BTreeSet::from([r.to_string()]);
         let mut error_only = BTreeMap::from([

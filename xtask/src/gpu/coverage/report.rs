@@ -13,40 +13,30 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Why the groups of an NVLink fabric are not called.
-const FABRIC: &str = "needs an NVLink fabric (multi-node NVLink, IMEX) that the GPU machines lack";
+/// The groups no program calls, a line each: the groups, and after `: ` why (each function still
+/// proven by the C compiler).
+const EXCLUDED: &str = "\
+    CUDA_MULTICAST: never called on the GPU machines: cuMulticastCreate can put a shared host's \
+    GPUs out of service for a day or more\n\
+    CUDA_CLIQUE CUDA_LOGICAL_ENDPOINT CUDA_FABRIC_COPY: needs an NVLink fabric (multi-node \
+    NVLink, IMEX) that the GPU machines lack\n\
+    CUDA_VDPAU: needs a VDPAU device, which needs an X display the GPU machines lack";
 
-/// The groups no program calls, and why (each function still proven by the C compiler).
-const EXCLUDED: &[(&str, &str)] = &[
-    (
-        "CUDA_MULTICAST",
-        "never called on the GPU machines: cuMulticastCreate can put a shared host's GPUs out \
-         of service for a day or more",
-    ),
-    ("CUDA_CLIQUE", FABRIC),
-    ("CUDA_LOGICAL_ENDPOINT", FABRIC),
-    ("CUDA_FABRIC_COPY", FABRIC),
-    (
-        "CUDA_VDPAU",
-        "needs a VDPAU device, which needs an X display the GPU machines lack",
-    ),
-];
-
-/// The functions the GPU machines' driver cannot serve, and why (each still proven by the C
-/// compiler): a platform's own, or one the x86-64 driver lacks, which a test looks up and is
+/// The functions the GPU machines' driver cannot serve, as [`EXCLUDED`] (each still proven by the
+/// C compiler): a platform's own, or one the x86-64 driver lacks, which a test looks up and is
 /// waived on.
-const NOT_ON_THIS_MACHINE: &[(&str, &str)] = &[
-    (
-        "cuWGLGetDevice",
-        "Windows only (WGL): its declaration and spelling are proven by the C compiler for \
-         the Windows target",
-    ),
-    (
-        "cuEventCreateFromEGLSync",
-        "not in the x86-64 driver (Jetson's has it): egl_interop looks it up, cuGetProcAddress \
-         finds no such symbol, and the test is waived",
-    ),
-];
+const NOT_ON_THIS_MACHINE: &str = "\
+    cuWGLGetDevice: Windows only (WGL): its declaration and spelling are proven by the C compiler \
+    for the Windows target\n\
+    cuEventCreateFromEGLSync: not in the x86-64 driver (Jetson's has it): egl_interop looks it \
+    up, cuGetProcAddress finds no such symbol, and the test is waived";
+
+/// The reason of `name` in `table`, as [`answers::named`] reads it.
+fn reason_of(table: &'static str, name: &str) -> Option<&'static str> {
+    answers::named(table)
+        .find(|(n, _)| *n == name)
+        .map(|(_, why)| why)
+}
 
 /// Where NVIDIA documents a group (Doxygen doubles its underscores).
 const REFERENCE: &str = "https://docs.nvidia.com/cuda/cuda-driver-api";
@@ -210,12 +200,7 @@ pub fn render(
             groups.push((&f.group, &f.title));
         }
     }
-    let excluded = |group: &str| {
-        EXCLUDED
-            .iter()
-            .find(|(g, _)| *g == group)
-            .map(|(_, why)| *why)
-    };
+    let excluded = |group: &str| reason_of(EXCLUDED, group);
     // Of a group (`None`: of all): declared, succeeded in own programs, in suites, in either,
     // only an error, not counted.
     let figures = |group: Option<&str>| {
@@ -311,8 +296,8 @@ pub fn render(
          the C compiler (layout, prototypes, C spellings) and resolved from the driver where it \
          has it.\n\n| group | why |\n|---|---|\n"
     );
-    for (group, why) in EXCLUDED {
-        if let Some((g, title)) = groups.iter().find(|(g, _)| g == group) {
+    for (group, why) in answers::named(EXCLUDED) {
+        if let Some((g, title)) = groups.iter().find(|(g, _)| *g == group) {
             let _ = writeln!(out, "| {} | {why} |", link(g, title));
         }
     }
@@ -422,7 +407,7 @@ fn reason(f: &Function, machine: &Machine, excluded: Option<&str>, one_sided: bo
     if f.group == "-" {
         return "in no documented group: the driver's private export tables".into();
     }
-    if let Some((_, why)) = NOT_ON_THIS_MACHINE.iter().find(|(name, _)| *name == f.name) {
+    if let Some(why) = reason_of(NOT_ON_THIS_MACHINE, &f.name) {
         return format!("not on this machine: {why}");
     }
     "no program calls it".into()
@@ -535,8 +520,8 @@ mod tests {
             .dependents
             .insert("cust".into(), set(&[("cuInit", 0)]));
         let reasons = table(
-            "cuDeviceGetLuid CUDA_ERROR_NOT_SUPPORTED: Windows only\n\
-             cuNoReason CUDA_ERROR_INVALID_VALUE: invalid",
+            "cuDeviceGetLuid: CUDA_ERROR_NOT_SUPPORTED: Windows only\n\
+             cuNoReason: CUDA_ERROR_INVALID_VALUE: invalid",
         );
         let error = render(&headers, &calls, &machine, &reasons[..1]);
         let error = error.err().unwrap().to_string();

@@ -84,20 +84,15 @@ pub fn run(args: &Args) -> Result {
         println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
         let cudarc = out.join("cudarc");
         process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
-        pack(&out, "cudarc")?;
+        // As cudarc.tar.xz, which gpu-run unpacks: its builds differ little from one another, and
+        // xz keeps the bundle small enough to travel.
+        let mut tar = process::command("tar");
+        tar.current_dir(&out).env("XZ_OPT", "-6 -T0");
+        process::run(tar.args(["cJf", "cudarc.tar.xz", "cudarc"]))?;
+        remove_dir(&cudarc)?;
     }
     runner(&out, &versions)?;
     process::run(process::command("du").arg("-sh").arg(&out))
-}
-
-/// Replaces the folder `name` of the bundle `out` by `name.tar.xz` (gpu-run unpacks it): its
-/// builds differ little from one another, and xz keeps the bundle small enough to travel.
-fn pack(out: &Path, name: &str) -> Result {
-    let archive = format!("{name}.tar.xz");
-    let mut tar = process::command("tar");
-    tar.current_dir(out).env("XZ_OPT", "-6 -T0");
-    process::run(tar.args(["cJf", &archive, name]))?;
-    remove_dir(&out.join(name))
 }
 
 /// The examples, the C twins, the tests and the runtime library: the part `tests`.

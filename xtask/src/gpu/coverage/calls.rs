@@ -44,16 +44,13 @@ pub struct Calls {
     pub calls: u64,
 }
 
-/// What one process's log says.
+/// What one process's log says: the path of its program, each (entry, result) it recorded, how
+/// many calls, and the `# cupti-error` lines' text.
 #[derive(Default)]
 struct Process {
-    /// The path of its program.
     exe: String,
-    /// Each (entry, result) it recorded.
     calls: BTreeSet<Call>,
-    /// How many calls it recorded.
     count: u64,
-    /// The `# cupti-error` lines' text.
     errors: Vec<String>,
 }
 

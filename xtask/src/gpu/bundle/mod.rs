@@ -18,9 +18,7 @@
 //! crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
 //! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
-//! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
-//! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
-//! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
+//! example builds each GPU check takes, and the coverage recorder ([`recorder`]).
 
 mod builds;
 mod recorder;

@@ -1,7 +1,5 @@
-//! The coverage recorder in the bundle: `lib/libcuda-calls.so`, built from
-//! `ci/coverage/recorder.c` against the CUPTI headers of the pinned wheel, with the wheel's
-//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`). `xtask gpu-run` names it in
-//! `CUDA_INJECTION64_PATH` for the runs it records (docs/DESIGN.md, "Coverage").
+//! The coverage recorder in the bundle, `lib/libcuda-calls.so` with the pinned CUPTI wheel's
+//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`): docs/DESIGN.md, "Coverage".
 
 use crate::base::deps::{env_path, wheel};
 use crate::base::files::{copy, create_dir};

@@ -200,29 +200,20 @@ fn runner(out: &Path, versions: &Versions) -> Result {
         return Err("cargo built no xtask binary".into());
     }
     let run_sh = out.join("run.sh");
-    write(
-        &run_sh,
-        "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
-    )?;
+    let script = "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n";
+    write(&run_sh, script)?;
     fs_err::set_permissions(&run_sh, std::fs::Permissions::from_mode(0o755))?;
-    let d = versions.default;
-    let examples = versions.examples.iter().map(u32::to_string);
-    let group_programs = crate::base::examples::group_programs()?;
+    let (d, examples) = (versions.default, &versions.examples);
+    let names = |text: String| Vec::from_iter(text.split_whitespace().map(String::from));
+    let all: String = examples.iter().map(|v| format!(" {v}")).collect();
+    let newest = examples.last().map_or(String::new(), |v| format!(" {v}"));
+    let programs = crate::base::examples::group_programs()?;
+    let programs: String = programs.iter().map(|p| format!(" {}", p.name)).collect();
     let checks = Checks {
         default: d.to_string(),
-        sanitizer: [d.to_string()]
-            .into_iter()
-            .chain(examples.clone())
-            .chain([format!("{d}-dyn")])
-            .collect(),
-        profiler: [d.to_string(), format!("{d}-dyn")]
-            .into_iter()
-            .chain(versions.examples.last().map(u32::to_string))
-            .collect(),
-        api_errors: ["ptx_jit".to_string(), "profiler".to_string()]
-            .into_iter()
-            .chain(group_programs.into_iter().map(|p| p.name))
-            .collect(),
+        sanitizer: names(format!("{d}{all} {d}-dyn")),
+        profiler: names(format!("{d} {d}-dyn{newest}")),
+        api_errors: names(format!("ptx_jit profiler{programs}")),
     };
     write(&out.join("checks.json"), checks.render())
 }

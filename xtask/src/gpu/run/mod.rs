@@ -25,10 +25,7 @@ pub fn run(args: &Args) -> Result {
     let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
     let want = |part: &str| parts.split_whitespace().any(|p| p == part);
     let exe = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    let here = exe
-        .parent()
-        .ok_or("the xtask binary has no folder")?
-        .to_path_buf();
+    let here = PathBuf::from(exe.parent().ok_or("the xtask binary has no folder")?);
     let out = args.value("OUT").map_or(here.join("out"), PathBuf::from);
     files::create_dir(&out)?;
     let checks_file = here.join("checks.json");
@@ -70,20 +67,14 @@ pub fn run(args: &Args) -> Result {
         bench(&here, &mut logs)?;
     }
     println!();
-    let (waived, failures) = (&logs.waived, &logs.failures);
-    if !waived.is_empty() {
-        let n = waived.len();
+    let (waived, failures, n) = (&logs.waived, &logs.failures, logs.waived.len());
+    if n > 0 {
         println!("gpu-run: {n} waived, not passed (they cannot test their point on this machine):");
-        for waived in waived {
-            println!("  {waived}");
-        }
+        println!("  {}", waived.join("\n  "));
     }
     if failures.is_empty() {
-        let but = match waived.len() {
-            0 => String::new(),
-            n => format!(" but the {n} waived"),
-        };
-        println!("gpu-run: all passed{but}");
+        let but = (n > 0).then(|| format!(" but the {n} waived"));
+        println!("gpu-run: all passed{}", but.unwrap_or_default());
         return Ok(());
     }
     println!("gpu-run: {} failed: {}", failures.len(), failures.join(" "));

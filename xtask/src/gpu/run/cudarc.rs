@@ -53,7 +53,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             let mut command = super::dependent_run(exe, &build, &outcomes);
             command.env("LD_LIBRARY_PATH", &ld_path);
             if side == "ours" {
-                super::record_calls(here, logs, &mut command, &name)?;
+                super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
             }
             let trace = bindings.join(&name);
             if pair.ends_with("-linked") {

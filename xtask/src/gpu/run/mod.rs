@@ -81,15 +81,10 @@ pub fn run(args: &Args) -> Result {
     Err(format!("the logs are in {}", logs.out.display()).into())
 }
 
-/// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
-/// (`cargo xtask coverage` reads them), where the bundle has the recorder
+/// Records the driver calls of `command` and every process it starts into the folder `dir`
+/// (`OUT/calls/<run>/`, which `cargo xtask coverage` reads), where the bundle has the recorder
 /// (`lib/libcuda-calls.so`, loaded by the driver from `CUDA_INJECTION64_PATH`).
-pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str) -> Result {
-    record_calls_into(here, &logs.out.join("calls").join(name), command)
-}
-
-/// [`record_calls`] into the folder `dir`.
-pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Result {
+pub fn record_calls(here: &Path, dir: &Path, command: &mut Command) -> Result {
     let recorder = here.join("lib/libcuda-calls.so");
     if !recorder.is_file() {
         return Ok(());
@@ -159,7 +154,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
         let log = format!("{name}-{}", files::name(&build));
         let outcomes = logs.out.join(format!("{log}.outcomes"));
         let mut command = dependent_run(exe, &build, &outcomes);
-        record_calls(here, logs, &mut command, &log)?;
+        record_calls(here, &logs.out.join("calls").join(&log), &mut command)?;
         if baseline.is_dir() {
             command.arg("--same-as").arg(&baseline_outcomes);
         } else {

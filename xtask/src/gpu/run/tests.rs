@@ -48,7 +48,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
         // The programs and their twins: the coverage of the workspace's own programs.
         let parity = name.starts_with("examples_parity-");
         if parity {
-            super::record_calls(here, logs, &mut command, &name)?;
+            super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
         }
         logs.run(&name, &mut command);
         if !parity {
@@ -78,7 +78,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
             let mut again = test_command();
             again.args(["--exact", &format!("group::{program}"), "--nocapture"]);
             again.env("CUDA_VISIBLE_DEVICES", "0");
-            super::record_calls_into(
+            super::record_calls(
                 here,
                 &logs.out.join("calls-one-gpu").join(&name),
                 &mut again,
@@ -105,9 +105,10 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
     for name in logs.all()? {
         summary.extend(logs.matching(&name, SUMMARY)?);
     }
-    for line in summary.iter().take(100) {
-        println!("  {line}");
-    }
+    summary
+        .iter()
+        .take(100)
+        .for_each(|line| println!("  {line}"));
     gl_interop(here, logs)?;
     profiler(here, checks, logs)
 }
@@ -157,7 +158,7 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         let mut command = Command::new(test);
         command.args(["--ignored", "--test-threads", "1", "--nocapture"]);
         // The graphics, OpenGL and EGL groups' calls: suites without twins in the coverage report.
-        super::record_calls(here, logs, &mut command, &name)?;
+        super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
         logs.run(&name, &mut command);
         logs.print_matching(&name, GL_LINES, "  ")?;
         // A test that cannot test its point here (a function this driver lacks) says so: waived,
@@ -183,9 +184,8 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                 let name = format!("ncu-{example}-{tag}");
                 let mut command = Command::new(&ncu);
                 command.args(["--profile-from-start", "off", "--section", "LaunchStats"]);
-                command
-                    .arg(here.join(format!("examples-{tag}/{example}")))
-                    .arg(&kernels);
+                let program = here.join(format!("examples-{tag}/{example}"));
+                command.arg(program).arg(&kernels);
                 logs.run(&name, &mut command);
                 let profiled = logs.matching(&name, "==PROF== Profiling")?;
                 let n = profiled
@@ -203,36 +203,27 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         }
         if checks.profiler.contains(&checks.default) {
             let name = format!("ncu-profiler-{}", checks.default);
-            for line in logs
-                .matching(&name, "VecAdd|Block Size|Grid Size")?
-                .iter()
-                .take(8)
-            {
-                println!("  {line}");
-            }
+            let lines = logs.matching(&name, "VecAdd|Block Size|Grid Size")?;
+            lines.iter().take(8).for_each(|line| println!("  {line}"));
         }
     } else {
         println!("  no ncu on this machine: profiler ran only as an example (parity above)");
     }
     if let Some(nsys) = on_path("nsys") {
         let mut command = Command::new(nsys);
-        command.args([
-            "profile",
-            "--capture-range=cudaProfilerApi",
-            "--capture-range-end=stop",
-        ]);
+        let capture = "profile --capture-range=cudaProfilerApi --capture-range-end=stop";
         command
-            .args(["--stats=true", "-o"])
-            .arg(logs.out.join("profiler-nsys"));
-        command.args(["--force-overwrite", "true"]);
+            .args(capture.split(' '))
+            .args(["--stats=true", "-o"]);
         command
-            .arg(here.join(format!("examples-{}/profiler", checks.default)))
-            .arg(&kernels);
+            .arg(logs.out.join("profiler-nsys"))
+            .args(["--force-overwrite", "true"]);
+        let profiler = here.join(format!("examples-{}/profiler", checks.default));
+        command.arg(profiler).arg(&kernels);
         logs.run("nsys-profiler", &mut command);
         let patterns = "VecAdd|capture|Capture|cuda_gpu_kern_sum|Result";
-        for line in logs.matching("nsys-profiler", patterns)?.iter().take(20) {
-            println!("  {line}");
-        }
+        let lines = logs.matching("nsys-profiler", patterns)?;
+        lines.iter().take(20).for_each(|line| println!("  {line}"));
     } else {
         println!("  nsys: not on this machine's PATH");
     }

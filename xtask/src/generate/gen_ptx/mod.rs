@@ -1,12 +1,8 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas,
-//! the hand-written ones ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12
-//! compiler emits) too.
-//!
-//!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
-//!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
-//!                                 difference from the committed PTX (and verify the committed PTX)
+//! pinned NVRTC ([`crate::base::deps::ptx_tools`]; `--check`: into a temporary folder, failing on
+//! any byte of difference from the committed PTX), then checks every committed PTX with the pinned
+//! ptxas, the hand-written ones ([`HAND_WRITTEN`]: texture and surface references) too.
 //!
 //! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
 //! so the same PTX JIT-compiles for every GPU those drivers drive; a kernel that uses a newer

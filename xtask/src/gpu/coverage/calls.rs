@@ -59,11 +59,8 @@ pub fn read(logs: &Path) -> Result<Calls> {
     let dir = logs.join("calls");
     let runs = files::sorted(&dir, "")?;
     if runs.is_empty() {
-        let dir = dir.display();
-        return Err(format!(
-            "{dir} holds no recorded runs: run a bundle that has lib/libcuda-calls.so"
-        )
-        .into());
+        let why = "run a bundle that has lib/libcuda-calls.so";
+        return Err(format!("{} holds no recorded runs: {why}", dir.display()).into());
     }
     let mut calls = Calls::default();
     for run in runs {
@@ -137,8 +134,11 @@ fn parse(text: &str) -> std::result::Result<Process, String> {
 fn file(calls: &mut Calls, run: &str, side_folder: Option<&str>, process: Process) -> Result {
     let Some(build) = run.strip_prefix("examples_parity-") else {
         let suite = run.split('-').next().unwrap_or(run).to_string();
-        let suite_calls = calls.dependents.entry(suite).or_default();
-        suite_calls.extend(process.calls);
+        calls
+            .dependents
+            .entry(suite)
+            .or_default()
+            .extend(process.calls);
         return Ok(());
     };
     // examples-<build>/<program> or c-twins-<build>/<program>; the test binary itself is neither.

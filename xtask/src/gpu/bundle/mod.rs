@@ -54,8 +54,10 @@ pub fn run(args: &Args) -> Result {
     for sub in ["bin", "tests", "lib"] {
         create_dir(&out.join(sub))?;
     }
-    let kernels = process::root().join("examples/kernels");
-    copy_files(&kernels, &out.join("kernels"))?;
+    copy_files(
+        &process::root().join("examples/kernels"),
+        &out.join("kernels"),
+    )?;
     let versions = Versions::tagged()?;
     if want("tests") {
         everything_but_the_benchmark(&out, &versions)?;
@@ -71,11 +73,8 @@ pub fn run(args: &Args) -> Result {
     for name in ["rustacuda", "cust"] {
         if want(name) {
             println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
-            let dir = out.join(name);
-            process::run_task(
-                &format!("{name}-check"),
-                &["--bundle", &dir.to_string_lossy()],
-            )?;
+            let dir = out.join(name).to_string_lossy().into_owned();
+            process::run_task(&format!("{name}-check"), &["--bundle", &dir])?;
         }
     }
     if want("cudarc") {
@@ -144,17 +143,13 @@ fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
     build_copying(&mut cargo, "example", |name| examples.join(name))?;
     let parity = ["test", "--release", "--no-run", "--test", "examples_parity"];
     let mut cargo = cargo_for(stub, build, &parity);
-    let built = build_copying(&mut cargo, "test", |name| {
-        out.join(format!("tests/{name}-{tag}"))
-    })?;
+    let to = |name: &str| out.join(format!("tests/{name}-{tag}"));
+    let built = build_copying(&mut cargo, "test", to)?;
     if let Some(dir) = built.tests_out_dir {
         copy_files(&dir.join("c-twins"), &twins)?;
     }
-    println!(
-        "  examples-{tag}: {}, c-twins-{tag}: {}",
-        sorted(&examples, "")?.len(),
-        sorted(&twins, "")?.len(),
-    );
+    let (examples, twins) = (sorted(&examples, "")?.len(), sorted(&twins, "")?.len());
+    println!("  examples-{tag}: {examples}, c-twins-{tag}: {twins}");
     Ok(())
 }
 

@@ -118,10 +118,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
 fn waived(line: &str) -> Option<(&str, &str)> {
     let (label, rest) = line.split_once(": parity ok")?;
     let why = rest.split_once(", Result = WAIVED: ")?.1;
-    Some((
-        label,
-        why.split_once("; trace: ").map_or(why, |(why, _)| why),
-    ))
+    Some((label, why.split_once("; trace: ").map_or(why, |p| p.0)))
 }
 
 /// tests/gl_interop-* and tests/egl_interop-* --ignored (linked and dynamic-loading) with the

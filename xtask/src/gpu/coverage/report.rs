@@ -394,11 +394,8 @@ fn reason(f: &Function, machine: &Machine, excluded: Option<&str>, one_sided: bo
         return "a program's calls of it and its twin's differ (see below)".into();
     }
     if f.since > machine.cuda {
-        return format!(
-            "newer than the driver: since CUDA {} (the driver is CUDA {})",
-            dotted(f.since),
-            dotted(machine.cuda)
-        );
+        let (since, cuda) = (dotted(f.since), dotted(machine.cuda));
+        return format!("newer than the driver: since CUDA {since} (the driver is CUDA {cuda})");
     }
     if f.group == "-" {
         return "in no documented group: the driver's private export tables".into();
@@ -434,11 +431,8 @@ pub fn function_rows(text: &str) -> BTreeSet<String> {
             in_function_table = false;
         } else if in_function_table {
             let first = line.trim_start_matches('|').split('|').next().unwrap_or("");
-            if let Some(name) = first
-                .trim()
-                .strip_prefix('`')
-                .and_then(|n| n.strip_suffix('`'))
-            {
+            let first = first.trim();
+            if let Some(name) = first.strip_prefix('`').and_then(|n| n.strip_suffix('`')) {
                 rows.insert(name.to_string());
             }
         }

@@ -144,14 +144,11 @@ fn result_names(cuda_h: &str) -> BTreeMap<u32, String> {
     let body = &cuda_h[start..];
     let body = &body[..body.find("} CUresult;").unwrap_or(body.len())];
     let mut names = BTreeMap::new();
-    for line in body.lines() {
-        let line = line.trim();
-        if let Some((name, value)) = line.split_once('=') {
-            let value = value.trim().trim_end_matches(',');
-            let value = value.split_whitespace().next().unwrap_or("");
-            if let (true, Ok(v)) = (name.trim().starts_with("CUDA_"), value.parse()) {
-                names.entry(v).or_insert_with(|| name.trim().to_string());
-            }
+    for (name, value) in body.lines().filter_map(|l| l.split_once('=')) {
+        let (name, value) = (name.trim(), value.trim().trim_end_matches(','));
+        let value = value.split_whitespace().next().unwrap_or("");
+        if let (true, Ok(v)) = (name.starts_with("CUDA_"), value.parse()) {
+            names.entry(v).or_insert_with(|| name.to_string());
         }
     }
     names

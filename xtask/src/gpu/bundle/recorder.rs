@@ -17,7 +17,7 @@ pub const LIBRARY: &str = "libcuda-calls.so";
 pub fn build(out: &Path) -> Result {
     let cupti = fetch()?;
     let fetch_deps = "run `cargo xtask fetch-deps`";
-    // The `cuda.h` of CUPTI's release (13.0.85: `CUDA_HEADERS_13000`).
+    // The `cuda.h` of CUPTI's release, as `CUDA_VERSION` spells it (major × 1000 + minor × 10).
     let (major, minor) =
         parse_isa(CUPTI.rsplit_once('.').unwrap_or_default().0).unwrap_or_default();
     let headers = env_path(

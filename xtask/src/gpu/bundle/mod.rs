@@ -6,16 +6,15 @@
 //! `GPU_RUN_PARTS` (`tests` also serves `sanitizer`).
 //!
 //! The folder holds: the examples and their C twins of each build ([`builds`]: `examples-<tag>/`,
-//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they
-//! load, the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one
-//! the twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's
-//! own toolkit is not needed), the driver, table and interop tests of each build (every function
-//! linked where the GPU machine's driver is newer than the header), OpenGL and EGL interop
-//! through headless EGL (`gl_interop`, `egl_interop`, with the EGL/OpenGL loaders they need as
-//! Debian packages in `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and
-//! dynamically loaded with cudarc beside it (`bin/bench-driver-dynamic`, with
-//! `bin/first-init-{linked,dynamic}` for the start-time rows), rustacuda 0.1.3's tests on this
-//! crate (`rustacuda/`), cust 0.3.2's on this
+//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they load,
+//! the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one the
+//! twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's own
+//! toolkit is not needed), the driver, table and interop tests of each build (every function linked
+//! where the GPU machine's driver is newer than the header), OpenGL and EGL interop through
+//! headless EGL (`gl_interop`, `egl_interop`, with the EGL/OpenGL loaders they need as Debian
+//! packages in `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded
+//! with cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for
+//! the start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
 //! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
 //! example builds each GPU check takes, and the coverage recorder ([`recorder`]).

@@ -55,11 +55,10 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
             continue;
         }
         // The waived programs, apart from those that passed.
-        for line in logs.matching(&name, ": parity ok")? {
-            if let Some((label, why)) = waived(&line) {
-                logs.waived.push(format!("{name}: {label} ({why})"));
-            }
-        }
+        let lines = logs.matching(&name, ": parity ok")?;
+        let programs = lines.iter().filter_map(|line| waived(line));
+        logs.waived
+            .extend(programs.map(|(label, why)| format!("{name}: {label} ({why})")));
         let built = |program: &&&str| here.join(format!("c-twins-{tag}/{program}")).is_file();
         // Those the driver serves only without a tool, and their controls: once more,
         // unrecorded, to succeed (the controls: to fail their check).
@@ -160,11 +159,11 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         logs.print_matching(&name, GL_LINES, "  ")?;
         // A test that cannot test its point here (a function this driver lacks) says so: waived,
         // apart from what passed.
-        for line in logs.matching(&name, "WAIVED: ")? {
-            if let Some(why) = line.strip_prefix("WAIVED: ") {
-                logs.waived.push(format!("{name}: {why}"));
-            }
-        }
+        let lines = logs.matching(&name, "WAIVED: ")?;
+        let whys = lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("WAIVED: "));
+        logs.waived.extend(whys.map(|why| format!("{name}: {why}")));
     }
     Ok(())
 }

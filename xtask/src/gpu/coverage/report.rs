@@ -447,9 +447,11 @@ mod tests {
     use super::super::headers::Headers;
     use super::{function_rows, render, Machine};
 
-    /// The calls `(entry, result)`.
-    fn set(calls: &[(&str, u32)]) -> std::collections::BTreeSet<(String, u32)> {
-        calls.iter().map(|(e, r)| (e.to_string(), *r)).collect()
+    /// The calls of `text` (`<entry>:<result>` each).
+    fn set(text: &str) -> std::collections::BTreeSet<(String, u32)> {
+        let call = |(entry, result): (&str, &str)| (entry.into(), result.parse().unwrap());
+        let pairs = text.split_whitespace().flat_map(|c| c.split_once(':'));
+        pairs.map(call).collect()
     }
 
     /// A program `name` of the build 99000, as the control `control` if one.
@@ -477,27 +479,15 @@ mod tests {
             cuda: 99000,
             without_tools: Vec::new(),
         };
-        let both = [
-            ("cuMemAlloc_v2", 0),
-            ("cuStreamQuery", 600),
-            ("cuDeviceGetLuid", 801),
-            ("cuNoReason", 1),
-        ];
+        let both = "cuMemAlloc_v2:0 cuStreamQuery:600 cuDeviceGetLuid:801 cuNoReason:1";
         let mut calls = Calls::default();
-        let mut rust = set(&both);
-        rust.insert(("cuMemFree_v2".into(), 0));
-        let mut c = set(&both);
-        c.insert(("cuMemFree_v2".into(), 1));
+        let rust = set(&format!("{both} cuMemFree_v2:0"));
+        let c = set(&format!("{both} cuMemFree_v2:1"));
         calls.own.insert(program("mem", None), Sides { rust, c });
-        let launch = set(&[("cuLaunchKernel", 0)]);
-        let control = Sides {
-            rust: launch.clone(),
-            c: launch,
-        };
-        calls.own.insert(program("launch", Some("plain")), control);
-        calls
-            .dependents
-            .insert("cust".into(), set(&[("cuInit", 0)]));
+        let launch = program("launch", Some("plain"));
+        let (rust, c) = (set("cuLaunchKernel:0"), set("cuLaunchKernel:0"));
+        calls.own.insert(launch, Sides { rust, c });
+        calls.dependents.insert("cust".into(), set("cuInit:0"));
         let reasons = table(
             "cuDeviceGetLuid: CUDA_ERROR_NOT_SUPPORTED: Windows only\n\
              cuNoReason: CUDA_ERROR_INVALID_VALUE: invalid",

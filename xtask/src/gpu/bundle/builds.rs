@@ -148,9 +148,10 @@ impl Versions {
 mod tests {
     use super::{Build, Versions};
 
-    fn tags(builds: &[Build]) -> String {
-        let tags: Vec<&str> = builds.iter().map(|b| b.tag.as_str()).collect();
-        tags.join(" ")
+    /// The tags of `builds`, and the arguments of the one at `at`.
+    fn tags(builds: &[Build], at: usize) -> [String; 2] {
+        let tags = Vec::from_iter(builds.iter().map(|b| b.tag.as_str()));
+        [tags.join(" "), builds[at].args.join(" ")]
     }
 
     #[test]
@@ -164,29 +165,17 @@ mod tests {
             dynamic: vec![50],
             groups: vec![100, 200, 400],
         };
-        let examples = v.examples();
-        assert_eq!(
-            tags(&examples),
-            "100 100-pt 100-dyn 200 200-dyn 400 400-dyn"
-        );
-        assert_eq!(
-            examples[5].args.join(" "),
-            "--no-default-features --features cuda-400,interop"
-        );
-        let linked = v.linked_tests();
+        let (examples, linked, dynamic) = (v.examples(), v.linked_tests(), v.dynamic_tests());
+        let want = "100 100-pt 100-dyn 200 200-dyn 400 400-dyn";
+        let args = "--no-default-features --features cuda-400,interop";
+        assert_eq!(tags(&examples, 5), [want, args]);
         let want = "100 200 50 300 200-table-only 300-table-only 100-pt";
-        assert_eq!(tags(&linked), want);
-        assert_eq!(
-            linked[3].args.join(" "),
-            "--test driver --test table --no-default-features --features cuda-300"
-        );
+        let args = "--test driver --test table --no-default-features --features cuda-300";
+        assert_eq!(tags(&linked, 3), [want, args]);
+        let args = "--test driver --test table --test dynamic --no-default-features --features \
+                    cuda-50,dynamic-loading";
+        assert_eq!(tags(&dynamic, 1), ["100-dyn 50-dyn", args]);
         assert!(!linked[0].stub && linked[1].stub);
-        let dynamic = v.dynamic_tests();
-        assert_eq!(tags(&dynamic), "100-dyn 50-dyn");
-        assert_eq!(
-            dynamic[1].args.join(" "),
-            "--test driver --test table --test dynamic --no-default-features --features cuda-50,dynamic-loading"
-        );
         assert!(!dynamic[0].stub && dynamic[1].stub);
     }
 }

@@ -104,10 +104,9 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
     for name in logs.all()? {
         summary.extend(logs.matching(&name, SUMMARY)?);
     }
-    summary
-        .iter()
-        .take(100)
-        .for_each(|line| println!("  {line}"));
+    for line in summary.iter().take(100) {
+        println!("  {line}");
+    }
     gl_interop(here, logs)?;
     profiler(here, checks, logs)
 }
@@ -183,11 +182,9 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                 let program = here.join(format!("examples-{tag}/{example}"));
                 command.arg(program).arg(&kernels);
                 logs.run(&name, &mut command);
-                let profiled = logs.matching(&name, "==PROF== Profiling")?;
-                let n = profiled
-                    .iter()
-                    .filter(|l| l.starts_with("==PROF== Profiling"))
-                    .count();
+                let mut profiled = logs.matching(&name, "==PROF== Profiling")?;
+                profiled.retain(|l| l.starts_with("==PROF== Profiling"));
+                let n = profiled.len();
                 let results = logs.matching(&name, "Result|cuProfilerStart")?;
                 let results: String = results.iter().map(|l| format!("{l} ")).collect();
                 println!("  {name}: {n} kernel(s) profiled; {results}");
@@ -207,10 +204,9 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
     }
     if let Some(nsys) = on_path("nsys") {
         let mut command = Command::new(nsys);
-        let capture = "profile --capture-range=cudaProfilerApi --capture-range-end=stop";
-        command
-            .args(capture.split(' '))
-            .args(["--stats=true", "-o"]);
+        let capture =
+            "profile --capture-range=cudaProfilerApi --capture-range-end=stop --stats=true";
+        command.args(capture.split(' ')).arg("-o");
         command
             .arg(logs.out.join("profiler-nsys"))
             .args(["--force-overwrite", "true"]);

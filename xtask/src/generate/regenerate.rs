@@ -26,10 +26,7 @@ pub fn run(args: &Args) -> Result {
         return generator(&args.values("VERSION").iter().map(job).collect::<Vec<_>>());
     }
     let check = args.flag("--check");
-    let numbers: Vec<String> = versions::all()?
-        .iter()
-        .map(|v| v.number.to_string())
-        .collect();
+    let numbers = Vec::from_iter(versions::all()?.iter().map(|v| v.number.to_string()));
     let scratch = Scratch::new("regenerate")?;
     // The folders of each target's files: `v<V>`, and `w<V>` for Windows.
     let dirs = |prefix: &str| -> Vec<PathBuf> {
@@ -43,30 +40,19 @@ pub fn run(args: &Args) -> Result {
     }
     generator(&jobs)?;
     let committed = root().join("cuda-driver-sys-items/src/generated");
-    let out = if check {
-        scratch.path().join("merged")
-    } else {
-        committed.clone()
-    };
+    let merged = scratch.path().join("merged");
+    let out = if check { merged } else { committed.clone() };
     let new = out.with_extension("new");
     remove_dir(&new)?;
-    process::run(
-        process::command(generator::path())
-            .arg("merge")
-            .arg("--out")
-            .arg(&new)
-            .args(dirs("v"))
-            .arg("--windows")
-            .args(dirs("w")),
-    )?;
+    let mut merge = process::command(generator::path());
+    merge.arg("merge").arg("--out").arg(&new).args(dirs("v"));
+    process::run(merge.arg("--windows").args(dirs("w")))?;
     remove_dir(&out)?;
     fs_err::rename(&new, &out)?;
     if check {
         compare(&committed, &out)?;
-        println!(
-            "regenerate --check: committed bindings identical to a fresh generation ({})",
-            numbers.join(" ")
-        );
+        let all = numbers.join(" ");
+        println!("regenerate --check: committed bindings identical to a fresh generation ({all})");
     }
     Ok(())
 }

@@ -1,22 +1,9 @@
-//! `cargo xtask regenerate [--check]`: every committed file of `cuda-driver-sys-items/src/generated/`
-//! from the pinned headers. First one set of files per CUDA version (the generator, into a scratch
-//! folder), then the merge stage, which writes each item once under the cfg of the versions it
-//! exists in. `--check`: regenerate into a scratch folder and fail on any difference.
-//!
-//! The versions are those of `cuda-driver-sys-items/versions.txt`: adding a line there and running this
-//! task adds a version. Also the modules of the other driver-API headers (profiler, OpenGL, EGL,
-//! VDPAU; `--interop` names where the OpenGL, EGL and VDPAU headers are). The headers come from the
-//! pinned wheels and Debian packages, and libclang from Debian (`cargo xtask fetch-deps`), so the
-//! output is the same on every machine.
-//!
-//! The Windows pass: cudaGL.h declares `cuWGLGetDevice` (and its `HGPUNV`) only under `_WIN32`, so
-//! the OpenGL module is generated for x86_64-pc-windows-gnu too (`--only gl`; every other file is
-//! the same for Windows, which `cargo xtask platforms` checks), and the merge puts what only one
-//! target has under `cfg(windows)` or `cfg(not(windows))`. It needs no Windows headers:
-//! clang -ffreestanding with the few declarations GL/gl.h takes from windows.h
-//! (`ci/platforms/msvc-shim/`), which the platforms task shows gives the same files as the
-//! mingw-w64 headers. `--windows-pass DIR V...`: only the Windows pass of these versions, into
-//! `DIR/wV`.
+//! `cargo xtask regenerate [--check | --windows-pass DIR VERSION...]`: every committed file of
+//! `cuda-driver-sys-items/src/generated/` from the pinned headers of each version of
+//! `versions.txt`: the generator per version (and the Windows pass of the OpenGL module) into a
+//! scratch folder, then its merge (docs/DESIGN.md, "How the bindings are generated"). `--check`:
+//! into a scratch folder, failing on any difference; `--windows-pass`: only the Windows pass of
+//! these versions, into `DIR/wV`.
 
 use crate::base::args::Args;
 use crate::base::capture::merged;
@@ -39,10 +26,7 @@ pub fn run(args: &Args) -> Result {
         return generator(&args.values("VERSION").iter().map(job).collect::<Vec<_>>());
     }
     let check = args.flag("--check");
-    let numbers: Vec<String> = versions::all()?
-        .iter()
-        .map(|v| v.number.to_string())
-        .collect();
+    let numbers = Vec::from_iter(versions::all()?.iter().map(|v| v.number.to_string()));
     let scratch = Scratch::new("regenerate")?;
     // The folders of each target's files: `v<V>`, and `w<V>` for Windows.
     let dirs = |prefix: &str| -> Vec<PathBuf> {
@@ -56,30 +40,19 @@ pub fn run(args: &Args) -> Result {
     }
     generator(&jobs)?;
     let committed = root().join("cuda-driver-sys-items/src/generated");
-    let out = if check {
-        scratch.path().join("merged")
-    } else {
-        committed.clone()
-    };
+    let merged = scratch.path().join("merged");
+    let out = if check { merged } else { committed.clone() };
     let new = out.with_extension("new");
     remove_dir(&new)?;
-    process::run(
-        process::command(generator::path())
-            .arg("merge")
-            .arg("--out")
-            .arg(&new)
-            .args(dirs("v"))
-            .arg("--windows")
-            .args(dirs("w")),
-    )?;
+    let mut merge = process::command(generator::path());
+    merge.arg("merge").arg("--out").arg(&new).args(dirs("v"));
+    process::run(merge.arg("--windows").args(dirs("w")))?;
     remove_dir(&out)?;
     fs_err::rename(&new, &out)?;
     if check {
         compare(&committed, &out)?;
-        println!(
-            "regenerate --check: committed bindings identical to a fresh generation ({})",
-            numbers.join(" ")
-        );
+        let all = numbers.join(" ");
+        println!("regenerate --check: committed bindings identical to a fresh generation ({all})");
     }
     Ok(())
 }

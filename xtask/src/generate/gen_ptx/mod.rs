@@ -1,12 +1,8 @@
 //! `cargo xtask gen-ptx [--check]`: regenerates the PTX that the examples load
 //! (examples/kernels/*.ptx) from the CUDA C sources next to them (examples/kernels/*.cu) with the
-//! pinned NVRTC ([`crate::base::deps::ptx_tools`]), and checks every PTX with the pinned ptxas,
-//! the hand-written ones ([`HAND_WRITTEN`]: texture and surface references, which no CUDA 12
-//! compiler emits) too.
-//!
-//!   cargo xtask gen-ptx           regenerate examples/kernels/*.ptx in place, then verify them
-//!   cargo xtask gen-ptx --check   regenerate into a temporary folder and fail on any byte of
-//!                                 difference from the committed PTX (and verify the committed PTX)
+//! pinned NVRTC ([`crate::base::deps::ptx_tools`]; `--check`: into a temporary folder, failing on
+//! any byte of difference from the committed PTX), then checks every committed PTX with the pinned
+//! ptxas, the hand-written ones ([`HAND_WRITTEN`]: texture and surface references) too.
 //!
 //! Target: compute_52 (the oldest architecture the pinned NVRTC and every newer driver support),
 //! so the same PTX JIT-compiles for every GPU those drivers drive; a kernel that uses a newer
@@ -27,8 +23,8 @@ use fs_err as fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The NVRTC options of every PTX.
-const COMMON: &[&str] = &["--std=c++03"];
+/// The NVRTC option of every PTX besides its architecture.
+const STD: &str = "--std=c++03";
 
 /// The virtual architecture of a PTX that names none: the oldest the pinned NVRTC supports.
 const OLDEST: &str = "compute_52";
@@ -107,8 +103,9 @@ pub fn run(args: &Args) -> Result {
     }
 }
 
-fn log(line: &str) {
-    eprintln!("gen-ptx: {line}");
+/// Prints a line of the task's report on stderr.
+macro_rules! log {
+    ($($line:tt)*) => { eprintln!("gen-ptx: {}", format_args!($($line)*)) };
 }
 
 /// Compiles every target into `out`; with `check`, compares each with the committed one. Whether
@@ -117,40 +114,31 @@ fn generate(tools: &Tools, kernels: &Path, out: &Path, check: bool) -> Result<bo
     let (mut same, nvrtc) = (true, nvrtc::Nvrtc::load(&tools.nvrtc)?);
     for &(name, arch, code) in TARGETS {
         let architecture = format!("--gpu-architecture={arch}");
-        let mut options = vec![architecture.as_str()];
-        options.extend(COMMON);
-        if code == Relocatable {
-            options.push("--relocatable-device-code=true");
-        }
+        let mut options = vec![architecture.as_str(), STD];
+        options.extend((code == Relocatable).then_some("--relocatable-device-code=true"));
         let source = format!("{name}.cu");
         let ptx = nvrtc::compile(&nvrtc, &kernels.join(&source), &options)?;
-        let (path, committed) = (
-            out.join(format!("{name}.ptx")),
-            kernels.join(format!("{name}.ptx")),
-        );
+        let file = format!("{name}.ptx");
+        let (path, committed) = (out.join(&file), kernels.join(&file));
         write(&path, &ptx)?;
         if !check {
-            log(&format!("wrote examples/kernels/{name}.ptx"));
+            log!("wrote examples/kernels/{name}.ptx");
             continue;
         }
         let old = fs::read_to_string(&committed).unwrap_or_default();
         if old.as_bytes() == ptx {
-            log(&format!("examples/kernels/{name}.ptx is up to date"));
+            log!("examples/kernels/{name}.ptx is up to date");
             continue;
         }
-        log(&format!(
-            "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from {source}:"
-        ));
+        log!(
+            "examples/kernels/{name}.ptx differs from what cargo xtask gen-ptx generates from \
+             {source}:"
+        );
         let new = String::from_utf8_lossy(&ptx);
         let diff = similar::TextDiff::from_lines(old.as_str(), &new);
         let (a, b) = (committed.display().to_string(), path.display().to_string());
-        for line in diff
-            .unified_diff()
-            .header(&a, &b)
-            .to_string()
-            .lines()
-            .take(40)
-        {
+        let diff = diff.unified_diff().header(&a, &b).to_string();
+        for line in diff.lines().take(40) {
             eprintln!("{line}");
         }
         same = false;
@@ -169,15 +157,14 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         let mut ptxas = Command::new(&tools.ptxas);
         ptxas
             .arg(format!("-arch={arch}"))
-            .args((!rdc.is_empty()).then_some(rdc))
-            .arg(path)
-            .args(["-o", "/dev/null"]);
+            .args((!rdc.is_empty()).then_some(rdc));
+        ptxas.arg(path).args(["-o", "/dev/null"]);
         ptxas
     };
     for &(name, arch, code) in TARGETS.iter().chain(HAND_WRITTEN) {
         let path = kernels.join(format!("{name}.ptx"));
         let Ok(text) = fs::read_to_string(&path) else {
-            log(&format!("missing {}", path.display()));
+            log!("missing {}", path.display());
             ok = false;
             continue;
         };
@@ -187,9 +174,7 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
             .unwrap_or_default();
         if parse_isa(version).is_none_or(|v| v > pins.isa) {
             let shown = if version.is_empty() { "?" } else { version };
-            log(&format!(
-                "{name}.ptx: .version {shown} is newer than {isa} (CUDA {release})"
-            ));
+            log!("{name}.ptx: .version {shown} is newer than {isa} (CUDA {release})");
             ok = false;
         }
         // Relocatable: unresolved calls are resolved at link time (or, for a driver call, when
@@ -198,28 +183,24 @@ fn verify(tools: &Tools, pins: &Pins, kernels: &Path) -> Result<bool> {
         for arch in ptxas_arches(arch) {
             let mut ptxas = ptxas(&arch, rdc, &path);
             if process::status(&mut ptxas).is_ok_and(|s| s.success()) {
-                log(&format!(
-                    "{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok"
-                ));
+                log!("{name}.ptx: .version {version}, ptxas {release} -arch={arch} {rdc} ok");
             } else {
-                log(&format!(
-                    "{name}.ptx: ptxas {release} -arch={arch} {rdc} FAILED"
-                ));
+                log!("{name}.ptx: ptxas {release} -arch={arch} {rdc} FAILED");
                 ok = false;
             }
         }
     }
     let broken = kernels.join("ptx_jit_broken.ptx");
     if !broken.is_file() {
-        log(&format!("missing {}", broken.display()));
+        log!("missing {}", broken.display());
         return Ok(false);
     }
     let mut ptxas = ptxas(&ptxas_arches(OLDEST)[0], "", &broken);
     if process::status(ptxas.stderr(Stdio::null())).is_ok_and(|s| s.success()) {
-        log("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
+        log!("ptx_jit_broken.ptx: ptxas accepted it, but it must fail to compile");
         ok = false;
     } else {
-        log("ptx_jit_broken.ptx: rejected by ptxas as intended");
+        log!("ptx_jit_broken.ptx: rejected by ptxas as intended");
     }
     Ok(ok)
 }

@@ -8,10 +8,6 @@ use crate::base::{versions, Result};
 const EVERY: &str = "link-every-function";
 /// [`EVERY`], per-thread.
 const PER_THREAD: &str = "per-thread-default-stream,link-every-function";
-/// The tests of a header's driver and table.
-const DRIVER_TABLE: &[&str] = &["driver", "table"];
-/// [`DRIVER_TABLE`] and the interop tests.
-const WITH_INTEROP: &[&str] = &["driver", "table", "interop"];
 
 /// One feature set the bundle builds.
 #[derive(Debug, PartialEq)]
@@ -26,19 +22,16 @@ pub struct Build {
 }
 
 impl Build {
-    /// The build `tag` of the tests `tests` (none: the examples): with only the features
-    /// `features` if `only`, else the default ones and these.
-    fn new(tag: String, tests: &[&str], only: bool, features: &str, stub: bool) -> Self {
-        let tests = tests.iter().flat_map(|t| ["--test", t]);
-        let only = only.then_some("--no-default-features");
+    /// The build `tag` of the tests `tests` (none: the examples) with `features`: only these
+    /// where they name a version (`cuda-<V>,...`), else the default ones and these.
+    fn new(tag: String, tests: &str, features: &str, stub: bool) -> Self {
+        let tests = tests.split_whitespace().flat_map(|t| ["--test", t]);
+        let only = features
+            .starts_with("cuda-")
+            .then_some("--no-default-features");
         let args = tests.chain(only).chain(["--features", features]);
         let args = args.map(String::from).collect();
         Build { tag, args, stub }
-    }
-
-    /// The default version's build `tag` of `tests` with the default features and `features`.
-    fn default(tag: String, tests: &[&str], features: &str) -> Self {
-        Build::new(tag, tests, false, features, false)
     }
 }
 
@@ -75,21 +68,21 @@ impl Versions {
     pub fn examples(&self) -> Vec<Build> {
         let d = self.default;
         let mut builds = vec![
-            Build::default(d.to_string(), &[], EVERY),
-            Build::default(format!("{d}-pt"), &[], PER_THREAD),
-            self.dynamic_build(d, &[], "interop,"),
+            Build::new(d.to_string(), "", EVERY, false),
+            Build::new(format!("{d}-pt"), "", PER_THREAD, false),
+            self.dynamic_build(d, "", "interop,"),
         ];
         for v in &self.examples {
             let features = format!("cuda-{v},interop,{EVERY}");
-            builds.push(Build::new(v.to_string(), &[], true, &features, true));
+            builds.push(Build::new(v.to_string(), "", &features, true));
         }
         for &v in &self.groups {
             if !builds.iter().any(|b| b.tag == v.to_string()) {
                 let features = format!("cuda-{v},interop");
-                builds.push(Build::new(v.to_string(), &[], true, &features, v != d));
+                builds.push(Build::new(v.to_string(), "", &features, v != d));
             }
             if !builds.iter().any(|b| b.tag == format!("{v}-dyn")) {
-                builds.push(self.dynamic_build(v, &[], "interop,"));
+                builds.push(self.dynamic_build(v, "", "interop,"));
             }
         }
         builds
@@ -98,67 +91,56 @@ impl Versions {
     /// The test builds that link the driver library: the default version's, each role's, and the
     /// default version's per-thread build.
     pub fn linked_tests(&self) -> Vec<Build> {
-        let d = self.default;
-        let all = ["driver", "table", "interop", "gl_interop", "egl_interop"];
-        let mut builds = vec![Build::default(d.to_string(), &all, EVERY)];
-        let roles: [(&[u32], &[&str], &str, &str); 4] = [
+        let (d, all) = (self.default, "driver table interop gl_interop egl_interop");
+        let mut builds = vec![Build::new(d.to_string(), all, EVERY, false)];
+        // Each role's versions, tag suffix, tests and features after `cuda-<V>`.
+        let roles = [
             (
                 &self.examples,
-                WITH_INTEROP,
-                ",interop,link-every-function",
                 "",
+                "driver table interop",
+                ",interop,link-every-function",
             ),
-            (&self.linked, DRIVER_TABLE, ",link-every-function", ""),
-            (&self.unlinked, DRIVER_TABLE, "", ""),
-            (&self.table_only, &["table"], ",table-only", "-table-only"),
+            (&self.linked, "", "driver table", ",link-every-function"),
+            (&self.unlinked, "", "driver table", ""),
+            (&self.table_only, "-table-only", "table", ",table-only"),
         ];
-        for (versions, tests, features, suffix) in roles {
+        for (versions, suffix, tests, features) in roles {
             for v in versions {
                 let features = format!("cuda-{v}{features}");
-                builds.push(Build::new(
-                    format!("{v}{suffix}"),
-                    tests,
-                    true,
-                    &features,
-                    true,
-                ));
+                builds.push(Build::new(format!("{v}{suffix}"), tests, &features, true));
             }
         }
-        builds.push(Build::default(format!("{d}-pt"), WITH_INTEROP, PER_THREAD));
+        let interop = "driver table interop";
+        builds.push(Build::new(format!("{d}-pt"), interop, PER_THREAD, false));
         builds
     }
 
     /// The test builds with `dynamic-loading`: the default version's, then the `gpu-dynamic`
     /// versions'.
     pub fn dynamic_tests(&self) -> Vec<Build> {
-        let tests: Vec<&str> = "driver table dynamic load_from interop gl_interop egl_interop"
-            .split(' ')
-            .collect();
-        let mut builds = vec![self.dynamic_build(self.default, &tests, "interop,")];
-        let dynamic = ["driver", "table", "dynamic"];
-        builds.extend(
-            self.dynamic
-                .iter()
-                .map(|&v| self.dynamic_build(v, &dynamic, "")),
-        );
+        let tests = "driver table dynamic load_from interop gl_interop egl_interop";
+        let mut builds = vec![self.dynamic_build(self.default, tests, "interop,")];
+        let dynamic = self.dynamic.iter();
+        builds.extend(dynamic.map(|&v| self.dynamic_build(v, "driver table dynamic", "")));
         builds
     }
 
-    /// The features of the default version's benchmark with `dynamic-loading` and cudarc.
+    /// The arguments of the default version's benchmark with `dynamic-loading` and cudarc.
     pub fn dynamic_bench_features(&self) -> Vec<String> {
-        let features = format!("cuda-{},dynamic-loading,bench-cudarc", self.default);
-        vec![
-            "--no-default-features".into(),
-            "--features".into(),
-            features,
-        ]
+        let features = "dynamic-loading,bench-cudarc";
+        let args = format!(
+            "--no-default-features --features cuda-{},{features}",
+            self.default
+        );
+        args.split(' ').map(String::from).collect()
     }
 
     /// `version` built with `dynamic-loading` (and `more` features), tagged `<version>-dyn`.
-    fn dynamic_build(&self, version: u32, tests: &[&str], more: &str) -> Build {
+    fn dynamic_build(&self, version: u32, tests: &str, more: &str) -> Build {
         let features = format!("cuda-{version},{more}dynamic-loading");
         let stub = version != self.default;
-        Build::new(format!("{version}-dyn"), tests, true, &features, stub)
+        Build::new(format!("{version}-dyn"), tests, &features, stub)
     }
 }
 
@@ -166,9 +148,10 @@ impl Versions {
 mod tests {
     use super::{Build, Versions};
 
-    fn tags(builds: &[Build]) -> String {
-        let tags: Vec<&str> = builds.iter().map(|b| b.tag.as_str()).collect();
-        tags.join(" ")
+    /// The tags of `builds`, and the arguments of the one at `at`.
+    fn tags(builds: &[Build], at: usize) -> [String; 2] {
+        let tags = Vec::from_iter(builds.iter().map(|b| b.tag.as_str()));
+        [tags.join(" "), builds[at].args.join(" ")]
     }
 
     #[test]
@@ -182,29 +165,17 @@ mod tests {
             dynamic: vec![50],
             groups: vec![100, 200, 400],
         };
-        let examples = v.examples();
-        assert_eq!(
-            tags(&examples),
-            "100 100-pt 100-dyn 200 200-dyn 400 400-dyn"
-        );
-        assert_eq!(
-            examples[5].args.join(" "),
-            "--no-default-features --features cuda-400,interop"
-        );
-        let linked = v.linked_tests();
+        let (examples, linked, dynamic) = (v.examples(), v.linked_tests(), v.dynamic_tests());
+        let want = "100 100-pt 100-dyn 200 200-dyn 400 400-dyn";
+        let args = "--no-default-features --features cuda-400,interop";
+        assert_eq!(tags(&examples, 5), [want, args]);
         let want = "100 200 50 300 200-table-only 300-table-only 100-pt";
-        assert_eq!(tags(&linked), want);
-        assert_eq!(
-            linked[3].args.join(" "),
-            "--test driver --test table --no-default-features --features cuda-300"
-        );
+        let args = "--test driver --test table --no-default-features --features cuda-300";
+        assert_eq!(tags(&linked, 3), [want, args]);
+        let args = "--test driver --test table --test dynamic --no-default-features --features \
+                    cuda-50,dynamic-loading";
+        assert_eq!(tags(&dynamic, 1), ["100-dyn 50-dyn", args]);
         assert!(!linked[0].stub && linked[1].stub);
-        let dynamic = v.dynamic_tests();
-        assert_eq!(tags(&dynamic), "100-dyn 50-dyn");
-        assert_eq!(
-            dynamic[1].args.join(" "),
-            "--test driver --test table --test dynamic --no-default-features --features cuda-50,dynamic-loading"
-        );
         assert!(!dynamic[0].stub && dynamic[1].stub);
     }
 }

@@ -6,21 +6,18 @@
 //! `GPU_RUN_PARTS` (`tests` also serves `sanitizer`).
 //!
 //! The folder holds: the examples and their C twins of each build ([`builds`]: `examples-<tag>/`,
-//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they
-//! load, the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one
-//! the twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's
-//! own toolkit is not needed), the driver, table and interop tests of each build (every function
-//! linked where the GPU machine's driver is newer than the header), OpenGL and EGL interop
-//! through headless EGL (`gl_interop`, `egl_interop`, with the EGL/OpenGL loaders they need as
-//! Debian packages in `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and
-//! dynamically loaded with cudarc beside it (`bin/bench-driver-dynamic`, with
-//! `bin/first-init-{linked,dynamic}` for the start-time rows), rustacuda 0.1.3's tests on this
-//! crate (`rustacuda/`), cust 0.3.2's on this
+//! `c-twins-<tag>/`, with the parity test binary `tests/examples_parity-<tag>`), the PTX they load,
+//! the CUDA runtime library runtime_interop and its twin use (`lib/libcudart.so.12`, the one the
+//! twins were linked against: the runner puts `lib/` on the loader path, so the GPU machine's own
+//! toolkit is not needed), the driver, table and interop tests of each build (every function linked
+//! where the GPU machine's driver is newer than the header), OpenGL and EGL interop through
+//! headless EGL (`gl_interop`, `egl_interop`, with the EGL/OpenGL loaders they need as Debian
+//! packages in `gl-debs/`), the benchmark twice: linked (`bin/bench-driver`) and dynamically loaded
+//! with cudarc beside it (`bin/bench-driver-dynamic`, with `bin/first-init-{linked,dynamic}` for
+//! the start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
 //! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
-//! example builds each GPU check takes, and the coverage recorder (`lib/libcuda-calls.so` with
-//! CUPTI's `lib/libcupti.so.13`: [`recorder`]), which gpu-run loads into the parity runs and the
-//! dependents' runs on this crate, their calls into `OUT/calls/` for `cargo xtask coverage`.
+//! example builds each GPU check takes, and the coverage recorder ([`recorder`]).
 
 mod builds;
 mod recorder;
@@ -56,8 +53,10 @@ pub fn run(args: &Args) -> Result {
     for sub in ["bin", "tests", "lib"] {
         create_dir(&out.join(sub))?;
     }
-    let kernels = process::root().join("examples/kernels");
-    copy_files(&kernels, &out.join("kernels"))?;
+    copy_files(
+        &process::root().join("examples/kernels"),
+        &out.join("kernels"),
+    )?;
     let versions = Versions::tagged()?;
     if want("tests") {
         everything_but_the_benchmark(&out, &versions)?;
@@ -73,31 +72,23 @@ pub fn run(args: &Args) -> Result {
     for name in ["rustacuda", "cust"] {
         if want(name) {
             println!("building {name}'s tests, doctests and examples on this crate ({name}-check --bundle)");
-            let dir = out.join(name);
-            process::run_task(
-                &format!("{name}-check"),
-                &["--bundle", &dir.to_string_lossy()],
-            )?;
+            let dir = out.join(name).to_string_lossy().into_owned();
+            process::run_task(&format!("{name}-check"), &["--bundle", &dir])?;
         }
     }
     if want("cudarc") {
         println!("building cudarc 0.19.10's tests and examples, on its own sys and on this crate (cudarc-check --bundle)");
         let cudarc = out.join("cudarc");
         process::run_task("cudarc-check", &["--bundle", &cudarc.to_string_lossy()])?;
-        pack(&out, "cudarc")?;
+        // As cudarc.tar.xz, which gpu-run unpacks: its builds differ little from one another, and
+        // xz keeps the bundle small enough to travel.
+        let mut tar = process::command("tar");
+        tar.current_dir(&out).env("XZ_OPT", "-6 -T0");
+        process::run(tar.args(["cJf", "cudarc.tar.xz", "cudarc"]))?;
+        remove_dir(&cudarc)?;
     }
     runner(&out, &versions)?;
     process::run(process::command("du").arg("-sh").arg(&out))
-}
-
-/// Replaces the folder `name` of the bundle `out` by `name.tar.xz` (gpu-run unpacks it): its
-/// builds differ little from one another, and xz keeps the bundle small enough to travel.
-fn pack(out: &Path, name: &str) -> Result {
-    let archive = format!("{name}.tar.xz");
-    let mut tar = process::command("tar");
-    tar.current_dir(out).env("XZ_OPT", "-6 -T0");
-    process::run(tar.args(["cJf", &archive, name]))?;
-    remove_dir(&out.join(name))
 }
 
 /// The examples, the C twins, the tests and the runtime library: the part `tests`.
@@ -151,17 +142,13 @@ fn examples(out: &Path, build: &Build, stub: &Links) -> Result {
     build_copying(&mut cargo, "example", |name| examples.join(name))?;
     let parity = ["test", "--release", "--no-run", "--test", "examples_parity"];
     let mut cargo = cargo_for(stub, build, &parity);
-    let built = build_copying(&mut cargo, "test", |name| {
-        out.join(format!("tests/{name}-{tag}"))
-    })?;
+    let to = |name: &str| out.join(format!("tests/{name}-{tag}"));
+    let built = build_copying(&mut cargo, "test", to)?;
     if let Some(dir) = built.tests_out_dir {
         copy_files(&dir.join("c-twins"), &twins)?;
     }
-    println!(
-        "  examples-{tag}: {}, c-twins-{tag}: {}",
-        sorted(&examples, "")?.len(),
-        sorted(&twins, "")?.len(),
-    );
+    let (examples, twins) = (sorted(&examples, "")?.len(), sorted(&twins, "")?.len());
+    println!("  examples-{tag}: {examples}, c-twins-{tag}: {twins}");
     Ok(())
 }
 
@@ -207,29 +194,20 @@ fn runner(out: &Path, versions: &Versions) -> Result {
         return Err("cargo built no xtask binary".into());
     }
     let run_sh = out.join("run.sh");
-    write(
-        &run_sh,
-        "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n",
-    )?;
+    let script = "#!/usr/bin/env bash\nexec \"$(dirname \"$0\")/xtask\" gpu-run \"$@\"\n";
+    write(&run_sh, script)?;
     fs_err::set_permissions(&run_sh, std::fs::Permissions::from_mode(0o755))?;
-    let d = versions.default;
-    let examples = versions.examples.iter().map(u32::to_string);
-    let group_programs = crate::base::examples::group_programs()?;
+    let (d, examples) = (versions.default, &versions.examples);
+    let names = |text: String| Vec::from_iter(text.split_whitespace().map(String::from));
+    let all: String = examples.iter().map(|v| format!(" {v}")).collect();
+    let newest = examples.last().map_or(String::new(), |v| format!(" {v}"));
+    let programs = crate::base::examples::group_programs()?;
+    let programs: String = programs.iter().map(|p| format!(" {}", p.name)).collect();
     let checks = Checks {
         default: d.to_string(),
-        sanitizer: [d.to_string()]
-            .into_iter()
-            .chain(examples.clone())
-            .chain([format!("{d}-dyn")])
-            .collect(),
-        profiler: [d.to_string(), format!("{d}-dyn")]
-            .into_iter()
-            .chain(versions.examples.last().map(u32::to_string))
-            .collect(),
-        api_errors: ["ptx_jit".to_string(), "profiler".to_string()]
-            .into_iter()
-            .chain(group_programs.into_iter().map(|p| p.name))
-            .collect(),
+        sanitizer: names(format!("{d}{all} {d}-dyn")),
+        profiler: names(format!("{d} {d}-dyn{newest}")),
+        api_errors: names(format!("ptx_jit profiler{programs}")),
     };
     write(&out.join("checks.json"), checks.render())
 }

@@ -1,9 +1,7 @@
-//! The coverage recorder in the bundle: `lib/libcuda-calls.so`, built from
-//! `ci/coverage/recorder.c` against the CUPTI headers of the pinned wheel, with the wheel's
-//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`). `xtask gpu-run` names it in
-//! `CUDA_INJECTION64_PATH` for the runs it records (docs/DESIGN.md, "Coverage").
+//! The coverage recorder in the bundle, `lib/libcuda-calls.so` with the pinned CUPTI wheel's
+//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`): docs/DESIGN.md, "Coverage".
 
-use crate::base::deps::{env_path, wheel};
+use crate::base::deps::{env_path, ptx_tools::parse_isa, wheel};
 use crate::base::files::{copy, create_dir};
 use crate::base::{process, Result};
 use std::path::{Path, PathBuf};
@@ -12,12 +10,6 @@ use std::path::{Path, PathBuf};
 /// than the driver refuses it).
 const CUPTI: &str = "13.0.85";
 
-/// The `CUDA_VERSION` whose `cuda.h` the recorder is compiled against: CUPTI's release.
-fn cupti_cuda_version() -> u32 {
-    let mut parts = CUPTI.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
-    parts.next().unwrap_or(0) * 1000 + parts.next().unwrap_or(0) * 10
-}
-
 /// The recorder's file name in the bundle's `lib/`.
 pub const LIBRARY: &str = "libcuda-calls.so";
 
@@ -25,8 +17,11 @@ pub const LIBRARY: &str = "libcuda-calls.so";
 pub fn build(out: &Path) -> Result {
     let cupti = fetch()?;
     let fetch_deps = "run `cargo xtask fetch-deps`";
+    // The `cuda.h` of CUPTI's release, as `CUDA_VERSION` spells it (major × 1000 + minor × 10).
+    let (major, minor) =
+        parse_isa(CUPTI.rsplit_once('.').unwrap_or_default().0).unwrap_or_default();
     let headers = env_path(
-        &format!("CUDA_HEADERS_{}", cupti_cuda_version()),
+        &format!("CUDA_HEADERS_{}", major * 1000 + minor * 10),
         fetch_deps,
     )?;
     // cupti_callbacks.h includes the runtime's builtin_types.h.

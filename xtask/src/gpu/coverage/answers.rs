@@ -27,80 +27,47 @@ pub struct ErrorOnly {
     pub why: &'static str,
 }
 
-/// The [`ErrorOnly`] of `function`, which answered `answer` for the reason `why`.
-pub const fn error_only(
-    function: &'static str,
-    answer: &'static str,
-    why: &'static str,
-) -> ErrorOnly {
-    ErrorOnly {
-        function,
-        answer,
-        why,
-    }
+/// The functions that only returned an error on the GPU machine, a line each (read by [`table`]):
+/// the functions, then after `: ` their answer and why.
+pub const ERROR_ONLY: &str = "\
+    cuDeviceGetLuid: CUDA_ERROR_NOT_SUPPORTED: Windows only: a LUID is a WDDM device's\n\
+    cuDeviceGetNvSciSyncAttributes: CUDA_ERROR_INVALID_HANDLE: called with no attribute list, the \
+    machine having no NvSci: the driver refuses the null list\n\
+    cuLibraryGetUnifiedFunction: CUDA_ERROR_INVALID_VALUE: asked for `add_values`, a kernel and \
+    not a unified function, which the driver refuses\n\
+    cuMemBatchDecompressAsync: CUDA_ERROR_NOT_SUPPORTED: the H100 has no hardware decompression \
+    engine: even an empty batch is refused\n\
+    cuParamSetTexRef: CUDA_ERROR_INVALID_HANDLE: called with a null texture reference, which the \
+    driver refuses\n\
+    cuGraphExecExternalSemaphoresSignalNodeSetParams cuGraphExecExternalSemaphoresWaitNodeSetParams: \
+    CUDA_ERROR_INVALID_VALUE: given a node of another graph than the executable graph's, which \
+    the driver refuses\n\
+    cuCheckpointProcessGetState cuCheckpointProcessLock cuCheckpointProcessCheckpoint \
+    cuCheckpointProcessRestore cuCheckpointProcessUnlock: CUDA_ERROR_NOT_SUPPORTED: the driver \
+    refuses checkpointing to a process a tool is attached to, the recorder included (its parity \
+    run without the recorder: above)\n\
+    cuProfilerInitialize: CUDA_ERROR_NOT_SUPPORTED: deprecated: since CUDA 12.0 it always returns \
+    CUDA_ERROR_NOT_SUPPORTED (its header)";
+
+/// Each name of the lines `table` (`<name>...: <text>`) with its text, in order.
+pub fn named(table: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let line = |l: &'static str| l.split_once(": ");
+    let named = |(names, text): (&'static str, _)| names.split(' ').map(move |n| (n, text));
+    table.lines().filter_map(line).flat_map(named)
 }
 
-const NOT_SUPPORTED: &str = "CUDA_ERROR_NOT_SUPPORTED";
-const INVALID_HANDLE: &str = "CUDA_ERROR_INVALID_HANDLE";
-const INVALID_VALUE: &str = "CUDA_ERROR_INVALID_VALUE";
-
-/// Why the checkpoint program's calls are refused under the recorder.
-const CHECKPOINT: &str = "the driver refuses checkpointing to a process a tool is attached to, \
-                          the recorder included (its parity run without the recorder: above)";
-
-/// Why a graph's node of the semaphores is refused.
-const OTHER_GRAPH: &str =
-    "given a node of another graph than the executable graph's, which the driver refuses";
-
-/// The functions that only returned an error on the GPU machine, each with why.
-pub const ERROR_ONLY: &[ErrorOnly] = &[
-    error_only(
-        "cuDeviceGetLuid",
-        NOT_SUPPORTED,
-        "Windows only: a LUID is a WDDM device's",
-    ),
-    error_only(
-        "cuDeviceGetNvSciSyncAttributes",
-        INVALID_HANDLE,
-        "called with no attribute list, the machine having no NvSci: the driver refuses the \
-         null list",
-    ),
-    error_only(
-        "cuLibraryGetUnifiedFunction",
-        INVALID_VALUE,
-        "asked for `add_values`, a kernel and not a unified function, which the driver refuses",
-    ),
-    error_only(
-        "cuMemBatchDecompressAsync",
-        NOT_SUPPORTED,
-        "the H100 has no hardware decompression engine: even an empty batch is refused",
-    ),
-    error_only(
-        "cuParamSetTexRef",
-        INVALID_HANDLE,
-        "called with a null texture reference, which the driver refuses",
-    ),
-    error_only(
-        "cuGraphExecExternalSemaphoresSignalNodeSetParams",
-        INVALID_VALUE,
-        OTHER_GRAPH,
-    ),
-    error_only(
-        "cuGraphExecExternalSemaphoresWaitNodeSetParams",
-        INVALID_VALUE,
-        OTHER_GRAPH,
-    ),
-    error_only("cuCheckpointProcessGetState", NOT_SUPPORTED, CHECKPOINT),
-    error_only("cuCheckpointProcessLock", NOT_SUPPORTED, CHECKPOINT),
-    error_only("cuCheckpointProcessCheckpoint", NOT_SUPPORTED, CHECKPOINT),
-    error_only("cuCheckpointProcessRestore", NOT_SUPPORTED, CHECKPOINT),
-    error_only("cuCheckpointProcessUnlock", NOT_SUPPORTED, CHECKPOINT),
-    error_only(
-        "cuProfilerInitialize",
-        NOT_SUPPORTED,
-        "deprecated: since CUDA 12.0 it always returns CUDA_ERROR_NOT_SUPPORTED (its header)",
-    ),
-];
+/// The reasons of the lines `text` (`<function>...: <answer>: <why>`), a function each.
+pub fn table(text: &'static str) -> Vec<ErrorOnly> {
+    let reason = |(function, rest): (_, &'static str)| {
+        let (answer, why) = rest.split_once(": ").unwrap_or((rest, ""));
+        ErrorOnly {
+            function,
+            answer,
+            why,
+        }
+    };
+    named(text).map(reason).collect()
+}
 
 /// The reason in `reasons` of each function of `error_only`, by function, (each to the results it returned);
 /// fails naming the functions without one, those that returned other than their reason's
@@ -144,7 +111,7 @@ pub fn reasons<'r>(
 
 #[cfg(test)]
 mod tests {
-    use super::{error_only, reasons, succeeded, ERROR_ONLY, NOT_SUPPORTED, STATUSES};
+    use super::{reasons, succeeded, table, ERROR_ONLY, STATUSES};
     use std::collections::{BTreeMap, BTreeSet};
 
     #[test]
@@ -162,7 +129,7 @@ mod tests {
             assert!(names.insert(*function), "{function} twice");
             assert!(status.starts_with("CUDA_ERROR_"), "{function}: {status}");
         }
-        for r in ERROR_ONLY {
+        for r in table(ERROR_ONLY) {
             assert!(names.insert(r.function), "{} twice", r.function);
             assert!(r.answer.starts_with("CUDA_ERROR_"), "{}", r.function);
             assert!(!r.why.is_empty(), "{}", r.function);
@@ -171,11 +138,10 @@ mod tests {
 
     #[test]
     fn a_missing_wrong_or_unneeded_reason_fails_naming_it() {
-        let table = [
-            error_only("cuA", NOT_SUPPORTED, "a"),
-            error_only("cuB", NOT_SUPPORTED, "b"),
-            error_only("cuUnneeded", NOT_SUPPORTED, "c"),
-        ];
+        let table = table(
+            "cuA: CUDA_ERROR_NOT_SUPPORTED: a\ncuB: CUDA_ERROR_NOT_SUPPORTED: b\n\
+             cuUnneeded: CUDA_ERROR_NOT_SUPPORTED: c",
+        );
         let answered = |r: &str| BTreeSet::from([r.to_string()]);
         let mut error_only = BTreeMap::from([
             ("cuA", answered("CUDA_ERROR_NOT_SUPPORTED")),

@@ -1,20 +1,7 @@
 //! The recorder's logs of a GPU run (`ci/coverage/recorder.c`): which driver functions each
-//! process called and what each returned, sorted by who called.
-//!
-//! `OUT/calls/<run>/` holds a log per process, `<pid>.calls`. The parity runs
-//! (`examples_parity-<build>`) put each side of each program in a folder of its own:
-//! `<program>-rust/` and `<program>-c/`, and for a control of the program (a deliberately wrong
-//! variant, `CUDA_GROUP_CONTROL`) `<program>-<control>-rust/` and `<program>-<control>-c/`. A log:
-//!
-//! ```text
-//! # exe <path of the program>
-//! # pid <pid> parent <parent pid>
-//! # injected
-//! <thread> <entry> <result> <count>
-//! ```
-//!
-//! with a line per run of calls: the thread's ordinal in the process, the driver entry's name
-//! (`cuMemAlloc_v2`), the `CUresult` it returned and how many calls in a row returned it; and
+//! process called and what each returned, sorted by who called. `OUT/calls/<run>/` holds a log
+//! per process, `<pid>.calls`, in a side's folder for the parity runs (`<program>-rust/`,
+//! `<program>-<control>-c/`, ...); their format: docs/DESIGN.md, "Coverage", and
 //! `# cupti-error <status> <text>` where the recorder's CUPTI subscription failed.
 
 use crate::base::{files, Result};
@@ -57,16 +44,13 @@ pub struct Calls {
     pub calls: u64,
 }
 
-/// What one process's log says.
+/// What one process's log says: the path of its program, each (entry, result) it recorded, how
+/// many calls, and the `# cupti-error` lines' text.
 #[derive(Default)]
 struct Process {
-    /// The path of its program.
     exe: String,
-    /// Each (entry, result) it recorded.
     calls: BTreeSet<Call>,
-    /// How many calls it recorded.
     count: u64,
-    /// The `# cupti-error` lines' text.
     errors: Vec<String>,
 }
 
@@ -75,11 +59,8 @@ pub fn read(logs: &Path) -> Result<Calls> {
     let dir = logs.join("calls");
     let runs = files::sorted(&dir, "")?;
     if runs.is_empty() {
-        let dir = dir.display();
-        return Err(format!(
-            "{dir} holds no recorded runs: run a bundle that has lib/libcuda-calls.so"
-        )
-        .into());
+        let why = "run a bundle that has lib/libcuda-calls.so";
+        return Err(format!("{} holds no recorded runs: {why}", dir.display()).into());
     }
     let mut calls = Calls::default();
     for run in runs {
@@ -153,8 +134,11 @@ fn parse(text: &str) -> std::result::Result<Process, String> {
 fn file(calls: &mut Calls, run: &str, side_folder: Option<&str>, process: Process) -> Result {
     let Some(build) = run.strip_prefix("examples_parity-") else {
         let suite = run.split('-').next().unwrap_or(run).to_string();
-        let suite_calls = calls.dependents.entry(suite).or_default();
-        suite_calls.extend(process.calls);
+        calls
+            .dependents
+            .entry(suite)
+            .or_default()
+            .extend(process.calls);
         return Ok(());
     };
     // examples-<build>/<program> or c-twins-<build>/<program>; the test binary itself is neither.
@@ -208,47 +192,44 @@ mod tests {
     use crate::base::scratch::Scratch;
     use std::path::Path;
 
-    /// Writes the log `text` at `path` under `out`.
-    fn log(out: &Path, path: &str, text: &str) {
-        let path = out.join(path);
-        fs_err::create_dir_all(path.parent().unwrap()).unwrap();
-        fs_err::write(path, text).unwrap();
-    }
-
-    /// A log of the program at `exe` with the lines `calls`.
-    fn process(exe: &str, calls: &str) -> String {
-        format!("# exe {exe}\n# pid 7 parent 1\n# injected\n{calls}")
+    /// Writes under `out/calls/` each log (its path, its program, its lines).
+    fn logs(out: &Path, logs: &[(&str, &str, &str)]) {
+        for (path, exe, calls) in logs {
+            let path = out.join("calls").join(path);
+            fs_err::create_dir_all(path.parent().unwrap()).unwrap();
+            let text = format!("# exe {exe}\n# pid 7 parent 1\n# injected\n{calls}");
+            fs_err::write(path, text).unwrap();
+        }
     }
 
     #[test]
     fn nested_side_folders_are_read() {
         let out = Scratch::new("coverage-calls").unwrap();
         let out = out.path();
-        let run = "calls/examples_parity-99000-dyn";
-        let rust = "/b/examples-99000-dyn/launch";
-        let c = "/b/c-twins-99000-dyn/launch";
-        log(
-            out,
-            &format!("{run}/launch-rust/10.calls"),
-            &process(
-                rust,
-                "0 cuMemAlloc_v2 0 3\n1 cuMemAlloc_v2 0 1\n0 cuMemFree_v2 0 3\n",
-            ),
+        let (rust, c) = (
+            "/b/examples-99000-dyn/launch",
+            "/b/c-twins-99000-dyn/launch",
         );
-        log(
+        logs(
             out,
-            &format!("{run}/launch-c/11.calls"),
-            &process(c, "0 cuMemAlloc_v2 0 4\n0 cuMemFree_v2 1 1\n"),
-        );
-        log(
-            out,
-            &format!("{run}/launch-plain-c/12.calls"),
-            &process(c, "0 cuLaunchKernel 0 2\n# cupti-error 1 no\n"),
-        );
-        log(
-            out,
-            "calls/cust-ours-99000/20.calls",
-            &process("/d/cust-test", "0 cuInit 0 1\n"),
+            &[
+                (
+                    "examples_parity-99000-dyn/launch-rust/10.calls",
+                    rust,
+                    "0 cuMemAlloc_v2 0 3\n1 cuMemAlloc_v2 0 1\n0 cuMemFree_v2 0 3\n",
+                ),
+                (
+                    "examples_parity-99000-dyn/launch-c/11.calls",
+                    c,
+                    "0 cuMemAlloc_v2 0 4\n0 cuMemFree_v2 1 1\n",
+                ),
+                (
+                    "examples_parity-99000-dyn/launch-plain-c/12.calls",
+                    c,
+                    "0 cuLaunchKernel 0 2\n# cupti-error 1 no\n",
+                ),
+                ("cust-ours-99000/20.calls", "/d/cust-test", "0 cuInit 0 1\n"),
+            ],
         );
         let calls = read(out).unwrap();
         assert_eq!(calls.processes, 4);
@@ -274,11 +255,13 @@ mod tests {
     fn a_bad_line_or_folder_is_an_error_naming_the_log() {
         let out = Scratch::new("coverage-bad").unwrap();
         let out = out.path();
-        log(
-            out,
-            "calls/examples_parity-99000/launch-rust/1.calls",
-            &process("/b/examples-99000/launch", "cuMemAlloc_v2 0\n"),
+        let launch = "/b/examples-99000/launch";
+        let bad_line = (
+            "examples_parity-99000/launch-rust/1.calls",
+            launch,
+            "cuMemAlloc_v2 0\n",
         );
+        logs(out, &[bad_line]);
         let error = read(out).err().unwrap().to_string();
         assert!(
             error.contains("1.calls: line 4: `cuMemAlloc_v2 0`"),
@@ -287,11 +270,7 @@ mod tests {
 
         let out = Scratch::new("coverage-folder").unwrap();
         let out = out.path();
-        log(
-            out,
-            "calls/examples_parity-99000/mem-c/1.calls",
-            &process("/b/examples-99000/launch", ""),
-        );
+        logs(out, &[("examples_parity-99000/mem-c/1.calls", launch, "")]);
         let error = read(out).err().unwrap().to_string();
         assert!(
             error.contains("its program `launch` (Rust side) is not the folder `mem-c`'s"),

@@ -40,17 +40,18 @@ impl Headers {
     pub fn read(history: bool) -> Result<Headers> {
         let all: Vec<u32> = versions::all()?.iter().map(|v| v.number).collect();
         let newest = *all.last().ok_or("versions.txt lists no version")?;
-        let dirs: Vec<u32> = if history { all } else { vec![newest] };
-        if let Some(dir) = dirs
-            .iter()
-            .map(|v| folder(*v))
-            .find(|d| !d.join("cuda.h").is_file())
-        {
+        let read = if history {
+            &all[..]
+        } else {
+            &all[all.len() - 1..]
+        };
+        let dirs = Vec::from_iter(read.iter().map(|v| folder(*v)));
+        if let Some(dir) = dirs.iter().find(|d| !d.join("cuda.h").is_file()) {
             let dir = dir.display();
             return Err(format!("{dir} has no cuda.h: run `cargo xtask fetch-deps`").into());
         }
         let mut command = crate::base::generator::program("header_functions");
-        command.args(dirs.iter().map(|v| folder(*v)));
+        command.args(dirs);
         let listing = process::output(&mut command)?;
         let mut since: BTreeMap<String, u32> = BTreeMap::new();
         let mut functions = Vec::new();
@@ -115,19 +116,23 @@ impl Headers {
 
 #[cfg(test)]
 impl Headers {
-    /// Headers of a made-up version 99.0 that declare only `functions` (name, group) and the
-    /// results `results` (code, name).
-    pub fn of(functions: &[(&str, &str)], results: &[(u32, &str)]) -> Headers {
-        let function = |(name, group): &(&str, &str)| Function {
+    /// Headers of a made-up version 99.0 that declare only `functions` (`<name>:<group>` each)
+    /// and the results `results` (`<code>:<name>` each).
+    pub fn of(functions: &str, results: &str) -> Headers {
+        fn pairs(text: &str) -> impl Iterator<Item = (&str, &str)> {
+            text.split_whitespace().flat_map(|p| p.split_once(':'))
+        }
+        let function = |(name, group): (&str, &str)| Function {
             name: name.to_string(),
             group: group.to_string(),
             title: group.to_string(),
             since: 99000,
         };
+        let result = |(code, name): (&str, &str)| (code.parse().unwrap(), name.to_string());
         Headers {
             newest: 99000,
-            functions: functions.iter().map(function).collect(),
-            results: results.iter().map(|(c, n)| (*c, n.to_string())).collect(),
+            functions: pairs(functions).map(function).collect(),
+            results: pairs(results).map(result).collect(),
             renamed: BTreeMap::new(),
         }
     }
@@ -139,14 +144,11 @@ fn result_names(cuda_h: &str) -> BTreeMap<u32, String> {
     let body = &cuda_h[start..];
     let body = &body[..body.find("} CUresult;").unwrap_or(body.len())];
     let mut names = BTreeMap::new();
-    for line in body.lines() {
-        let line = line.trim();
-        if let Some((name, value)) = line.split_once('=') {
-            let value = value.trim().trim_end_matches(',');
-            let value = value.split_whitespace().next().unwrap_or("");
-            if let (true, Ok(v)) = (name.trim().starts_with("CUDA_"), value.parse()) {
-                names.entry(v).or_insert_with(|| name.trim().to_string());
-            }
+    for (name, value) in body.lines().filter_map(|l| l.split_once('=')) {
+        let (name, value) = (name.trim(), value.trim().trim_end_matches(','));
+        let value = value.split_whitespace().next().unwrap_or("");
+        if let (true, Ok(v)) = (name.starts_with("CUDA_"), value.parse()) {
+            names.entry(v).or_insert_with(|| name.to_string());
         }
     }
     names

@@ -1,18 +1,7 @@
-//! `cargo xtask coverage OUT | --check`: the driver API coverage report, `docs/COVERAGE.md`.
-//!
-//!   cargo xtask coverage OUT    writes docs/COVERAGE.md from OUT, the logs of a GPU bundle's run
-//!                               (`run.sh OUT`): the recorder's calls (`OUT/calls/`), the GPUs
-//!                               (`gpus.csv`, `nvidia-smi.txt`) and the date
-//!   cargo xtask coverage --check fails unless the report's functions are exactly those the newest
-//!                               headers declare (a CI step: a new header adds rows, and no
-//!                               function drops out unseen)
-//!
-//! The report has a row for every function of the newest headers (`cuda.h` and the interop
-//! headers), by Doxygen group (the groups the item docs link): which of the workspace's own
-//! programs called it with the same result as their C twins, which of the dependents' suites on
-//! this crate called it, and why the others were not counted. A function counts where a call
-//! succeeded; one whose calls all returned an error is listed apart with why that error is
-//! expected (`answers`). How the calls are recorded: docs/DESIGN.md, "Coverage".
+//! `cargo xtask coverage OUT | --check`: the driver API coverage report, `docs/COVERAGE.md`,
+//! written from OUT, the logs of a GPU bundle's run (`run.sh OUT`: the recorder's calls, the GPUs,
+//! the date); `--check` (a CI step) fails unless its rows are exactly the functions the newest
+//! headers declare. What it shows and what counts: docs/DESIGN.md, "Coverage".
 
 mod answers;
 mod calls;
@@ -42,7 +31,12 @@ fn write(out: &Path) -> Result {
     let headers = headers::Headers::read(true)?;
     let calls = calls::read(out)?;
     let machine = report::Machine::read(out)?;
-    let text = report::render(&headers, &calls, &machine, answers::ERROR_ONLY)?;
+    let text = report::render(
+        &headers,
+        &calls,
+        &machine,
+        &answers::table(answers::ERROR_ONLY),
+    )?;
     files::write(&root().join(PAGE), &text)?;
     let (functions, processes) = (headers.functions.len(), calls.processes);
     let calls = calls.calls;

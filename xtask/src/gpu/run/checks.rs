@@ -41,11 +41,11 @@ impl Checks {
             items.map(|v| v.as_str().map(String::from)).collect()
         };
         let list = |key: &str| names(key).ok_or(format!("`{key}` is not a list of names"));
+        let default = checks["default"]
+            .as_str()
+            .ok_or("it names no `default` build")?;
         Ok(Checks {
-            default: checks["default"]
-                .as_str()
-                .ok_or("it names no `default` build")?
-                .into(),
+            default: default.into(),
             sanitizer: list("sanitizer")?,
             profiler: list("profiler")?,
             api_errors: list("api_errors")?,

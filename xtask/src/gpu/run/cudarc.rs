@@ -53,7 +53,7 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             let mut command = super::dependent_run(exe, &build, &outcomes);
             command.env("LD_LIBRARY_PATH", &ld_path);
             if side == "ours" {
-                super::record_calls(here, logs, &mut command, &name)?;
+                super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
             }
             let trace = bindings.join(&name);
             if pair.ends_with("-linked") {
@@ -66,15 +66,11 @@ pub fn run(here: &Path, exe: &Path, logs: &mut Logs) -> Result {
             called[i].extend(driver_functions(&bindings, &name)?);
             texts.push(read(&outcomes).unwrap_or_default());
         }
-        let lost: Vec<String> = outcomes::lost_passes(&texts[0], &texts[1])
-            .into_iter()
-            .filter(|test| !timing.contains(test))
-            .collect();
+        let mut lost = outcomes::lost_passes(&texts[0], &texts[1]);
+        lost.retain(|test| !timing.contains(test));
         if !lost.is_empty() {
             println!("  {pair}: passed on cudarc's own sys, not on this crate:");
-            for test in &lost {
-                println!("    {test}");
-            }
+            println!("    {}", lost.join("\n    "));
             logs.failures.push(format!("cudarc-{pair}"));
         }
         if dir.join(format!("ours-{pair}/tour")).is_file() {
@@ -155,9 +151,9 @@ fn bench(dir: &Path, ld_path: &str, logs: &mut Logs) -> Result {
             log.push_str(&format!("round {round} {side}\n{text}"));
             if !output.status.success() {
                 log.push_str(&String::from_utf8_lossy(&output.stderr));
-                files::write(&logs.path("cudarc-bench"), &log)?;
-                let log = logs.path("cudarc-bench");
-                println!("cudarc-bench: FAILED ({side}; {})", log.display());
+                let path = logs.path("cudarc-bench");
+                files::write(&path, &log)?;
+                println!("cudarc-bench: FAILED ({side}; {})", path.display());
                 logs.failures.push("cudarc-bench".into());
                 return Ok(());
             }

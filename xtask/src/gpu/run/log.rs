@@ -86,11 +86,9 @@ impl Logs {
 
     /// The names of every log in OUT (`<name>.log`), sorted.
     pub fn all(&self) -> Result<Vec<String>> {
-        let names = files::sorted(&self.out, "")?
-            .into_iter()
-            .map(|p| files::name(&p));
-        Ok(names
-            .filter_map(|n| Some(n.strip_suffix(".log")?.to_string()))
+        let logs = files::named(&self.out, "", ".log")?.into_iter();
+        Ok(logs
+            .map(|p| files::name(&p).trim_end_matches(".log").into())
             .collect())
     }
 }

@@ -25,10 +25,7 @@ pub fn run(args: &Args) -> Result {
     let parts = std::env::var("GPU_RUN_PARTS").unwrap_or_else(|_| PARTS.into());
     let want = |part: &str| parts.split_whitespace().any(|p| p == part);
     let exe = std::env::current_exe().map_err(|e| format!("the path of xtask: {e}"))?;
-    let here = exe
-        .parent()
-        .ok_or("the xtask binary has no folder")?
-        .to_path_buf();
+    let here = PathBuf::from(exe.parent().ok_or("the xtask binary has no folder")?);
     let out = args.value("OUT").map_or(here.join("out"), PathBuf::from);
     files::create_dir(&out)?;
     let checks_file = here.join("checks.json");
@@ -70,35 +67,24 @@ pub fn run(args: &Args) -> Result {
         bench(&here, &mut logs)?;
     }
     println!();
-    let (waived, failures) = (&logs.waived, &logs.failures);
-    if !waived.is_empty() {
-        let n = waived.len();
+    let (waived, failures, n) = (&logs.waived, &logs.failures, logs.waived.len());
+    if n > 0 {
         println!("gpu-run: {n} waived, not passed (they cannot test their point on this machine):");
-        for waived in waived {
-            println!("  {waived}");
-        }
+        println!("  {}", waived.join("\n  "));
     }
     if failures.is_empty() {
-        let but = match waived.len() {
-            0 => String::new(),
-            n => format!(" but the {n} waived"),
-        };
-        println!("gpu-run: all passed{but}");
+        let but = (n > 0).then(|| format!(" but the {n} waived"));
+        println!("gpu-run: all passed{}", but.unwrap_or_default());
         return Ok(());
     }
     println!("gpu-run: {} failed: {}", failures.len(), failures.join(" "));
     Err(format!("the logs are in {}", logs.out.display()).into())
 }
 
-/// Records the driver calls of `command` and every process it starts into `OUT/calls/<name>/`
-/// (`cargo xtask coverage` reads them), where the bundle has the recorder
+/// Records the driver calls of `command` and every process it starts into the folder `dir`
+/// (`OUT/calls/<run>/`, which `cargo xtask coverage` reads), where the bundle has the recorder
 /// (`lib/libcuda-calls.so`, loaded by the driver from `CUDA_INJECTION64_PATH`).
-pub fn record_calls(here: &Path, logs: &Logs, command: &mut Command, name: &str) -> Result {
-    record_calls_into(here, &logs.out.join("calls").join(name), command)
-}
-
-/// [`record_calls`] into the folder `dir`.
-pub fn record_calls_into(here: &Path, dir: &Path, command: &mut Command) -> Result {
+pub fn record_calls(here: &Path, dir: &Path, command: &mut Command) -> Result {
     let recorder = here.join("lib/libcuda-calls.so");
     if !recorder.is_file() {
         return Ok(());
@@ -168,7 +154,7 @@ fn dependent(here: &Path, exe: &Path, logs: &mut Logs, name: &str, label: &str) 
         let log = format!("{name}-{}", files::name(&build));
         let outcomes = logs.out.join(format!("{log}.outcomes"));
         let mut command = dependent_run(exe, &build, &outcomes);
-        record_calls(here, logs, &mut command, &log)?;
+        record_calls(here, &logs.out.join("calls").join(&log), &mut command)?;
         if baseline.is_dir() {
             command.arg("--same-as").arg(&baseline_outcomes);
         } else {
@@ -235,13 +221,8 @@ mod runs_anywhere {
     fn the_runner_reaches_for_no_path_of_the_build_machine() {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = crate::base::files::walk(&src.join("gpu/run"));
-        let used = [
-            "dependents/dependent_run.rs",
-            "base/outcomes.rs",
-            "base/capture.rs",
-            "base/files.rs",
-        ];
-        files.extend(used.map(|f| src.join(f)));
+        let used = "dependents/dependent_run.rs base/outcomes.rs base/capture.rs base/files.rs";
+        files.extend(used.split(' ').map(|f| src.join(f)));
         let banned = [concat!("root", "("), concat!("process::", "command(")];
         for file in files {
             let text = fs_err::read_to_string(&file).unwrap();

@@ -17,14 +17,8 @@ use std::process::Command;
 const CONCURRENT_KERNELS: &[&str] = &["launch"];
 
 /// The examples that launch kernels, run under racecheck too.
-const RACECHECK: &[&str] = &[
-    "vector_add",
-    "ptx_jit",
-    "ptx_link",
-    "param_buffer",
-    "context_independent_loading",
-    "runtime_interop",
-];
+const RACECHECK: &str =
+    "vector_add ptx_jit ptx_link param_buffer context_independent_loading runtime_interop";
 
 /// Runs the part, on a machine with `gpus` GPUs.
 pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result {
@@ -48,11 +42,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                 let check = format!("memcheck-{tag}-{name}-{side}");
                 let mut command = Command::new(&sanitizer);
                 command.args(["--tool", "memcheck", "--leak-check", "full"]);
-                // ptx_jit loads a deliberately broken PTX, profiler prints the deprecated
-                // cuProfilerInitialize's answer (CUDA_ERROR_NOT_SUPPORTED), and the group
-                // programs print the driver's answers (CUDA_ERROR_NOT_SUPPORTED for a LUID on
-                // Linux): memcheck reports those as API errors, so for them API errors are not
-                // counted (memory errors and leaks still are).
+                // Their API errors are what they print (`Checks::api_errors`).
                 if checks.api_errors.contains(&name) {
                     command.args(["--report-api-errors", "no"]);
                 }
@@ -64,19 +54,15 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
                 // time, and they exit with 1; a program that needs two GPUs is waived on fewer,
                 // with WAIVED_EXIT_CODE. Memcheck still checks the rest and exits with 3 on a
                 // memory error or leak.
-                let exits = if WITHOUT_TOOLS.contains(&name.as_str())
-                    || CONCURRENT_KERNELS.contains(&name.as_str())
-                {
-                    &[0, 1][..]
-                } else if TWO_GPUS.contains(&name.as_str()) && gpus < 2 {
-                    &[0, WAIVED_EXIT_CODE][..]
-                } else {
-                    &[0]
+                let exits: &[i32] = match name.as_str() {
+                    n if WITHOUT_TOOLS.contains(&n) || CONCURRENT_KERNELS.contains(&n) => &[0, 1],
+                    n if TWO_GPUS.contains(&n) && gpus < 2 => &[0, WAIVED_EXIT_CODE],
+                    _ => &[0],
                 };
                 logs.run_exiting(&check, &mut command, exits);
                 logs.print_matching(&check, "ERROR SUMMARY|LEAK SUMMARY", "    ")?;
             }
-            if *tag == checks.default && RACECHECK.contains(&name.as_str()) {
+            if *tag == checks.default && RACECHECK.split(' ').any(|e| e == name) {
                 let check = format!("racecheck-{name}");
                 let mut command = Command::new(&sanitizer);
                 command

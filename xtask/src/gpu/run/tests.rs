@@ -48,18 +48,17 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
         // The programs and their twins: the coverage of the workspace's own programs.
         let parity = name.starts_with("examples_parity-");
         if parity {
-            super::record_calls(here, logs, &mut command, &name)?;
+            super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
         }
         logs.run(&name, &mut command);
         if !parity {
             continue;
         }
         // The waived programs, apart from those that passed.
-        for line in logs.matching(&name, ": parity ok")? {
-            if let Some((label, why)) = waived(&line) {
-                logs.waived.push(format!("{name}: {label} ({why})"));
-            }
-        }
+        let lines = logs.matching(&name, ": parity ok")?;
+        let programs = lines.iter().filter_map(|line| waived(line));
+        logs.waived
+            .extend(programs.map(|(label, why)| format!("{name}: {label} ({why})")));
         let built = |program: &&&str| here.join(format!("c-twins-{tag}/{program}")).is_file();
         // Those the driver serves only without a tool, and their controls: once more,
         // unrecorded, to succeed (the controls: to fail their check).
@@ -78,7 +77,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
             let mut again = test_command();
             again.args(["--exact", &format!("group::{program}"), "--nocapture"]);
             again.env("CUDA_VISIBLE_DEVICES", "0");
-            super::record_calls_into(
+            super::record_calls(
                 here,
                 &logs.out.join("calls-one-gpu").join(&name),
                 &mut again,
@@ -117,10 +116,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
 fn waived(line: &str) -> Option<(&str, &str)> {
     let (label, rest) = line.split_once(": parity ok")?;
     let why = rest.split_once(", Result = WAIVED: ")?.1;
-    Some((
-        label,
-        why.split_once("; trace: ").map_or(why, |(why, _)| why),
-    ))
+    Some((label, why.split_once("; trace: ").map_or(why, |p| p.0)))
 }
 
 /// tests/gl_interop-* and tests/egl_interop-* --ignored (linked and dynamic-loading) with the
@@ -157,16 +153,16 @@ fn gl_interop(here: &Path, logs: &mut Logs) -> Result {
         let mut command = Command::new(test);
         command.args(["--ignored", "--test-threads", "1", "--nocapture"]);
         // The graphics, OpenGL and EGL groups' calls: suites without twins in the coverage report.
-        super::record_calls(here, logs, &mut command, &name)?;
+        super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
         logs.run(&name, &mut command);
         logs.print_matching(&name, GL_LINES, "  ")?;
         // A test that cannot test its point here (a function this driver lacks) says so: waived,
         // apart from what passed.
-        for line in logs.matching(&name, "WAIVED: ")? {
-            if let Some(why) = line.strip_prefix("WAIVED: ") {
-                logs.waived.push(format!("{name}: {why}"));
-            }
-        }
+        let lines = logs.matching(&name, "WAIVED: ")?;
+        let whys = lines
+            .iter()
+            .filter_map(|line| line.strip_prefix("WAIVED: "));
+        logs.waived.extend(whys.map(|why| format!("{name}: {why}")));
     }
     Ok(())
 }
@@ -183,15 +179,12 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
                 let name = format!("ncu-{example}-{tag}");
                 let mut command = Command::new(&ncu);
                 command.args(["--profile-from-start", "off", "--section", "LaunchStats"]);
-                command
-                    .arg(here.join(format!("examples-{tag}/{example}")))
-                    .arg(&kernels);
+                let program = here.join(format!("examples-{tag}/{example}"));
+                command.arg(program).arg(&kernels);
                 logs.run(&name, &mut command);
-                let profiled = logs.matching(&name, "==PROF== Profiling")?;
-                let n = profiled
-                    .iter()
-                    .filter(|l| l.starts_with("==PROF== Profiling"))
-                    .count();
+                let mut profiled = logs.matching(&name, "==PROF== Profiling")?;
+                profiled.retain(|l| l.starts_with("==PROF== Profiling"));
+                let n = profiled.len();
                 let results = logs.matching(&name, "Result|cuProfilerStart")?;
                 let results: String = results.iter().map(|l| format!("{l} ")).collect();
                 println!("  {name}: {n} kernel(s) profiled; {results}");
@@ -203,36 +196,26 @@ fn profiler(here: &Path, checks: &Checks, logs: &mut Logs) -> Result {
         }
         if checks.profiler.contains(&checks.default) {
             let name = format!("ncu-profiler-{}", checks.default);
-            for line in logs
-                .matching(&name, "VecAdd|Block Size|Grid Size")?
-                .iter()
-                .take(8)
-            {
-                println!("  {line}");
-            }
+            let lines = logs.matching(&name, "VecAdd|Block Size|Grid Size")?;
+            lines.iter().take(8).for_each(|line| println!("  {line}"));
         }
     } else {
         println!("  no ncu on this machine: profiler ran only as an example (parity above)");
     }
     if let Some(nsys) = on_path("nsys") {
         let mut command = Command::new(nsys);
-        command.args([
-            "profile",
-            "--capture-range=cudaProfilerApi",
-            "--capture-range-end=stop",
-        ]);
+        let capture =
+            "profile --capture-range=cudaProfilerApi --capture-range-end=stop --stats=true";
+        command.args(capture.split(' ')).arg("-o");
         command
-            .args(["--stats=true", "-o"])
-            .arg(logs.out.join("profiler-nsys"));
-        command.args(["--force-overwrite", "true"]);
-        command
-            .arg(here.join(format!("examples-{}/profiler", checks.default)))
-            .arg(&kernels);
+            .arg(logs.out.join("profiler-nsys"))
+            .args(["--force-overwrite", "true"]);
+        let profiler = here.join(format!("examples-{}/profiler", checks.default));
+        command.arg(profiler).arg(&kernels);
         logs.run("nsys-profiler", &mut command);
         let patterns = "VecAdd|capture|Capture|cuda_gpu_kern_sum|Result";
-        for line in logs.matching("nsys-profiler", patterns)?.iter().take(20) {
-            println!("  {line}");
-        }
+        let lines = logs.matching("nsys-profiler", patterns)?;
+        lines.iter().take(20).for_each(|line| println!("  {line}"));
     } else {
         println!("  nsys: not on this machine's PATH");
     }

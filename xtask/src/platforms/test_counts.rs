@@ -3,7 +3,7 @@
 //! a binary without the harness prints (`load_from: N cases passed`, one `test <what> ... ok`
 //! line per check). A binary with nothing passed fails the count.
 
-use crate::base::libtest::{self, Outcome};
+use crate::base::libtest;
 
 /// A test binary of a run: its name, the tests passed, whether a harness's summary counted them.
 type Binary = (String, usize, bool);
@@ -21,8 +21,7 @@ pub fn report(log: &str) -> (String, Vec<String>) {
             if let Some(summary) = libtest::summary(line).filter(|s| s.ok) {
                 (*passed, *harness) = (summary.passed, true);
             } else if !*harness {
-                let ok = matches!(libtest::test_line(line), Some((_, Outcome::Passed)));
-                *passed += cases_passed(line).unwrap_or(usize::from(ok));
+                *passed += cases_passed(line).unwrap_or(usize::from(check_ok(line)));
             }
         }
     }
@@ -64,6 +63,15 @@ fn running(line: &str) -> Option<String> {
     Some(name.to_string())
 }
 
+/// A check of a binary without the harness: libtest's `test <what> ... ok`, or that line with a
+/// detail after it (`test check_driver! output, byte for byte ... ok (834 bytes)`).
+fn check_ok(line: &str) -> bool {
+    let check = line
+        .strip_prefix("test ")
+        .and_then(|rest| rest.rsplit_once(" ... ok"));
+    check.is_some_and(|(_, after)| after.is_empty() || after.starts_with(" ("))
+}
+
 /// `... N cases passed` (or `1 case passed`) at the end of a line: N.
 fn cases_passed(line: &str) -> Option<usize> {
     let head =
@@ -82,7 +90,7 @@ mod tests {
     fn counts_per_binary() {
         let log = "cargo test --target t -p a\n   Compiling a\n     Running unittests src/lib.rs (target/debug/deps/a-0123456789abcdef)\n\
                    test x ... ok\ntest result: ok. 2 passed; 0 failed\n     Running tests/load_from.rs (target/debug/deps/load_from-0123456789abcdef)\n\
-                   load_from: 3 cases passed\ntest check_driver! output ... ok\n\
+                   load_from: 3 cases passed\ntest check_driver! output ... ok (834 bytes)\n\
                    cargo test --target w\n     Running t.rs (target/w/debug/deps/t-0123456789abcdef.exe)\n\
                    test result: ok. 1 passed\n";
         let (text, empty) = report(log);

@@ -252,17 +252,19 @@ fn main() -> ExitCode {
         print_tasks();
         return ExitCode::from(2);
     };
-    if let ("help", [asked]) = (name.as_str(), rest) {
-        if let Some(task) = tasks().find(|t| t.name == asked) {
-            eprintln!("{}\n  {}", usage(task), task.about);
-            return ExitCode::SUCCESS;
-        }
-    }
+    let (help, name) = match (name.as_str(), rest) {
+        ("help", [asked]) => (true, asked),
+        _ => (false, name),
+    };
     let Some(task) = tasks().find(|t| t.name == name) else {
         eprintln!("xtask: no task `{name}`");
         print_tasks();
         return ExitCode::from(2);
     };
+    if help {
+        eprintln!("{}\n  {}", usage(task), task.about);
+        return ExitCode::SUCCESS;
+    }
     let Some(args) = args::parse(task.usage, rest) else {
         eprintln!("{}", usage(task));
         return ExitCode::from(2);

@@ -20,27 +20,25 @@ use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 fn main() {
-    // check the driver's initialisation (check_driver! calls cuGetErrorName / cuGetErrorString)
-    check_driver!(unsafe { cuInit(0) });
+    unsafe {
+        // check the driver's initialisation (check_driver! calls cuGetErrorName / cuGetErrorString)
+        check_driver!(cuInit(0));
 
-    // the CUDA driver version
-    let mut driver_version: c_int = 0;
-    if !check_driver!(unsafe { cuDriverGetVersion(&mut driver_version) }) {
-        exit(-1);
-    }
-    println!("Driver version is {}", driver_version);
+        // the CUDA driver version
+        let mut driver_version: c_int = 0;
+        if !check_driver!(cuDriverGetVersion(&mut driver_version)) {
+            exit(-1);
+        }
+        println!("Driver version is {}", driver_version);
 
-    // the current device's name
-    let mut device_name = [0 as c_char; 100]; // guard: the post leaves it uninitialised; when cuDeviceGetName fails (no GPU) it is printed as it is
-    let device: CUdevice = 0;
-    check_driver!(unsafe {
-        cuDeviceGetName(
+        // the current device's name
+        let mut device_name = [0 as c_char; 100]; // guard: the post leaves it uninitialised; when cuDeviceGetName fails (no GPU) it is printed as it is
+        let device: CUdevice = 0;
+        check_driver!(cuDeviceGetName(
             device_name.as_mut_ptr(),
             size_of_val(&device_name) as c_int,
             device,
-        )
-    });
-    println!("Device {} name is {}", device, unsafe {
-        s(device_name.as_ptr())
-    });
+        ));
+        println!("Device {} name is {}", device, s(device_name.as_ptr()));
+    }
 }

@@ -33,17 +33,17 @@ const N: c_int = 256;
 
 // completion: the post's "cuLaunchKernel(function, …)": launch myKernel in the current context
 // (data[i] = value + i for N elements, launch_count += 1) and check what it wrote
-fn launchAndCheck(function: CUfunction, mut value: c_int) -> bool {
-    let mut d_data: CUdeviceptr = 0;
-    check_driver!(unsafe { cuMemAlloc(&mut d_data, N as usize * size_of::<c_int>()) });
-    let mut n: c_int = N;
-    let mut args: [*mut c_void; 3] = [
-        &raw mut d_data as *mut c_void,
-        &raw mut n as *mut c_void,
-        &raw mut value as *mut c_void,
-    ];
-    check_driver!(unsafe {
-        cuLaunchKernel(
+unsafe fn launchAndCheck(function: CUfunction, mut value: c_int) -> bool {
+    unsafe {
+        let mut d_data: CUdeviceptr = 0;
+        check_driver!(cuMemAlloc(&mut d_data, N as usize * size_of::<c_int>()));
+        let mut n: c_int = N;
+        let mut args: [*mut c_void; 3] = [
+            &raw mut d_data as *mut c_void,
+            &raw mut n as *mut c_void,
+            &raw mut value as *mut c_void,
+        ];
+        check_driver!(cuLaunchKernel(
             function,
             1,
             1,
@@ -55,31 +55,29 @@ fn launchAndCheck(function: CUfunction, mut value: c_int) -> bool {
             std::ptr::null_mut(),
             args.as_mut_ptr(),
             std::ptr::null_mut(),
-        )
-    });
-    let mut h_data = [0 as c_int; N as usize];
-    for i in 0..N as usize {
-        h_data[i] = -1; // no value the kernel writes
-    }
-    check_driver!(unsafe {
-        cuMemcpyDtoH(
+        ));
+        let mut h_data = [0 as c_int; N as usize];
+        for i in 0..N as usize {
+            h_data[i] = -1; // no value the kernel writes
+        }
+        check_driver!(cuMemcpyDtoH(
             h_data.as_mut_ptr() as *mut c_void,
             d_data,
             size_of_val(&h_data),
-        )
-    });
-    check_driver!(unsafe { cuMemFree(d_data) });
-    let mut correct: c_int = 0;
-    for i in 0..N {
-        if h_data[i as usize] == value + i {
-            correct += 1;
+        ));
+        check_driver!(cuMemFree(d_data));
+        let mut correct: c_int = 0;
+        for i in 0..N {
+            if h_data[i as usize] == value + i {
+                correct += 1;
+            }
         }
+        println!(
+            "    myKernel(value = {}): {} of {} values correct",
+            value, correct, N
+        );
+        correct == N
     }
-    println!(
-        "    myKernel(value = {}): {} of {} values correct",
-        value, correct, N
-    );
-    correct == N
 }
 
 // Context-dependent loading: the library has to track the contexts it has loaded its module into
@@ -106,41 +104,50 @@ mod context_dependent {
     }
 
     #[allow(clippy::map_entry)] // the post's lookup, then insertion
-    pub fn libraryFunc(value: c_int) -> bool {
-        let mut ctx: CUcontext = ptr::null_mut();
-        let mut module: CUmodule = ptr::null_mut();
-        let mut function: CUfunction = ptr::null_mut();
-        check_driver!(unsafe { cuCtxGetCurrent(&mut ctx) });
-        moduleContextMap.with_borrow_mut(|map| {
-            if !map.contains_key(&ctx) {
-                // the post: !moduleContextMap.contains(ctx) (C++20)
-                check_driver!(unsafe {
-                    cuModuleLoad(&mut module, modulePath.get().unwrap().as_ptr())
-                });
-                map.insert(ctx, module);
-                println!("    libraryFunc: module loaded into context {}", p(ctx));
-            } else {
-                module = map[&ctx];
-                println!(
-                    "    libraryFunc: module of context {} found in the map",
-                    p(ctx)
-                );
-            }
-        });
-        check_driver!(unsafe { cuModuleGetFunction(&mut function, module, c"myKernel".as_ptr()) });
-        launchAndCheck(function, value)
+    pub unsafe fn libraryFunc(value: c_int) -> bool {
+        unsafe {
+            let mut ctx: CUcontext = ptr::null_mut();
+            let mut module: CUmodule = ptr::null_mut();
+            let mut function: CUfunction = ptr::null_mut();
+            check_driver!(cuCtxGetCurrent(&mut ctx));
+            moduleContextMap.with_borrow_mut(|map| {
+                if !map.contains_key(&ctx) {
+                    // the post: !moduleContextMap.contains(ctx) (C++20)
+                    check_driver!(cuModuleLoad(
+                        &mut module,
+                        modulePath.get().unwrap().as_ptr()
+                    ));
+                    map.insert(ctx, module);
+                    println!("    libraryFunc: module loaded into context {}", p(ctx));
+                } else {
+                    module = map[&ctx];
+                    println!(
+                        "    libraryFunc: module of context {} found in the map",
+                        p(ctx)
+                    );
+                }
+            });
+            check_driver!(cuModuleGetFunction(
+                &mut function,
+                module,
+                c"myKernel".as_ptr()
+            ));
+            launchAndCheck(function, value)
+        }
     }
 
-    pub fn libraryDeinitialize() {
-        moduleContextMap.with_borrow_mut(|map| {
-            // added: unload every module in its own context (the post only clears the map)
-            for (&ctx, &module) in map.iter() {
-                check_driver!(unsafe { cuCtxPushCurrent(ctx) });
-                check_driver!(unsafe { cuModuleUnload(module) });
-                check_driver!(unsafe { cuCtxPopCurrent(ptr::null_mut()) });
-            }
-            map.clear();
-        });
+    pub unsafe fn libraryDeinitialize() {
+        unsafe {
+            moduleContextMap.with_borrow_mut(|map| {
+                // added: unload every module in its own context (the post only clears the map)
+                for (&ctx, &module) in map.iter() {
+                    check_driver!(cuCtxPushCurrent(ctx));
+                    check_driver!(cuModuleUnload(module));
+                    check_driver!(cuCtxPopCurrent(ptr::null_mut()));
+                }
+                map.clear();
+            });
+        }
     }
 }
 
@@ -158,9 +165,9 @@ mod context_independent {
     pub static mut library: CUlibrary = ptr::null_mut();
     pub static mut kernel: CUkernel = ptr::null_mut();
 
-    pub fn libraryInitialize() {
-        check_driver!(unsafe {
-            cuLibraryLoadFromFile(
+    pub unsafe fn libraryInitialize() {
+        unsafe {
+            check_driver!(cuLibraryLoadFromFile(
                 &raw mut library,
                 modulePath.get().unwrap().as_ptr(),
                 ptr::null_mut(),
@@ -169,111 +176,117 @@ mod context_independent {
                 ptr::null_mut(),
                 ptr::null_mut(),
                 0,
-            )
-        });
-        check_driver!(unsafe {
-            cuLibraryGetKernel(&raw mut kernel, library, c"myKernel".as_ptr())
-        });
+            ));
+            check_driver!(cuLibraryGetKernel(
+                &raw mut kernel,
+                library,
+                c"myKernel".as_ptr()
+            ));
+        }
     }
 
-    pub fn libraryFunc(value: c_int) -> bool {
-        launchAndCheck(unsafe { kernel } as CUfunction, value) // the post: cuLaunchKernel((CUkernel)kernel, …)
+    pub unsafe fn libraryFunc(value: c_int) -> bool {
+        unsafe {
+            launchAndCheck(kernel as CUfunction, value) // the post: cuLaunchKernel((CUkernel)kernel, …)
+        }
     }
 
-    pub fn libraryDeinitialize() {
-        check_driver!(unsafe { cuLibraryUnload(library) });
+    pub unsafe fn libraryDeinitialize() {
+        unsafe {
+            check_driver!(cuLibraryUnload(library));
+        }
     }
 }
 
 fn main() {
-    // completion: the module file (argv[1] is the folder of the kernels), the devices
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    modulePath
-        .set(c_path(kernel_path(
-            kernels_dir,
-            "context_independent_loading.ptx",
-        )))
-        .unwrap();
-    check_driver!(unsafe { cuInit(0) });
-    let mut deviceCount: c_int = 0;
-    check_driver!(unsafe { cuDeviceGetCount(&mut deviceCount) });
-    println!("{} device(s)", deviceCount);
-    let mut pass = deviceCount > 0;
+    unsafe {
+        // completion: the module file (argv[1] is the folder of the kernels), the devices
+        let argv: Vec<OsString> = std::env::args_os().collect();
+        let kernels_dir = if argv.len() > 1 {
+            argv[1].as_os_str()
+        } else {
+            OsStr::new("examples/kernels")
+        };
+        modulePath
+            .set(c_path(kernel_path(
+                kernels_dir,
+                "context_independent_loading.ptx",
+            )))
+            .unwrap();
+        check_driver!(cuInit(0));
+        let mut deviceCount: c_int = 0;
+        check_driver!(cuDeviceGetCount(&mut deviceCount));
+        println!("{} device(s)", deviceCount);
+        let mut pass = deviceCount > 0;
 
-    println!("Context-dependent loading (cuModuleLoad into each context):");
-    // Application code
-    context_dependent::libraryInitialize();
-    for i in 0..deviceCount {
-        let mut device: CUdevice = 0;
-        let mut ctx: CUcontext = std::ptr::null_mut();
-        check_driver!(unsafe { cuDeviceGet(&mut device, i) });
-        check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) });
-        check_driver!(unsafe { cuCtxSetCurrent(ctx) });
-        println!("  device {}, primary context {}:", i, p(ctx));
-        pass = context_dependent::libraryFunc(1000 * i) && pass;
-        pass = context_dependent::libraryFunc(1000 * i + 1) && pass;
-    }
-    context_dependent::libraryDeinitialize();
-    for i in 0..deviceCount {
-        let mut device: CUdevice = 0;
-        check_driver!(unsafe { cuDeviceGet(&mut device, i) });
-        check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    }
+        println!("Context-dependent loading (cuModuleLoad into each context):");
+        // Application code
+        context_dependent::libraryInitialize();
+        for i in 0..deviceCount {
+            let mut device: CUdevice = 0;
+            let mut ctx: CUcontext = std::ptr::null_mut();
+            check_driver!(cuDeviceGet(&mut device, i));
+            check_driver!(cuDevicePrimaryCtxRetain(&mut ctx, device));
+            check_driver!(cuCtxSetCurrent(ctx));
+            println!("  device {}, primary context {}:", i, p(ctx));
+            pass = context_dependent::libraryFunc(1000 * i) && pass;
+            pass = context_dependent::libraryFunc(1000 * i + 1) && pass;
+        }
+        context_dependent::libraryDeinitialize();
+        for i in 0..deviceCount {
+            let mut device: CUdevice = 0;
+            check_driver!(cuDeviceGet(&mut device, i));
+            check_driver!(cuDevicePrimaryCtxRelease(device));
+        }
 
-    println!("Context-independent loading (cuLibraryLoadFromFile, CUkernel):");
-    // Application code
-    context_independent::libraryInitialize();
-    for i in 0..deviceCount {
-        let mut device: CUdevice = 0;
-        let mut ctx: CUcontext = std::ptr::null_mut();
-        check_driver!(unsafe { cuDeviceGet(&mut device, i) });
-        check_driver!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) });
-        check_driver!(unsafe { cuCtxSetCurrent(ctx) });
-        println!("  device {}, primary context {}:", i, p(ctx));
-        pass = context_independent::libraryFunc(1000 * i) && pass;
-        pass = context_independent::libraryFunc(1000 * i + 1) && pass;
-    }
+        println!("Context-independent loading (cuLibraryLoadFromFile, CUkernel):");
+        // Application code
+        context_independent::libraryInitialize();
+        for i in 0..deviceCount {
+            let mut device: CUdevice = 0;
+            let mut ctx: CUcontext = std::ptr::null_mut();
+            check_driver!(cuDeviceGet(&mut device, i));
+            check_driver!(cuDevicePrimaryCtxRetain(&mut ctx, device));
+            check_driver!(cuCtxSetCurrent(ctx));
+            println!("  device {}, primary context {}:", i, p(ctx));
+            pass = context_independent::libraryFunc(1000 * i) && pass;
+            pass = context_independent::libraryFunc(1000 * i + 1) && pass;
+        }
 
-    // Accessing __managed__ variables: one launch_count for the library, in every context and device
-    let mut managed: CUdeviceptr = 0;
-    let mut bytes: usize = 0;
-    check_driver!(unsafe {
-        cuLibraryGetManaged(
+        // Accessing __managed__ variables: one launch_count for the library, in every context and device
+        let mut managed: CUdeviceptr = 0;
+        let mut bytes: usize = 0;
+        check_driver!(cuLibraryGetManaged(
             &mut managed,
             &mut bytes,
             context_independent::library,
             c"launch_count".as_ptr(),
-        )
-    });
-    println!(
-        "cuLibraryGetManaged(\"launch_count\"): {} bytes at {}",
-        bytes,
-        p(managed as *const c_void)
-    );
-    let mut launch_count: c_int = 0;
-    if managed != 0 {
-        // guard: null when the library was not loaded (no GPU)
-        launch_count = unsafe { *(managed as *const c_int) };
-    }
-    println!(
-        "launch_count = {} (expected {}: two launches on each of {} device(s))",
-        launch_count,
-        2 * deviceCount,
-        deviceCount
-    );
-    pass = pass && launch_count == 2 * deviceCount;
+        ));
+        println!(
+            "cuLibraryGetManaged(\"launch_count\"): {} bytes at {}",
+            bytes,
+            p(managed as *const c_void)
+        );
+        let mut launch_count: c_int = 0;
+        if managed != 0 {
+            // guard: null when the library was not loaded (no GPU)
+            launch_count = *(managed as *const c_int);
+        }
+        println!(
+            "launch_count = {} (expected {}: two launches on each of {} device(s))",
+            launch_count,
+            2 * deviceCount,
+            deviceCount
+        );
+        pass = pass && launch_count == 2 * deviceCount;
 
-    context_independent::libraryDeinitialize();
-    for i in 0..deviceCount {
-        let mut device: CUdevice = 0;
-        check_driver!(unsafe { cuDeviceGet(&mut device, i) });
-        check_driver!(unsafe { cuDevicePrimaryCtxRelease(device) });
+        context_independent::libraryDeinitialize();
+        for i in 0..deviceCount {
+            let mut device: CUdevice = 0;
+            check_driver!(cuDeviceGet(&mut device, i));
+            check_driver!(cuDevicePrimaryCtxRelease(device));
+        }
+        println!("Result = {}", if pass { "PASS" } else { "FAIL" });
+        std::process::exit(if pass { 0 } else { 1 });
     }
-    println!("Result = {}", if pass { "PASS" } else { "FAIL" });
-    std::process::exit(if pass { 0 } else { 1 });
 }

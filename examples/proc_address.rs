@@ -42,30 +42,26 @@ use cuda_driver_sys::*;
 // C twin declares them by hand; cuda-driver-sys has them (CUdeviceptr_v1, internal too, is u32).
 
 // completion: prints what one cuGetProcAddress call gave
-fn printLookup(
+unsafe fn printLookup(
     what: &str,
     code: CUresult,
     symbolStatus: CUdriverProcAddressQueryResult,
     pfn: *mut c_void,
 ) {
-    let mut err_name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut err_name) };
-    let mut status = "?";
-    match symbolStatus {
-        CU_GET_PROC_ADDRESS_SUCCESS => status = "CU_GET_PROC_ADDRESS_SUCCESS",
-        CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => status = "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND",
-        CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
-            status = "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT"
+    unsafe {
+        let mut err_name: *const c_char = ptr::null();
+        let _ = cuGetErrorName(code, &mut err_name);
+        let mut status = "?";
+        match symbolStatus {
+            CU_GET_PROC_ADDRESS_SUCCESS => status = "CU_GET_PROC_ADDRESS_SUCCESS",
+            CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND => status = "CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND",
+            CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT => {
+                status = "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT"
+            }
+            _ => {}
         }
-        _ => {}
+        println!("{}: {}, {}, pfn = {}", what, s(err_name), status, p(pfn));
     }
-    println!(
-        "{}: {}, {}, pfn = {}",
-        what,
-        unsafe { s(err_name) },
-        status,
-        p(pfn)
-    );
 }
 
 // CUDA 13: cudaTypedefs.h has no unversioned PFN_cuX; the versioned typedefs the 12.x macros named.
@@ -81,354 +77,333 @@ type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v4000;
 type PFN_cuLaunchKernel = PFN_cuLaunchKernel_v7000_ptsz;
 
 fn main() {
-    // completion: initialisation and a context, for the calls through the pointers
-    check_driver!(unsafe { cuInit(0) });
-    let mut context: CUcontext = ptr::null_mut();
-    let device: CUdevice = 0;
-    #[cfg(not(feature = "cuda-13000"))]
-    check_driver!(unsafe { cuCtxCreate(&mut context, 0, device) });
-    #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
-    check_driver!(unsafe { cuCtxCreate(&mut context, ptr::null_mut(), 0, device) });
-    let mut code: CUresult;
-    let mut symbolStatus: CUdriverProcAddressQueryResult;
-    let mut pass = true;
+    unsafe {
+        // completion: initialisation and a context, for the calls through the pointers
+        check_driver!(cuInit(0));
+        let mut context: CUcontext = ptr::null_mut();
+        let device: CUdevice = 0;
+        #[cfg(not(feature = "cuda-13000"))]
+        check_driver!(cuCtxCreate(&mut context, 0, device));
+        #[cfg(feature = "cuda-13000")] // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+        check_driver!(cuCtxCreate(&mut context, ptr::null_mut(), 0, device));
+        let mut code: CUresult;
+        let mut symbolStatus: CUdriverProcAddressQueryResult;
+        let mut pass = true;
 
-    // L.5.2 Driver Function Typedefs
-    let mut pfn_cuMemAlloc_v2: PFN_cuMemAlloc_v3020 = None;
-    let mut pfn_cuMemAlloc_v1: PFN_cuMemAlloc_v2000 = None;
-    let mut pfn_cuMemAlloc: PFN_cuMemAlloc = None; // the latest version this toolkit knows (_v3020)
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        // L.5.2 Driver Function Typedefs
+        let mut pfn_cuMemAlloc_v2: PFN_cuMemAlloc_v3020 = None;
+        let mut pfn_cuMemAlloc_v1: PFN_cuMemAlloc_v2000 = None;
+        let mut pfn_cuMemAlloc: PFN_cuMemAlloc = None; // the latest version this toolkit knows (_v3020)
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuMemAlloc".as_ptr(),
             &mut pfn_cuMemAlloc_v2 as *mut _ as *mut *mut c_void,
             3020,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuMemAlloc, 3020",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuMemAlloc_v2),
-    );
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuMemAlloc, 3020",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuMemAlloc_v2),
+        );
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuMemAlloc".as_ptr(),
             &mut pfn_cuMemAlloc_v1 as *mut _ as *mut *mut c_void,
             2000,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuMemAlloc, 2000",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuMemAlloc_v1),
-    );
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuMemAlloc, 2000",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuMemAlloc_v1),
+        );
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuMemAlloc".as_ptr(),
             &mut pfn_cuMemAlloc as *mut _ as *mut *mut c_void,
             CUDA_VERSION as c_int,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuMemAlloc, CUDA_VERSION",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuMemAlloc),
-    );
-    println!(
-        "pfn_cuMemAlloc_v1 {} pfn_cuMemAlloc_v2",
-        if pfn_ptr(pfn_cuMemAlloc_v1) == pfn_ptr(pfn_cuMemAlloc_v2) {
-            "=="
-        } else {
-            "!="
+        );
+        printLookup(
+            "cuMemAlloc, CUDA_VERSION",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuMemAlloc),
+        );
+        println!(
+            "pfn_cuMemAlloc_v1 {} pfn_cuMemAlloc_v2",
+            if pfn_ptr(pfn_cuMemAlloc_v1) == pfn_ptr(pfn_cuMemAlloc_v2) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        println!(
+            "pfn_cuMemAlloc {} pfn_cuMemAlloc_v2",
+            if pfn_ptr(pfn_cuMemAlloc) == pfn_ptr(pfn_cuMemAlloc_v2) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        pass = pass
+            && pfn_cuMemAlloc_v2.is_some()
+            && pfn_ptr(pfn_cuMemAlloc) == pfn_ptr(pfn_cuMemAlloc_v2);
+        // completion: call the latest cuMemAlloc through its pointer
+        let mut dptr: CUdeviceptr = 0;
+        if let Some(pfn_cuMemAlloc) = pfn_cuMemAlloc {
+            check_driver!(pfn_cuMemAlloc(&mut dptr, 100));
         }
-    );
-    println!(
-        "pfn_cuMemAlloc {} pfn_cuMemAlloc_v2",
-        if pfn_ptr(pfn_cuMemAlloc) == pfn_ptr(pfn_cuMemAlloc_v2) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    pass = pass
-        && pfn_cuMemAlloc_v2.is_some()
-        && pfn_ptr(pfn_cuMemAlloc) == pfn_ptr(pfn_cuMemAlloc_v2);
-    // completion: call the latest cuMemAlloc through its pointer
-    let mut dptr: CUdeviceptr = 0;
-    if let Some(pfn_cuMemAlloc) = pfn_cuMemAlloc {
-        check_driver!(unsafe { pfn_cuMemAlloc(&mut dptr, 100) });
-    }
-    println!("dptr = {}", p(dptr as *const c_void));
-    pass = pass && dptr != 0;
-    check_driver!(unsafe { cuMemFree(dptr) });
+        println!("dptr = {}", p(dptr as *const c_void));
+        pass = pass && dptr != 0;
+        check_driver!(cuMemFree(dptr));
 
-    // L.5.3.1 Using the driver API
-    // Declare the entry points for cuStreamBeginCapture
-    let mut pfn_cuStreamBeginCapture_v1: PFN_cuStreamBeginCapture_v10000 = None;
-    let mut pfn_cuStreamBeginCapture_v2: PFN_cuStreamBeginCapture_v10010 = None;
+        // L.5.3.1 Using the driver API
+        // Declare the entry points for cuStreamBeginCapture
+        let mut pfn_cuStreamBeginCapture_v1: PFN_cuStreamBeginCapture_v10000 = None;
+        let mut pfn_cuStreamBeginCapture_v2: PFN_cuStreamBeginCapture_v10010 = None;
 
-    // Get the function pointer to the cuStreamBeginCapture driver symbol
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        // Get the function pointer to the cuStreamBeginCapture driver symbol
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuStreamBeginCapture".as_ptr(),
             &mut pfn_cuStreamBeginCapture_v1 as *mut _ as *mut *mut c_void,
             10000,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuStreamBeginCapture, 10000",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuStreamBeginCapture_v1),
-    );
-    // Get the function pointer to the cuStreamBeginCapture_v2 driver symbol
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuStreamBeginCapture, 10000",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuStreamBeginCapture_v1),
+        );
+        // Get the function pointer to the cuStreamBeginCapture_v2 driver symbol
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuStreamBeginCapture".as_ptr(),
             &mut pfn_cuStreamBeginCapture_v2 as *mut _ as *mut *mut c_void,
             10010,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuStreamBeginCapture, 10010",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuStreamBeginCapture_v2),
-    );
+        );
+        printLookup(
+            "cuStreamBeginCapture, 10010",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuStreamBeginCapture_v2),
+        );
 
-    // Declare the entry point
-    let mut pfn_cuStreamBeginCapture_latest: PFN_cuStreamBeginCapture = None;
-    // Initialize the entry point. Specifying CUDA_VERSION gives the latest version this toolkit knows
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        // Declare the entry point
+        let mut pfn_cuStreamBeginCapture_latest: PFN_cuStreamBeginCapture = None;
+        // Initialize the entry point. Specifying CUDA_VERSION gives the latest version this toolkit knows
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuStreamBeginCapture".as_ptr(),
             &mut pfn_cuStreamBeginCapture_latest as *mut _ as *mut *mut c_void,
             CUDA_VERSION as c_int,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuStreamBeginCapture, CUDA_VERSION",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuStreamBeginCapture_latest),
-    );
-    println!(
-        "pfn_cuStreamBeginCapture_v1 {} pfn_cuStreamBeginCapture_v2",
-        if pfn_ptr(pfn_cuStreamBeginCapture_v1) == pfn_ptr(pfn_cuStreamBeginCapture_v2) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    println!(
-        "pfn_cuStreamBeginCapture_latest {} pfn_cuStreamBeginCapture_v2",
-        if pfn_ptr(pfn_cuStreamBeginCapture_latest) == pfn_ptr(pfn_cuStreamBeginCapture_v2) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    pass = pass
-        && pfn_cuStreamBeginCapture_v1.is_some()
-        && pfn_cuStreamBeginCapture_v2.is_some()
-        && pfn_ptr(pfn_cuStreamBeginCapture_v1) != pfn_ptr(pfn_cuStreamBeginCapture_v2)
-        && pfn_ptr(pfn_cuStreamBeginCapture_latest) == pfn_ptr(pfn_cuStreamBeginCapture_v2);
-    // a version older than 10000 (CUDA 10.0) has no cuStreamBeginCapture
-    let mut pfn_cuStreamBeginCapture_invalid: PFN_cuStreamBeginCapture_v10000 = None;
-    symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuStreamBeginCapture, CUDA_VERSION",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuStreamBeginCapture_latest),
+        );
+        println!(
+            "pfn_cuStreamBeginCapture_v1 {} pfn_cuStreamBeginCapture_v2",
+            if pfn_ptr(pfn_cuStreamBeginCapture_v1) == pfn_ptr(pfn_cuStreamBeginCapture_v2) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        println!(
+            "pfn_cuStreamBeginCapture_latest {} pfn_cuStreamBeginCapture_v2",
+            if pfn_ptr(pfn_cuStreamBeginCapture_latest) == pfn_ptr(pfn_cuStreamBeginCapture_v2) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        pass = pass
+            && pfn_cuStreamBeginCapture_v1.is_some()
+            && pfn_cuStreamBeginCapture_v2.is_some()
+            && pfn_ptr(pfn_cuStreamBeginCapture_v1) != pfn_ptr(pfn_cuStreamBeginCapture_v2)
+            && pfn_ptr(pfn_cuStreamBeginCapture_latest) == pfn_ptr(pfn_cuStreamBeginCapture_v2);
+        // a version older than 10000 (CUDA 10.0) has no cuStreamBeginCapture
+        let mut pfn_cuStreamBeginCapture_invalid: PFN_cuStreamBeginCapture_v10000 = None;
+        symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+        code = cuGetProcAddress(
             c"cuStreamBeginCapture".as_ptr(),
             &mut pfn_cuStreamBeginCapture_invalid as *mut _ as *mut *mut c_void,
             9020,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuStreamBeginCapture, 9020",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuStreamBeginCapture_invalid),
-    );
-    pass = pass
-        && pfn_cuStreamBeginCapture_invalid.is_none()
-        && symbolStatus == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+        );
+        printLookup(
+            "cuStreamBeginCapture, 9020",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuStreamBeginCapture_invalid),
+        );
+        pass = pass
+            && pfn_cuStreamBeginCapture_invalid.is_none()
+            && symbolStatus == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
 
-    // L.5.3.3 Retrieve per-thread default stream versions
-    let mut pfn_cuLaunchKernel_legacy: PFN_cuLaunchKernel_v4000 = None;
-    let mut pfn_cuLaunchKernel_ptsz: PFN_cuLaunchKernel_v7000_ptsz = None;
-    let mut pfn_cuLaunchKernel_default: PFN_cuLaunchKernel = None;
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        // L.5.3.3 Retrieve per-thread default stream versions
+        let mut pfn_cuLaunchKernel_legacy: PFN_cuLaunchKernel_v4000 = None;
+        let mut pfn_cuLaunchKernel_ptsz: PFN_cuLaunchKernel_v7000_ptsz = None;
+        let mut pfn_cuLaunchKernel_default: PFN_cuLaunchKernel = None;
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuLaunchKernel".as_ptr(),
             &mut pfn_cuLaunchKernel_legacy as *mut _ as *mut *mut c_void,
             CUDA_VERSION as c_int,
             CU_GET_PROC_ADDRESS_LEGACY_STREAM.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuLaunchKernel, CU_GET_PROC_ADDRESS_LEGACY_STREAM",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuLaunchKernel_legacy),
-    );
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuLaunchKernel, CU_GET_PROC_ADDRESS_LEGACY_STREAM",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuLaunchKernel_legacy),
+        );
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuLaunchKernel".as_ptr(),
             &mut pfn_cuLaunchKernel_ptsz as *mut _ as *mut *mut c_void,
             CUDA_VERSION as c_int,
             CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuLaunchKernel, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuLaunchKernel_ptsz),
-    );
-    symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    code = unsafe {
-        cuGetProcAddress(
+        );
+        printLookup(
+            "cuLaunchKernel, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuLaunchKernel_ptsz),
+        );
+        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        code = cuGetProcAddress(
             c"cuLaunchKernel".as_ptr(),
             &mut pfn_cuLaunchKernel_default as *mut _ as *mut *mut c_void,
             CUDA_VERSION as c_int,
             CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
             &mut symbolStatus,
-        )
-    };
-    printLookup(
-        "cuLaunchKernel, CU_GET_PROC_ADDRESS_DEFAULT",
-        code,
-        symbolStatus,
-        pfn_ptr(pfn_cuLaunchKernel_default),
-    );
-    println!(
-        "per-thread default stream version {} legacy stream version",
-        if pfn_ptr(pfn_cuLaunchKernel_ptsz) == pfn_ptr(pfn_cuLaunchKernel_legacy) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    // the default is the legacy stream version, or the per-thread one when built with the feature
-    // per-thread-default-stream (C's CUDA_API_PER_THREAD_DEFAULT_STREAM: then cuGetProcAddress adds
-    // the flag to every call)
-    println!(
-        "default version {} legacy stream version",
-        if pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_legacy) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    println!(
-        "default version {} per-thread default stream version",
-        if pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_ptsz) {
-            "=="
-        } else {
-            "!="
-        }
-    );
-    pass = pass
-        && pfn_cuLaunchKernel_legacy.is_some()
-        && pfn_cuLaunchKernel_ptsz.is_some()
-        && pfn_ptr(pfn_cuLaunchKernel_ptsz) != pfn_ptr(pfn_cuLaunchKernel_legacy)
-        && (pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_legacy)
-            || pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_ptsz));
+        );
+        printLookup(
+            "cuLaunchKernel, CU_GET_PROC_ADDRESS_DEFAULT",
+            code,
+            symbolStatus,
+            pfn_ptr(pfn_cuLaunchKernel_default),
+        );
+        println!(
+            "per-thread default stream version {} legacy stream version",
+            if pfn_ptr(pfn_cuLaunchKernel_ptsz) == pfn_ptr(pfn_cuLaunchKernel_legacy) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        // the default is the legacy stream version, or the per-thread one when built with the feature
+        // per-thread-default-stream (C's CUDA_API_PER_THREAD_DEFAULT_STREAM: then cuGetProcAddress adds
+        // the flag to every call)
+        println!(
+            "default version {} legacy stream version",
+            if pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_legacy) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        println!(
+            "default version {} per-thread default stream version",
+            if pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_ptsz) {
+                "=="
+            } else {
+                "!="
+            }
+        );
+        pass = pass
+            && pfn_cuLaunchKernel_legacy.is_some()
+            && pfn_cuLaunchKernel_ptsz.is_some()
+            && pfn_ptr(pfn_cuLaunchKernel_ptsz) != pfn_ptr(pfn_cuLaunchKernel_legacy)
+            && (pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_legacy)
+                || pfn_ptr(pfn_cuLaunchKernel_default) == pfn_ptr(pfn_cuLaunchKernel_ptsz));
 
-    // L.5.3.4 Access new CUDA features
-    {
-        // Manually define the prototype as cudaTypedefs.h in CUDA 11.3 does not have the cuFoo typedef
-        type PFN_cuFoo = Option<unsafe extern "C" fn(...) -> CUresult>;
-        let mut pfn_cuFoo: PFN_cuFoo = None;
+        // L.5.3.4 Access new CUDA features
+        {
+            // Manually define the prototype as cudaTypedefs.h in CUDA 11.3 does not have the cuFoo typedef
+            type PFN_cuFoo = Option<unsafe extern "C" fn(...) -> CUresult>;
+            let mut pfn_cuFoo: PFN_cuFoo = None;
 
-        // Get the address for cuFoo API using cuGetProcAddress with the running driver's version
-        let mut driverVersion: c_int = 0;
-        let _ = unsafe { cuDriverGetVersion(&mut driverVersion) };
-        symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
-        code = unsafe {
-            cuGetProcAddress(
+            // Get the address for cuFoo API using cuGetProcAddress with the running driver's version
+            let mut driverVersion: c_int = 0;
+            let _ = cuDriverGetVersion(&mut driverVersion);
+            symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+            code = cuGetProcAddress(
                 c"cuFoo".as_ptr(),
                 &mut pfn_cuFoo as *mut _ as *mut *mut c_void,
                 driverVersion,
                 CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
                 &mut symbolStatus,
-            )
-        };
-        printLookup(
-            "cuFoo, driverVersion",
-            code,
-            symbolStatus,
-            pfn_ptr(pfn_cuFoo),
-        );
+            );
+            printLookup(
+                "cuFoo, driverVersion",
+                code,
+                symbolStatus,
+                pfn_ptr(pfn_cuFoo),
+            );
 
-        if let Some(pfn_cuFoo) = pfn_cuFoo {
-            let _ = unsafe { pfn_cuFoo() };
-        } else {
-            println!("Cannot retrieve the address to cuFoo. Check if the latest driver for CUDA 12.0 is installed.");
-            // guard: the post's assert(0) here would abort; cuFoo is the post's made-up name and no driver has it
-        }
-        pass = pass && pfn_cuFoo.is_none() && symbolStatus == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            if let Some(pfn_cuFoo) = pfn_cuFoo {
+                let _ = pfn_cuFoo();
+            } else {
+                println!("Cannot retrieve the address to cuFoo. Check if the latest driver for CUDA 12.0 is installed.");
+                // guard: the post's assert(0) here would abort; cuFoo is the post's made-up name and no driver has it
+            }
+            pass =
+                pass && pfn_cuFoo.is_none() && symbolStatus == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
 
-        // completion: the same with a function that exists, from CUDA 12.0 on: cuCtxGetId
-        type PFN_cuCtxGetId_byHand =
-            Option<unsafe extern "C" fn(ctx: CUcontext, ctxId: *mut c_ulonglong) -> CUresult>;
-        let mut pfn_cuCtxGetId: PFN_cuCtxGetId_byHand = None;
-        symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-        code = unsafe {
-            cuGetProcAddress(
+            // completion: the same with a function that exists, from CUDA 12.0 on: cuCtxGetId
+            type PFN_cuCtxGetId_byHand =
+                Option<unsafe extern "C" fn(ctx: CUcontext, ctxId: *mut c_ulonglong) -> CUresult>;
+            let mut pfn_cuCtxGetId: PFN_cuCtxGetId_byHand = None;
+            symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            code = cuGetProcAddress(
                 c"cuCtxGetId".as_ptr(),
                 &mut pfn_cuCtxGetId as *mut _ as *mut *mut c_void,
                 driverVersion,
                 CU_GET_PROC_ADDRESS_DEFAULT.0 as cuuint64_t,
                 &mut symbolStatus,
-            )
-        };
-        printLookup(
-            "cuCtxGetId, driverVersion",
-            code,
-            symbolStatus,
-            pfn_ptr(pfn_cuCtxGetId),
-        );
-        if let Some(pfn_cuCtxGetId) = pfn_cuCtxGetId {
-            let mut ctxId: c_ulonglong = 0;
-            check_driver!(unsafe { pfn_cuCtxGetId(context, &mut ctxId) });
-            println!(
-                "cuCtxGetId: the context's id is {}",
-                if ctxId != 0 { "non-zero" } else { "0" }
             );
-        } else {
-            println!("Cannot retrieve the address to cuCtxGetId. Check if the latest driver for CUDA 12.0 is installed.");
+            printLookup(
+                "cuCtxGetId, driverVersion",
+                code,
+                symbolStatus,
+                pfn_ptr(pfn_cuCtxGetId),
+            );
+            if let Some(pfn_cuCtxGetId) = pfn_cuCtxGetId {
+                let mut ctxId: c_ulonglong = 0;
+                check_driver!(pfn_cuCtxGetId(context, &mut ctxId));
+                println!(
+                    "cuCtxGetId: the context's id is {}",
+                    if ctxId != 0 { "non-zero" } else { "0" }
+                );
+            } else {
+                println!("Cannot retrieve the address to cuCtxGetId. Check if the latest driver for CUDA 12.0 is installed.");
+            }
+            pass = pass && pfn_cuCtxGetId.is_some();
         }
-        pass = pass && pfn_cuCtxGetId.is_some();
-    }
 
-    println!("Result = {}", if pass { "PASS" } else { "FAIL" });
-    check_driver!(unsafe { cuCtxDestroy(context) });
-    exit(if pass { 0 } else { 1 });
+        println!("Result = {}", if pass { "PASS" } else { "FAIL" });
+        check_driver!(cuCtxDestroy(context));
+        exit(if pass { 0 } else { 1 });
+    }
 }

@@ -26,92 +26,91 @@ use cuda_check::check_driver;
 use cuda_driver_sys::*;
 
 fn main() {
-    // completion: where the PTX is (argv[1] is the folder of the kernels)
-    let argv: Vec<OsString> = std::env::args_os().collect();
-    let kernels_dir = if argv.len() > 1 {
-        argv[1].as_os_str()
-    } else {
-        OsStr::new("examples/kernels")
-    };
-    let ptx_path = c_path(kernel_path(kernels_dir, "vector_add.ptx"));
+    unsafe {
+        // completion: where the PTX is (argv[1] is the folder of the kernels)
+        let argv: Vec<OsString> = std::env::args_os().collect();
+        let kernels_dir = if argv.len() > 1 {
+            argv[1].as_os_str()
+        } else {
+            OsStr::new("examples/kernels")
+        };
+        let ptx_path = c_path(kernel_path(kernels_dir, "vector_add.ptx"));
 
-    let mut N: c_int = 50000;
-    let size: usize = N as usize * size_of::<f32>();
+        let mut N: c_int = 50000;
+        let size: usize = N as usize * size_of::<f32>();
 
-    // Allocate input vectors h_A and h_B in host memory
-    let mut h_A: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
-    let mut h_B: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
+        // Allocate input vectors h_A and h_B in host memory
+        let mut h_A: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
+        let mut h_B: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
 
-    // Initialize input vectors
-    for i in 0..N as usize {
-        h_A[i] = i as f32;
-        h_B[i] = (2 * i) as f32;
-    }
+        // Initialize input vectors
+        for i in 0..N as usize {
+            h_A[i] = i as f32;
+            h_B[i] = (2 * i) as f32;
+        }
 
-    // Initialize
-    let _ = unsafe { cuInit(0) };
+        // Initialize
+        let _ = cuInit(0);
 
-    // Get number of devices supporting CUDA
-    let mut deviceCount: c_int = 0;
-    let _ = unsafe { cuDeviceGetCount(&mut deviceCount) };
-    if deviceCount == 0 {
-        println!("There is no device supporting CUDA.");
-        exit(0);
-    }
+        // Get number of devices supporting CUDA
+        let mut deviceCount: c_int = 0;
+        let _ = cuDeviceGetCount(&mut deviceCount);
+        if deviceCount == 0 {
+            println!("There is no device supporting CUDA.");
+            exit(0);
+        }
 
-    // Get handle for device 0
-    let mut cuDevice: CUdevice = 0;
-    let _ = unsafe { cuDeviceGet(&mut cuDevice, 0) };
+        // Get handle for device 0
+        let mut cuDevice: CUdevice = 0;
+        let _ = cuDeviceGet(&mut cuDevice, 0);
 
-    // Create context
-    let mut cuContext: CUcontext = ptr::null_mut();
-    #[cfg(not(feature = "cuda-13000"))]
-    let _ = unsafe { cuCtxCreate(&mut cuContext, 0, cuDevice) };
-    #[cfg(feature = "cuda-13000")]
-    // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
-    let _ = unsafe { cuCtxCreate(&mut cuContext, ptr::null_mut(), 0, cuDevice) };
+        // Create context
+        let mut cuContext: CUcontext = ptr::null_mut();
+        #[cfg(not(feature = "cuda-13000"))]
+        let _ = cuCtxCreate(&mut cuContext, 0, cuDevice);
+        #[cfg(feature = "cuda-13000")]
+        // CUDA 13: cuCtxCreate_v4, with a CUctxCreateParams* (NULL: none)
+        let _ = cuCtxCreate(&mut cuContext, ptr::null_mut(), 0, cuDevice);
 
-    // Create module from binary file
-    let mut cuModule: CUmodule = ptr::null_mut();
-    let _ = unsafe { cuModuleLoad(&mut cuModule, ptx_path.as_ptr()) };
+        // Create module from binary file
+        let mut cuModule: CUmodule = ptr::null_mut();
+        let _ = cuModuleLoad(&mut cuModule, ptx_path.as_ptr());
 
-    // Allocate vectors in device memory
-    let mut d_A: CUdeviceptr = 0;
-    let _ = unsafe { cuMemAlloc(&mut d_A, size) };
-    let mut d_B: CUdeviceptr = 0;
-    let _ = unsafe { cuMemAlloc(&mut d_B, size) };
-    let mut d_C: CUdeviceptr = 0;
-    let _ = unsafe { cuMemAlloc(&mut d_C, size) };
+        // Allocate vectors in device memory
+        let mut d_A: CUdeviceptr = 0;
+        let _ = cuMemAlloc(&mut d_A, size);
+        let mut d_B: CUdeviceptr = 0;
+        let _ = cuMemAlloc(&mut d_B, size);
+        let mut d_C: CUdeviceptr = 0;
+        let _ = cuMemAlloc(&mut d_C, size);
 
-    // Copy vectors from host memory to device memory
-    let _ = unsafe { cuMemcpyHtoD(d_A, h_A.as_ptr() as *const c_void, size) };
-    let _ = unsafe { cuMemcpyHtoD(d_B, h_B.as_ptr() as *const c_void, size) };
+        // Copy vectors from host memory to device memory
+        let _ = cuMemcpyHtoD(d_A, h_A.as_ptr() as *const c_void, size);
+        let _ = cuMemcpyHtoD(d_B, h_B.as_ptr() as *const c_void, size);
 
-    // Get function handle from module
-    let mut vecAdd: CUfunction = ptr::null_mut();
-    let _ = unsafe { cuModuleGetFunction(&mut vecAdd, cuModule, c"VecAdd".as_ptr()) };
+        // Get function handle from module
+        let mut vecAdd: CUfunction = ptr::null_mut();
+        let _ = cuModuleGetFunction(&mut vecAdd, cuModule, c"VecAdd".as_ptr());
 
-    // profiler: the deprecated initialization, with no configuration and no output
-    let code =
-        unsafe { cuProfilerInitialize(c"/dev/null".as_ptr(), c"/dev/null".as_ptr(), CU_OUT_CSV) };
-    let mut name: *const c_char = ptr::null();
-    let _ = unsafe { cuGetErrorName(code, &mut name) };
-    println!("cuProfilerInitialize: {}", unsafe { s(name) });
+        // profiler: the deprecated initialization, with no configuration and no output
+        let code = cuProfilerInitialize(c"/dev/null".as_ptr(), c"/dev/null".as_ptr(), CU_OUT_CSV);
+        let mut name: *const c_char = ptr::null();
+        let _ = cuGetErrorName(code, &mut name);
+        println!("cuProfilerInitialize: {}", s(name));
 
-    // profiler: the capture range begins
-    check_driver!(unsafe { cuProfilerStart() });
+        // profiler: the capture range begins
+        check_driver!(cuProfilerStart());
 
-    // Invoke kernel
-    let threadsPerBlock: c_int = 256;
-    let blocksPerGrid: c_int = (N + threadsPerBlock - 1) / threadsPerBlock;
-    let mut args: [*mut c_void; 4] = [
-        &raw mut d_A as *mut c_void,
-        &raw mut d_B as *mut c_void,
-        &raw mut d_C as *mut c_void,
-        &raw mut N as *mut c_void,
-    ];
-    let _ = unsafe {
-        cuLaunchKernel(
+        // Invoke kernel
+        let threadsPerBlock: c_int = 256;
+        let blocksPerGrid: c_int = (N + threadsPerBlock - 1) / threadsPerBlock;
+        let mut args: [*mut c_void; 4] = [
+            &raw mut d_A as *mut c_void,
+            &raw mut d_B as *mut c_void,
+            &raw mut d_C as *mut c_void,
+            &raw mut N as *mut c_void,
+        ];
+        let _ = cuLaunchKernel(
             vecAdd,
             blocksPerGrid as c_uint,
             1,
@@ -123,44 +122,44 @@ fn main() {
             ptr::null_mut(),
             args.as_mut_ptr(),
             ptr::null_mut(),
-        )
-    };
+        );
 
-    // profiler: the capture range ends once the kernel is done
-    check_driver!(unsafe { cuCtxSynchronize() });
-    check_driver!(unsafe { cuProfilerStop() });
-    println!("cuProfilerStart and cuProfilerStop succeeded around the launch");
+        // profiler: the capture range ends once the kernel is done
+        check_driver!(cuCtxSynchronize());
+        check_driver!(cuProfilerStop());
+        println!("cuProfilerStart and cuProfilerStop succeeded around the launch");
 
-    // completion of the post's "...": copy the result back and check every element
-    let mut h_C: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
-    for i in 0..N as usize {
-        h_C[i] = -1.0; // no value the kernel writes
-    }
-    check_driver!(unsafe { cuMemcpyDtoH(h_C.as_mut_ptr() as *mut c_void, d_C, size) });
-    let mut correct: c_int = 0;
-    for i in 0..N as usize {
-        if h_C[i] == h_A[i] + h_B[i] {
-            correct += 1;
-        } else if correct as usize == i {
-            // the first wrong element only
-            println!(
-                "h_C[{}] = {:.6}, expected {:.6}",
-                i,
-                h_C[i],
-                h_A[i] + h_B[i]
-            );
+        // completion of the post's "...": copy the result back and check every element
+        let mut h_C: Vec<f32> = vec![0.0; N as usize]; // malloc(size)
+        for i in 0..N as usize {
+            h_C[i] = -1.0; // no value the kernel writes
         }
-    }
-    println!("VecAdd: {} of {} elements correct", correct, N);
-    println!("Result = {}", if correct == N { "PASS" } else { "FAIL" });
+        check_driver!(cuMemcpyDtoH(h_C.as_mut_ptr() as *mut c_void, d_C, size));
+        let mut correct: c_int = 0;
+        for i in 0..N as usize {
+            if h_C[i] == h_A[i] + h_B[i] {
+                correct += 1;
+            } else if correct as usize == i {
+                // the first wrong element only
+                println!(
+                    "h_C[{}] = {:.6}, expected {:.6}",
+                    i,
+                    h_C[i],
+                    h_A[i] + h_B[i]
+                );
+            }
+        }
+        println!("VecAdd: {} of {} elements correct", correct, N);
+        println!("Result = {}", if correct == N { "PASS" } else { "FAIL" });
 
-    check_driver!(unsafe { cuMemFree(d_A) });
-    check_driver!(unsafe { cuMemFree(d_B) });
-    check_driver!(unsafe { cuMemFree(d_C) });
-    check_driver!(unsafe { cuModuleUnload(cuModule) });
-    check_driver!(unsafe { cuCtxDestroy(cuContext) });
-    drop(h_A);
-    drop(h_B);
-    drop(h_C);
-    exit(if correct == N { 0 } else { 1 });
+        check_driver!(cuMemFree(d_A));
+        check_driver!(cuMemFree(d_B));
+        check_driver!(cuMemFree(d_C));
+        check_driver!(cuModuleUnload(cuModule));
+        check_driver!(cuCtxDestroy(cuContext));
+        drop(h_A);
+        drop(h_B);
+        drop(h_C);
+        exit(if correct == N { 0 } else { 1 });
+    }
 }

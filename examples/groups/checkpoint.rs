@@ -24,45 +24,45 @@ use cuda_driver_sys::*;
 const WORDS: usize = 256 * 1024;
 
 /// The child: fills its device memory, says so, waits for a line, checks the memory, says how.
-fn child() -> i32 {
-    let mut device: CUdevice = 0;
-    let mut ctx: CUcontext = ptr::null_mut();
-    let mut data: CUdeviceptr = 0;
-    if !check!(unsafe { cuInit(0) })
-        || !check!(unsafe { cuDeviceGet(&mut device, 0) })
-        || !check!(unsafe { cuDevicePrimaryCtxRetain(&mut ctx, device) })
-        || !check!(unsafe { cuCtxSetCurrent(ctx) })
-        || !check!(unsafe { cuMemAlloc(&mut data, WORDS * 4) })
-        || !check!(unsafe { cuMemsetD32(data, 0x5eed1234, WORDS) })
-        || !check!(unsafe { cuCtxSynchronize() })
-    {
-        return 1;
-    }
-    println!("ready");
-    let _ = std::io::stdout().flush();
-    let mut line = String::new();
-    if std::io::stdin()
-        .read_line(&mut line)
-        .map_or(true, |n| n == 0)
-    {
-        return 1;
-    }
-    let mut host = vec![0 as c_uint; WORDS];
-    check!(unsafe {
-        cuMemcpyDtoH(
+unsafe fn child() -> i32 {
+    unsafe {
+        let mut device: CUdevice = 0;
+        let mut ctx: CUcontext = ptr::null_mut();
+        let mut data: CUdeviceptr = 0;
+        if !check!(cuInit(0))
+            || !check!(cuDeviceGet(&mut device, 0))
+            || !check!(cuDevicePrimaryCtxRetain(&mut ctx, device))
+            || !check!(cuCtxSetCurrent(ctx))
+            || !check!(cuMemAlloc(&mut data, WORDS * 4))
+            || !check!(cuMemsetD32(data, 0x5eed1234, WORDS))
+            || !check!(cuCtxSynchronize())
+        {
+            return 1;
+        }
+        println!("ready");
+        let _ = std::io::stdout().flush();
+        let mut line = String::new();
+        if std::io::stdin()
+            .read_line(&mut line)
+            .map_or(true, |n| n == 0)
+        {
+            return 1;
+        }
+        let mut host = vec![0 as c_uint; WORDS];
+        check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
             WORDS * size_of::<c_uint>(),
-        )
-    });
-    let same = host.iter().filter(|&&w| w == 0x5eed1234).count();
-    println!("{} of {} words as written", same, WORDS);
-    check!(unsafe { cuMemFree(data) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    if same == WORDS {
-        0
-    } else {
-        1
+        ));
+        let same = host.iter().filter(|&&w| w == 0x5eed1234).count();
+        println!("{} of {} words as written", same, WORDS);
+        check!(cuMemFree(data));
+        check!(cuDevicePrimaryCtxRelease(device));
+        if same == WORDS {
+            0
+        } else {
+            1
+        }
     }
 }
 
@@ -77,94 +77,96 @@ fn state_name(state: CUprocessState) -> &'static str {
 }
 
 /// Prints the child's state and checks it is `expected`.
-fn check_state(pid: c_int, expected: CUprocessState) {
-    let mut state = CU_PROCESS_STATE_FAILED;
-    if check!(unsafe { cuCheckpointProcessGetState(pid, &mut state) }) {
-        println!("  state: {}", state_name(state));
+unsafe fn check_state(pid: c_int, expected: CUprocessState) {
+    unsafe {
+        let mut state = CU_PROCESS_STATE_FAILED;
+        if check!(cuCheckpointProcessGetState(pid, &mut state)) {
+            println!("  state: {}", state_name(state));
+        }
+        expect(state == expected, "the child's state");
     }
-    expect(state == expected, "the child's state");
 }
 
 fn main() {
-    let argv: Vec<String> = std::env::args().collect();
-    if argv.len() > 2 && argv[2] == "--child" {
-        exit(child());
-    }
-
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    println!(
-        "sizes of the arguments: lock {}, checkpoint {}, restore {}, unlock {}",
-        size_of::<CUcheckpointLockArgs>(),
-        size_of::<CUcheckpointCheckpointArgs>(),
-        size_of::<CUcheckpointRestoreArgs>(),
-        size_of::<CUcheckpointUnlockArgs>()
-    );
-
-    // The child, with pipes to its standard input and output, and without a tool injected into
-    // it (CUDA_INJECTION64_PATH: the GPU run's coverage recorder, a CUPTI subscriber): the driver
-    // does not checkpoint a process a tool is attached to (CUDA_ERROR_NOT_SUPPORTED).
-    let spawned = Command::new("/proc/self/exe")
-        .args(["-", "--child"])
-        .env_remove("CUDA_INJECTION64_PATH")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn();
-    let Ok(mut process) = spawned else {
-        expect(false, "the child started");
-        finish();
-    };
-    let pid = process.id() as c_int;
-    let mut to_child = process.stdin.take().expect("a piped stdin");
-    let mut child_out = BufReader::new(process.stdout.take().expect("a piped stdout"));
-    let mut line = String::new();
-    let ready = child_out.read_line(&mut line).is_ok() && line == "ready\n";
-    expect(ready, "the child filled its device memory");
-
-    if ready {
-        check_state(pid, CU_PROCESS_STATE_RUNNING);
-        let mut tid: c_int = 0;
-        check!(unsafe { cuCheckpointProcessGetRestoreThreadId(pid, &mut tid) });
-        expect(tid > 0, "the child's restore thread id");
-        let mut lock: CUcheckpointLockArgs = unsafe { zeroed() };
-        lock.timeoutMs = 10000;
-        check!(unsafe { cuCheckpointProcessLock(pid, &mut lock) });
-        check_state(pid, CU_PROCESS_STATE_LOCKED);
-        let mut checkpoint: CUcheckpointCheckpointArgs = unsafe { zeroed() };
-        check!(unsafe { cuCheckpointProcessCheckpoint(pid, &mut checkpoint) });
-        check_state(pid, CU_PROCESS_STATE_CHECKPOINTED);
-        let mut restore: CUcheckpointRestoreArgs = unsafe { zeroed() };
-        check!(unsafe { cuCheckpointProcessRestore(pid, &mut restore) });
-        check_state(pid, CU_PROCESS_STATE_LOCKED);
-        let mut unlock: CUcheckpointUnlockArgs = unsafe { zeroed() };
-        check!(unsafe { cuCheckpointProcessUnlock(pid, &mut unlock) });
-        check_state(pid, CU_PROCESS_STATE_RUNNING);
-        #[cfg(feature = "cuda-13040")]
-        match entry::cuCheckpointOperationComplete_v13040.get() {
-            Ok(complete) => {
-                common::show("cuCheckpointOperationComplete", unsafe {
-                    complete(ptr::null_mut())
-                });
-            }
-            Err(e) => common::show_missing("cuCheckpointOperationComplete", e),
+    unsafe {
+        let argv: Vec<String> = std::env::args().collect();
+        if argv.len() > 2 && argv[2] == "--child" {
+            exit(child());
         }
-    }
-    // The child goes on: it checks its memory.
-    expect(
-        to_child.write_all(b"go\n").is_ok(),
-        "the child told to go on",
-    );
-    drop(to_child);
-    line.clear();
-    while child_out.read_line(&mut line).is_ok_and(|n| n > 0) {
-        print!("child: {}", line);
+
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        println!(
+            "sizes of the arguments: lock {}, checkpoint {}, restore {}, unlock {}",
+            size_of::<CUcheckpointLockArgs>(),
+            size_of::<CUcheckpointCheckpointArgs>(),
+            size_of::<CUcheckpointRestoreArgs>(),
+            size_of::<CUcheckpointUnlockArgs>()
+        );
+
+        // The child, with pipes to its standard input and output, and without a tool injected into
+        // it (CUDA_INJECTION64_PATH: the GPU run's coverage recorder, a CUPTI subscriber): the driver
+        // does not checkpoint a process a tool is attached to (CUDA_ERROR_NOT_SUPPORTED).
+        let spawned = Command::new("/proc/self/exe")
+            .args(["-", "--child"])
+            .env_remove("CUDA_INJECTION64_PATH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn();
+        let Ok(mut process) = spawned else {
+            expect(false, "the child started");
+            finish();
+        };
+        let pid = process.id() as c_int;
+        let mut to_child = process.stdin.take().expect("a piped stdin");
+        let mut child_out = BufReader::new(process.stdout.take().expect("a piped stdout"));
+        let mut line = String::new();
+        let ready = child_out.read_line(&mut line).is_ok() && line == "ready\n";
+        expect(ready, "the child filled its device memory");
+
+        if ready {
+            check_state(pid, CU_PROCESS_STATE_RUNNING);
+            let mut tid: c_int = 0;
+            check!(cuCheckpointProcessGetRestoreThreadId(pid, &mut tid));
+            expect(tid > 0, "the child's restore thread id");
+            let mut lock: CUcheckpointLockArgs = zeroed();
+            lock.timeoutMs = 10000;
+            check!(cuCheckpointProcessLock(pid, &mut lock));
+            check_state(pid, CU_PROCESS_STATE_LOCKED);
+            let mut checkpoint: CUcheckpointCheckpointArgs = zeroed();
+            check!(cuCheckpointProcessCheckpoint(pid, &mut checkpoint));
+            check_state(pid, CU_PROCESS_STATE_CHECKPOINTED);
+            let mut restore: CUcheckpointRestoreArgs = zeroed();
+            check!(cuCheckpointProcessRestore(pid, &mut restore));
+            check_state(pid, CU_PROCESS_STATE_LOCKED);
+            let mut unlock: CUcheckpointUnlockArgs = zeroed();
+            check!(cuCheckpointProcessUnlock(pid, &mut unlock));
+            check_state(pid, CU_PROCESS_STATE_RUNNING);
+            #[cfg(feature = "cuda-13040")]
+            match entry::cuCheckpointOperationComplete_v13040.get() {
+                Ok(complete) => {
+                    common::show("cuCheckpointOperationComplete", complete(ptr::null_mut()));
+                }
+                Err(e) => common::show_missing("cuCheckpointOperationComplete", e),
+            }
+        }
+        // The child goes on: it checks its memory.
+        expect(
+            to_child.write_all(b"go\n").is_ok(),
+            "the child told to go on",
+        );
+        drop(to_child);
         line.clear();
+        while child_out.read_line(&mut line).is_ok_and(|n| n > 0) {
+            print!("child: {}", line);
+            line.clear();
+        }
+        let child_ok = process.wait().is_ok_and(|status| status.success());
+        expect(
+            child_ok,
+            "the child's memory intact after the restore (its exit)",
+        );
+        finish()
     }
-    let child_ok = process.wait().is_ok_and(|status| status.success());
-    expect(
-        child_ok,
-        "the child's memory intact after the restore (its exit)",
-    );
-    finish()
 }

@@ -228,52 +228,53 @@ const OPERATIONS: [(CUatomicOperation, &str); 13] = named![
 ];
 
 unsafe fn query(ordinal: c_int) {
-    let mut device: CUdevice = 0;
-    if !check!(cuDeviceGet(&mut device, ordinal)) {
-        return;
-    }
-    let mut name = [0 as c_char; 256];
-    check!(cuDeviceGetName(
-        name.as_mut_ptr(),
-        name.len() as c_int,
-        device
-    ));
-    let name = CStr::from_ptr(name.as_ptr()).to_string_lossy();
-    println!("Device {ordinal}: \"{name}\"");
-    let mut bytes: usize = 0;
-    check!(cuDeviceTotalMem(&mut bytes, device));
-    println!("  total memory: {bytes} bytes");
-    let mut uuid: CUuuid = std::mem::zeroed();
-    check!(cuDeviceGetUuid(&mut uuid, device));
-    let hex: String = uuid
-        .bytes
-        .iter()
-        .map(|b| format!("{:02x}", *b as u8))
-        .collect();
-    println!("  UUID: {hex}");
-    let mut luid = [0 as c_char; 8];
-    let mut node_mask: c_uint = 0;
-    let code = cuDeviceGetLuid(luid.as_mut_ptr(), &mut node_mask, device);
-    let mut message: *const c_char = ptr::null();
-    let _ = cuGetErrorString(code, &mut message);
-    let message = if message.is_null() {
-        "no message".into()
-    } else {
-        CStr::from_ptr(message).to_string_lossy()
-    };
-    println!("  cuDeviceGetLuid: {} ({message})", result_name(code));
-    // No attribute list is passed: on a system without NvSci the driver says so before reading it.
-    let signal = CUDA_NVSCISYNC_ATTR_SIGNAL as c_int;
-    let code = cuDeviceGetNvSciSyncAttributes(ptr::null_mut(), device, signal);
-    println!("  cuDeviceGetNvSciSyncAttributes: {}", result_name(code));
+    unsafe {
+        let mut device: CUdevice = 0;
+        if !check!(cuDeviceGet(&mut device, ordinal)) {
+            return;
+        }
+        let mut name = [0 as c_char; 256];
+        check!(cuDeviceGetName(
+            name.as_mut_ptr(),
+            name.len() as c_int,
+            device
+        ));
+        let name = CStr::from_ptr(name.as_ptr()).to_string_lossy();
+        println!("Device {ordinal}: \"{name}\"");
+        let mut bytes: usize = 0;
+        check!(cuDeviceTotalMem(&mut bytes, device));
+        println!("  total memory: {bytes} bytes");
+        let mut uuid: CUuuid = std::mem::zeroed();
+        check!(cuDeviceGetUuid(&mut uuid, device));
+        let hex: String = uuid
+            .bytes
+            .iter()
+            .map(|b| format!("{:02x}", *b as u8))
+            .collect();
+        println!("  UUID: {hex}");
+        let mut luid = [0 as c_char; 8];
+        let mut node_mask: c_uint = 0;
+        let code = cuDeviceGetLuid(luid.as_mut_ptr(), &mut node_mask, device);
+        let mut message: *const c_char = ptr::null();
+        let _ = cuGetErrorString(code, &mut message);
+        let message = if message.is_null() {
+            "no message".into()
+        } else {
+            CStr::from_ptr(message).to_string_lossy()
+        };
+        println!("  cuDeviceGetLuid: {} ({message})", result_name(code));
+        // No attribute list is passed: on a system without NvSci the driver says so before reading it.
+        let signal = CUDA_NVSCISYNC_ATTR_SIGNAL as c_int;
+        let code = cuDeviceGetNvSciSyncAttributes(ptr::null_mut(), device, signal);
+        println!("  cuDeviceGetNvSciSyncAttributes: {}", result_name(code));
 
-    // The deprecated queries, against the attributes that replace them.
-    let (mut major, mut minor): (c_int, c_int) = (0, 0);
-    check!(cuDeviceComputeCapability(&mut major, &mut minor, device));
-    println!("  compute capability (cuDeviceComputeCapability): {major}.{minor}");
-    let mut prop: CUdevprop = std::mem::zeroed();
-    check!(cuDeviceGetProperties(&mut prop, device));
-    println!(
+        // The deprecated queries, against the attributes that replace them.
+        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+        check!(cuDeviceComputeCapability(&mut major, &mut minor, device));
+        println!("  compute capability (cuDeviceComputeCapability): {major}.{minor}");
+        let mut prop: CUdevprop = std::mem::zeroed();
+        check!(cuDeviceGetProperties(&mut prop, device));
+        println!(
         "  cuDeviceGetProperties: maxThreadsPerBlock {}, maxThreadsDim {} {} {}, maxGridSize {} {} {}, \
          sharedMemPerBlock {}, totalConstantMemory {}, SIMDWidth {}, memPitch {}, regsPerBlock {}, \
          clockRate {}, textureAlign {}",
@@ -292,130 +293,134 @@ unsafe fn query(ordinal: c_int) {
         prop.clockRate,
         prop.textureAlign
     );
-    let mut value: c_int = 0;
-    check!(cuDeviceGetAttribute(
-        &mut value,
-        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-        device
-    ));
-    expect(
-        value == major,
-        "cuDeviceComputeCapability's major is the attribute's",
-    );
-    check!(cuDeviceGetAttribute(
-        &mut value,
-        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-        device
-    ));
-    expect(
-        value == prop.maxThreadsPerBlock,
-        "cuDeviceGetProperties' maxThreadsPerBlock is the attribute's",
-    );
-
-    println!("  {} attributes:", ATTRIBUTES.len());
-    for &(attribute, name) in ATTRIBUTES {
-        let code = cuDeviceGetAttribute(&mut value, attribute, device);
-        if code == CUresult::CUDA_SUCCESS {
-            println!("    {name} = {value}");
-        } else {
-            println!("    {name}: {}", result_name(code));
-        }
-    }
-
-    let mut supported: c_int = -1;
-    check!(cuDeviceGetExecAffinitySupport(
-        &mut supported,
-        CU_EXEC_AFFINITY_TYPE_SM_COUNT,
-        device
-    ));
-    println!("  exec affinity (SM count) supported: {supported}");
-    let mut width: usize = 0;
-    check!(cuDeviceGetTexture1DLinearMaxWidth(
-        &mut width,
-        CU_AD_FORMAT_FLOAT,
-        4,
-        device
-    ));
-    println!("  1D linear texture, 4 floats: at most {width} elements");
-
-    let ops = OPERATIONS.map(|(op, _)| op);
-    let mut capabilities = [0 as c_uint; OPERATIONS.len()];
-    let n = ops.len() as c_uint;
-    if check!(cuDeviceGetHostAtomicCapabilities(
-        capabilities.as_mut_ptr(),
-        ops.as_ptr(),
-        n,
-        device
-    )) {
-        for ((_, name), caps) in OPERATIONS.iter().zip(capabilities) {
-            println!("  host atomic {name}: capabilities {caps}");
-        }
-    }
-
-    let mut bus_id = [0 as c_char; 32];
-    check!(cuDeviceGetPCIBusId(
-        bus_id.as_mut_ptr(),
-        bus_id.len() as c_int,
-        device
-    ));
-    let mut by_bus_id: CUdevice = -1;
-    check!(cuDeviceGetByPCIBusId(&mut by_bus_id, bus_id.as_ptr()));
-    expect(
-        by_bus_id == device,
-        "cuDeviceGetByPCIBusId gives the device back",
-    );
-
-    // The memory pools: the default one is current until another is set.
-    let mut pools: c_int = 0;
-    check!(cuDeviceGetAttribute(
-        &mut pools,
-        CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-        device
-    ));
-    if pools != 0 {
-        let (mut default_pool, mut current, mut own): (CUmemoryPool, CUmemoryPool, CUmemoryPool) =
-            (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
-        check!(cuDeviceGetDefaultMemPool(&mut default_pool, device));
-        check!(cuDeviceGetMemPool(&mut current, device));
+        let mut value: c_int = 0;
+        check!(cuDeviceGetAttribute(
+            &mut value,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+            device
+        ));
         expect(
-            current == default_pool,
-            "the default memory pool is the current one",
+            value == major,
+            "cuDeviceComputeCapability's major is the attribute's",
         );
-        let mut props: CUmemPoolProps = std::mem::zeroed();
-        props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-        props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
-        props.location = location(CU_MEM_LOCATION_TYPE_DEVICE, device);
-        if check!(cuMemPoolCreate(&mut own, &props)) {
-            check!(cuDeviceSetMemPool(device, own));
+        check!(cuDeviceGetAttribute(
+            &mut value,
+            CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            device
+        ));
+        expect(
+            value == prop.maxThreadsPerBlock,
+            "cuDeviceGetProperties' maxThreadsPerBlock is the attribute's",
+        );
+
+        println!("  {} attributes:", ATTRIBUTES.len());
+        for &(attribute, name) in ATTRIBUTES {
+            let code = cuDeviceGetAttribute(&mut value, attribute, device);
+            if code == CUresult::CUDA_SUCCESS {
+                println!("    {name} = {value}");
+            } else {
+                println!("    {name}: {}", result_name(code));
+            }
+        }
+
+        let mut supported: c_int = -1;
+        check!(cuDeviceGetExecAffinitySupport(
+            &mut supported,
+            CU_EXEC_AFFINITY_TYPE_SM_COUNT,
+            device
+        ));
+        println!("  exec affinity (SM count) supported: {supported}");
+        let mut width: usize = 0;
+        check!(cuDeviceGetTexture1DLinearMaxWidth(
+            &mut width,
+            CU_AD_FORMAT_FLOAT,
+            4,
+            device
+        ));
+        println!("  1D linear texture, 4 floats: at most {width} elements");
+
+        let ops = OPERATIONS.map(|(op, _)| op);
+        let mut capabilities = [0 as c_uint; OPERATIONS.len()];
+        let n = ops.len() as c_uint;
+        if check!(cuDeviceGetHostAtomicCapabilities(
+            capabilities.as_mut_ptr(),
+            ops.as_ptr(),
+            n,
+            device
+        )) {
+            for ((_, name), caps) in OPERATIONS.iter().zip(capabilities) {
+                println!("  host atomic {name}: capabilities {caps}");
+            }
+        }
+
+        let mut bus_id = [0 as c_char; 32];
+        check!(cuDeviceGetPCIBusId(
+            bus_id.as_mut_ptr(),
+            bus_id.len() as c_int,
+            device
+        ));
+        let mut by_bus_id: CUdevice = -1;
+        check!(cuDeviceGetByPCIBusId(&mut by_bus_id, bus_id.as_ptr()));
+        expect(
+            by_bus_id == device,
+            "cuDeviceGetByPCIBusId gives the device back",
+        );
+
+        // The memory pools: the default one is current until another is set.
+        let mut pools: c_int = 0;
+        check!(cuDeviceGetAttribute(
+            &mut pools,
+            CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
+            device
+        ));
+        if pools != 0 {
+            let (mut default_pool, mut current, mut own): (
+                CUmemoryPool,
+                CUmemoryPool,
+                CUmemoryPool,
+            ) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+            check!(cuDeviceGetDefaultMemPool(&mut default_pool, device));
             check!(cuDeviceGetMemPool(&mut current, device));
             expect(
-                current == own,
-                "cuDeviceSetMemPool makes the new pool current",
+                current == default_pool,
+                "the default memory pool is the current one",
             );
-            check!(cuDeviceSetMemPool(device, default_pool));
-            check!(cuMemPoolDestroy(own));
+            let mut props: CUmemPoolProps = std::mem::zeroed();
+            props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+            props.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+            props.location = location(CU_MEM_LOCATION_TYPE_DEVICE, device);
+            if check!(cuMemPoolCreate(&mut own, &props)) {
+                check!(cuDeviceSetMemPool(device, own));
+                check!(cuDeviceGetMemPool(&mut current, device));
+                expect(
+                    current == own,
+                    "cuDeviceSetMemPool makes the new pool current",
+                );
+                check!(cuDeviceSetMemPool(device, default_pool));
+                check!(cuMemPoolDestroy(own));
+            }
+            println!("  memory pools: the default one current, another set and reset");
         }
-        println!("  memory pools: the default one current, another set and reset");
-    }
 
-    // GPUDirect RDMA: a flush of the current context's remote writes, where supported.
-    let mut flush: c_int = 0;
-    let options = CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS;
-    check!(cuDeviceGetAttribute(&mut flush, options, device));
-    let mut context: CUcontext = ptr::null_mut();
-    if check!(cuDevicePrimaryCtxRetain(&mut context, device)) {
-        check!(cuCtxSetCurrent(context));
-        let code = cuFlushGPUDirectRDMAWrites(
-            CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
-            CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER,
-        );
-        println!(
-            "  cuFlushGPUDirectRDMAWrites (flush options {}): {}",
-            flush,
-            result_name(code)
-        );
-        check!(cuCtxSetCurrent(ptr::null_mut()));
-        check!(cuDevicePrimaryCtxRelease(device));
+        // GPUDirect RDMA: a flush of the current context's remote writes, where supported.
+        let mut flush: c_int = 0;
+        let options = CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS;
+        check!(cuDeviceGetAttribute(&mut flush, options, device));
+        let mut context: CUcontext = ptr::null_mut();
+        if check!(cuDevicePrimaryCtxRetain(&mut context, device)) {
+            check!(cuCtxSetCurrent(context));
+            let code = cuFlushGPUDirectRDMAWrites(
+                CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+                CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER,
+            );
+            println!(
+                "  cuFlushGPUDirectRDMAWrites (flush options {}): {}",
+                flush,
+                result_name(code)
+            );
+            check!(cuCtxSetCurrent(ptr::null_mut()));
+            check!(cuDevicePrimaryCtxRelease(device));
+        }
     }
 }
 
@@ -437,6 +442,6 @@ fn main() {
         for i in 0..count {
             query(i);
         }
+        finish()
     }
-    finish()
 }

@@ -37,34 +37,40 @@ struct Exported {
 
 /// Creates `size` bytes as `prop` says, maps them and exports their descriptor; `None` where a
 /// call failed (reported and counted).
-fn export_memory(prop: &CUmemAllocationProp, size: usize) -> Option<Exported> {
-    let mut out = Exported {
-        handle: 0,
-        address: 0,
-        fd: -1,
-    };
-    // SAFETY: a C struct of integers, for which zero is a valid value.
-    let mut access: CUmemAccessDesc = unsafe { zeroed() };
-    access.location = prop.location;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-    let shareable = (&raw mut out.fd).cast::<c_void>();
-    // SAFETY: out-pointers to `out`'s fields; `prop` and `access` are initialised.
-    let ok = check!(unsafe { cuMemCreate(&mut out.handle, size, prop, 0) })
-        && check!(unsafe { cuMemAddressReserve(&mut out.address, size, 0, 0, 0) })
-        && check!(unsafe { cuMemMap(out.address, size, 0, out.handle, 0) })
-        && check!(unsafe { cuMemSetAccess(out.address, size, &access, 1) })
-        && check!(unsafe { cuMemExportToShareableHandle(shareable, out.handle, posix_fd, 0) });
-    ok.then_some(out)
+unsafe fn export_memory(prop: &CUmemAllocationProp, size: usize) -> Option<Exported> {
+    // SAFETY: zero is a valid `CUmemAccessDesc` (integers); the calls write `out`'s fields
+    // through out-pointers and read `prop` and `access`, initialised.
+    unsafe {
+        let mut out = Exported {
+            handle: 0,
+            address: 0,
+            fd: -1,
+        };
+        let mut access: CUmemAccessDesc = zeroed();
+        access.location = prop.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        let shareable = (&raw mut out.fd).cast::<c_void>();
+        let ok = check!(cuMemCreate(&mut out.handle, size, prop, 0))
+            && check!(cuMemAddressReserve(&mut out.address, size, 0, 0, 0))
+            && check!(cuMemMap(out.address, size, 0, out.handle, 0))
+            && check!(cuMemSetAccess(out.address, size, &access, 1))
+            && check!(cuMemExportToShareableHandle(
+                shareable, out.handle, posix_fd, 0
+            ));
+        ok.then_some(out)
+    }
 }
 
 /// Closes the descriptor, unmaps and releases the allocation.
-fn release(e: &Exported, size: usize) {
+unsafe fn release(e: &Exported, size: usize) {
     // SAFETY: the descriptor, mapping and handle of `export_memory`, used no more.
-    unsafe { libc::close(e.fd) };
-    check!(unsafe { cuMemUnmap(e.address, size) });
-    check!(unsafe { cuMemAddressFree(e.address, size) });
-    check!(unsafe { cuMemRelease(e.handle) });
+    unsafe {
+        libc::close(e.fd);
+        check!(cuMemUnmap(e.address, size));
+        check!(cuMemAddressFree(e.address, size));
+        check!(cuMemRelease(e.handle));
+    }
 }
 
 /// How many words are `base + i` each.
@@ -343,6 +349,6 @@ fn main() {
             release(other, size);
         }
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

@@ -20,47 +20,51 @@ use common::{check, expect, finish, get_function, load_module, primary_context};
 use cuda_driver_sys::*;
 
 /// cuGraphAddNode: the CUDA 13 form takes the edges' data (NULL: none) after the dependencies.
-fn add_node(
+unsafe fn add_node(
     node: &mut CUgraphNode,
     graph: CUgraph,
     deps: *const CUgraphNode,
     count: usize,
     params: &mut CUgraphNodeParams,
 ) -> CUresult {
-    #[cfg(feature = "cuda-13000")]
-    let code = unsafe { cuGraphAddNode(node, graph, deps, ptr::null(), count, params) };
-    #[cfg(not(feature = "cuda-13000"))]
-    let code = unsafe { cuGraphAddNode(node, graph, deps, count, params) };
-    code
+    unsafe {
+        #[cfg(feature = "cuda-13000")]
+        let code = cuGraphAddNode(node, graph, deps, ptr::null(), count, params);
+        #[cfg(not(feature = "cuda-13000"))]
+        let code = cuGraphAddNode(node, graph, deps, count, params);
+        code
+    }
 }
 
 /// Adds a one-thread kernel node running `f` with `args` after `deps`.
-fn add_kernel(
+unsafe fn add_kernel(
     graph: CUgraph,
     deps: *const CUgraphNode,
     count: usize,
     f: CUfunction,
     args: &mut [*mut c_void],
 ) -> CUgraphNode {
-    let mut params: CUgraphNodeParams = unsafe { zeroed() };
-    params.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
-    let kernel = unsafe { &mut params.__bindgen_anon_1.kernel };
-    kernel.func = f;
-    kernel.gridDimX = 1;
-    kernel.gridDimY = 1;
-    kernel.gridDimZ = 1;
-    kernel.blockDimX = 1;
-    kernel.blockDimY = 1;
-    kernel.blockDimZ = 1;
-    kernel.kernelParams = args.as_mut_ptr();
-    let mut node: CUgraphNode = ptr::null_mut();
-    check!(add_node(&mut node, graph, deps, count, &mut params));
-    node
+    unsafe {
+        let mut params: CUgraphNodeParams = zeroed();
+        params.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
+        let kernel = &mut params.__bindgen_anon_1.kernel;
+        kernel.func = f;
+        kernel.gridDimX = 1;
+        kernel.gridDimY = 1;
+        kernel.gridDimZ = 1;
+        kernel.blockDimX = 1;
+        kernel.blockDimY = 1;
+        kernel.blockDimZ = 1;
+        kernel.kernelParams = args.as_mut_ptr();
+        let mut node: CUgraphNode = ptr::null_mut();
+        check!(add_node(&mut node, graph, deps, count, &mut params));
+        node
+    }
 }
 
 /// Adds a conditional node of `ty` with `size` body graphs after `deps`; the bodies in `bodies`.
 #[allow(clippy::too_many_arguments)] // the twin's parameters
-fn add_conditional(
+unsafe fn add_conditional(
     graph: CUgraph,
     deps: *const CUgraphNode,
     count: usize,
@@ -70,49 +74,59 @@ fn add_conditional(
     size: c_uint,
     bodies: &mut [CUgraph],
 ) -> CUgraphNode {
-    let mut params: CUgraphNodeParams = unsafe { zeroed() };
-    params.type_ = CU_GRAPH_NODE_TYPE_CONDITIONAL;
-    let conditional = unsafe { &mut params.__bindgen_anon_1.conditional };
-    conditional.handle = handle;
-    conditional.type_ = ty;
-    conditional.size = size;
-    conditional.ctx = ctx;
-    let mut node: CUgraphNode = ptr::null_mut();
-    check!(add_node(&mut node, graph, deps, count, &mut params));
-    let out = unsafe { params.__bindgen_anon_1.conditional.phGraph_out };
-    for i in 0..size as usize {
-        bodies[i] = if out.is_null() {
-            ptr::null_mut()
-        } else {
-            unsafe { *out.add(i) }
-        };
+    unsafe {
+        let mut params: CUgraphNodeParams = zeroed();
+        params.type_ = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+        let conditional = &mut params.__bindgen_anon_1.conditional;
+        conditional.handle = handle;
+        conditional.type_ = ty;
+        conditional.size = size;
+        conditional.ctx = ctx;
+        let mut node: CUgraphNode = ptr::null_mut();
+        check!(add_node(&mut node, graph, deps, count, &mut params));
+        let out = params.__bindgen_anon_1.conditional.phGraph_out;
+        for i in 0..size as usize {
+            bodies[i] = if out.is_null() {
+                ptr::null_mut()
+            } else {
+                *out.add(i)
+            };
+        }
+        node
     }
-    node
 }
 
 /// A graph of a kernel `setter(handle, value)` setting a new conditional handle, then a conditional
 /// node of `ty` reading it, with `bodies.len()` body graphs (returned in `bodies`).
-fn set_then_branch(
+unsafe fn set_then_branch(
     ctx: CUcontext,
     setter: CUfunction,
     mut value: CUdeviceptr,
     ty: CUgraphConditionalNodeType,
     bodies: &mut [CUgraph],
 ) -> CUgraph {
-    let mut graph: CUgraph = ptr::null_mut();
-    let mut handle: CUgraphConditionalHandle = 0;
-    check!(unsafe { cuGraphCreate(&mut graph, 0) });
-    check!(unsafe { cuGraphConditionalHandleCreate(&mut handle, graph, ctx, 0, 0) });
-    let mut set_args: [*mut c_void; 2] = [(&raw mut handle).cast(), (&raw mut value).cast()];
-    let node = add_kernel(graph, ptr::null(), 0, setter, &mut set_args);
-    let size = bodies.len() as c_uint;
-    add_conditional(graph, &node, 1, ctx, handle, ty, size, bodies);
-    graph
+    unsafe {
+        let mut graph: CUgraph = ptr::null_mut();
+        let mut handle: CUgraphConditionalHandle = 0;
+        check!(cuGraphCreate(&mut graph, 0));
+        check!(cuGraphConditionalHandleCreate(
+            &mut handle,
+            graph,
+            ctx,
+            0,
+            0
+        ));
+        let mut set_args: [*mut c_void; 2] = [(&raw mut handle).cast(), (&raw mut value).cast()];
+        let node = add_kernel(graph, ptr::null(), 0, setter, &mut set_args);
+        let size = bodies.len() as c_uint;
+        add_conditional(graph, &node, 1, ctx, handle, ty, size, bodies);
+        graph
+    }
 }
 
 /// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
 /// zeroed) and checks `out` against `expected`; destroys both.
-fn run(
+unsafe fn run(
     what: &str,
     graph: CUgraph,
     stream: CUstream,
@@ -121,149 +135,149 @@ fn run(
     values: &[c_int],
     expected: &[c_int],
 ) {
-    let mut exec: CUgraphExec = ptr::null_mut();
-    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-        check!(unsafe { cuGraphDestroy(graph) });
-        return;
-    }
-    for r in 0..values.len() {
-        check!(unsafe {
-            cuMemcpyHtoD(
+    unsafe {
+        let mut exec: CUgraphExec = ptr::null_mut();
+        if !check!(cuGraphInstantiate(&mut exec, graph, 0)) {
+            check!(cuGraphDestroy(graph));
+            return;
+        }
+        for r in 0..values.len() {
+            check!(cuMemcpyHtoD(
                 value,
                 &raw const values[r] as *const c_void,
                 size_of::<c_int>(),
-            )
-        });
-        check!(unsafe { cuMemsetD32(out, 0, 1) });
-        check!(unsafe { cuGraphLaunch(exec, stream) });
-        check!(unsafe { cuStreamSynchronize(stream) });
-        let mut got: c_int = -1;
-        check!(unsafe { cuMemcpyDtoH(&raw mut got as *mut c_void, out, size_of::<c_int>()) });
-        println!("{what}, value {}: {got}", values[r]);
-        expect(got == expected[r], what);
+            ));
+            check!(cuMemsetD32(out, 0, 1));
+            check!(cuGraphLaunch(exec, stream));
+            check!(cuStreamSynchronize(stream));
+            let mut got: c_int = -1;
+            check!(cuMemcpyDtoH(
+                &raw mut got as *mut c_void,
+                out,
+                size_of::<c_int>()
+            ));
+            println!("{what}, value {}: {got}", values[r]);
+            expect(got == expected[r], what);
+        }
+        check!(cuGraphExecDestroy(exec));
+        check!(cuGraphDestroy(graph));
     }
-    check!(unsafe { cuGraphExecDestroy(exec) });
-    check!(unsafe { cuGraphDestroy(graph) });
 }
 
 fn main() {
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    let Some((device, ctx)) = primary_context() else {
-        finish();
-    };
-    let module = load_module("graphs.ptx");
-    let set_if = get_function(module, c"set_if");
-    let set_switch = get_function(module, c"set_switch");
-    let loop_step = get_function(module, c"loop_step");
-    let write_value = get_function(module, c"write_value");
-    if [set_if, set_switch, loop_step, write_value]
-        .iter()
-        .any(|f| f.is_null())
-    {
-        finish();
-    }
-    let mut stream: CUstream = ptr::null_mut();
-    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
-    let (mut value, mut out): (CUdeviceptr, CUdeviceptr) = (0, 0);
-    check!(unsafe { cuMemAlloc(&mut value, size_of::<c_int>()) });
-    check!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
-    let mut one: c_int = 1;
-    #[cfg(feature = "cuda-12080")]
-    let mut two: c_int = 2;
-    let arg = |p: *mut c_void| p;
-
-    // IF: the body writes 1 when the value is nonzero.
-    {
-        let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
-        let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
-        let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
-        add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
-        run("if", graph, stream, value, out, &[1, 0, 7], &[1, 0, 1]);
-    }
-    #[cfg(feature = "cuda-12080")]
-    {
-        // IF with ELSE: 1 when the value is nonzero, else 2.
+    unsafe {
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        let Some((device, ctx)) = primary_context() else {
+            finish();
+        };
+        let module = load_module("graphs.ptx");
+        let set_if = get_function(module, c"set_if");
+        let set_switch = get_function(module, c"set_switch");
+        let loop_step = get_function(module, c"loop_step");
+        let write_value = get_function(module, c"write_value");
+        if [set_if, set_switch, loop_step, write_value]
+            .iter()
+            .any(|f| f.is_null())
         {
-            let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
+            finish();
+        }
+        let mut stream: CUstream = ptr::null_mut();
+        check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        let (mut value, mut out): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        check!(cuMemAlloc(&mut value, size_of::<c_int>()));
+        check!(cuMemAlloc(&mut out, size_of::<c_int>()));
+        let mut one: c_int = 1;
+        #[cfg(feature = "cuda-12080")]
+        let mut two: c_int = 2;
+        let arg = |p: *mut c_void| p;
+
+        // IF: the body writes 1 when the value is nonzero.
+        {
+            let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
             let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
             let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
             add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
-            let mut else_args = [arg(&raw mut out as _), arg(&raw mut two as _)];
-            add_kernel(body[1], ptr::null(), 0, write_value, &mut else_args);
-            run("if/else", graph, stream, value, out, &[1, 0], &[1, 2]);
+            run("if", graph, stream, value, out, &[1, 0, 7], &[1, 0, 1]);
         }
-        // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
+        #[cfg(feature = "cuda-12080")]
         {
-            let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
-            let graph =
-                set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, &mut body);
-            let mut written: [c_int; 3] = [10, 20, 30];
-            for i in 0..3 {
-                let mut case_args = [arg(&raw mut out as _), arg(&raw mut written[i] as _)];
-                add_kernel(body[i], ptr::null(), 0, write_value, &mut case_args);
+            // IF with ELSE: 1 when the value is nonzero, else 2.
+            {
+                let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
+                let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
+                let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
+                add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
+                let mut else_args = [arg(&raw mut out as _), arg(&raw mut two as _)];
+                add_kernel(body[1], ptr::null(), 0, write_value, &mut else_args);
+                run("if/else", graph, stream, value, out, &[1, 0], &[1, 2]);
             }
-            run(
-                "switch",
-                graph,
-                stream,
-                value,
-                out,
-                &[2, 0, 1, 5],
-                &[30, 10, 20, 0],
-            );
+            // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
+            {
+                let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
+                let graph =
+                    set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, &mut body);
+                let mut written: [c_int; 3] = [10, 20, 30];
+                for i in 0..3 {
+                    let mut case_args = [arg(&raw mut out as _), arg(&raw mut written[i] as _)];
+                    add_kernel(body[i], ptr::null(), 0, write_value, &mut case_args);
+                }
+                run(
+                    "switch",
+                    graph,
+                    stream,
+                    value,
+                    out,
+                    &[2, 0, 1, 5],
+                    &[30, 10, 20, 0],
+                );
+            }
         }
-    }
-    // WHILE: the condition starts at 1 on each launch (CU_GRAPH_COND_ASSIGN_DEFAULT); the body
-    // counts `value` down and runs as many times. The second loop's body is captured.
-    for captured in 0..2 {
-        let mut graph: CUgraph = ptr::null_mut();
-        let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
-        let mut handle: CUgraphConditionalHandle = 0;
-        check!(unsafe { cuGraphCreate(&mut graph, 0) });
-        check!(unsafe {
-            cuGraphConditionalHandleCreate(
+        // WHILE: the condition starts at 1 on each launch (CU_GRAPH_COND_ASSIGN_DEFAULT); the body
+        // counts `value` down and runs as many times. The second loop's body is captured.
+        for captured in 0..2 {
+            let mut graph: CUgraph = ptr::null_mut();
+            let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
+            let mut handle: CUgraphConditionalHandle = 0;
+            check!(cuGraphCreate(&mut graph, 0));
+            check!(cuGraphConditionalHandleCreate(
                 &mut handle,
                 graph,
                 ctx,
                 1,
                 CU_GRAPH_COND_ASSIGN_DEFAULT as c_uint,
-            )
-        });
-        add_conditional(
-            graph,
-            ptr::null(),
-            0,
-            ctx,
-            handle,
-            CU_GRAPH_COND_TYPE_WHILE,
-            1,
-            &mut body,
-        );
-        let mut step_args = [
-            arg(&raw mut handle as _),
-            arg(&raw mut value as _),
-            arg(&raw mut out as _),
-        ];
-        if captured == 0 {
-            add_kernel(body[0], ptr::null(), 0, loop_step, &mut step_args);
-        } else {
-            let mut capture: CUstream = ptr::null_mut();
-            let mut result: CUgraph = ptr::null_mut();
-            check!(unsafe { cuStreamCreate(&mut capture, CU_STREAM_NON_BLOCKING.0) });
-            check!(unsafe {
-                cuStreamBeginCaptureToGraph(
+            ));
+            add_conditional(
+                graph,
+                ptr::null(),
+                0,
+                ctx,
+                handle,
+                CU_GRAPH_COND_TYPE_WHILE,
+                1,
+                &mut body,
+            );
+            let mut step_args = [
+                arg(&raw mut handle as _),
+                arg(&raw mut value as _),
+                arg(&raw mut out as _),
+            ];
+            if captured == 0 {
+                add_kernel(body[0], ptr::null(), 0, loop_step, &mut step_args);
+            } else {
+                let mut capture: CUstream = ptr::null_mut();
+                let mut result: CUgraph = ptr::null_mut();
+                check!(cuStreamCreate(&mut capture, CU_STREAM_NON_BLOCKING.0));
+                check!(cuStreamBeginCaptureToGraph(
                     capture,
                     body[0],
                     ptr::null(),
                     ptr::null(),
                     0,
                     CU_STREAM_CAPTURE_MODE_GLOBAL,
-                )
-            });
-            check!(unsafe {
-                cuLaunchKernel(
+                ));
+                check!(cuLaunchKernel(
                     loop_step,
                     1,
                     1,
@@ -275,31 +289,31 @@ fn main() {
                     capture,
                     step_args.as_mut_ptr(),
                     ptr::null_mut(),
-                )
-            });
-            check!(unsafe { cuStreamEndCapture(capture, &mut result) });
-            expect(result == body[0], "captured into the body graph");
-            check!(unsafe { cuStreamDestroy(capture) });
+                ));
+                check!(cuStreamEndCapture(capture, &mut result));
+                expect(result == body[0], "captured into the body graph");
+                check!(cuStreamDestroy(capture));
+            }
+            run(
+                if captured == 1 {
+                    "while (captured body), iterations"
+                } else {
+                    "while, iterations"
+                },
+                graph,
+                stream,
+                value,
+                out,
+                &[5, 1, 3],
+                &[5, 1, 3],
+            );
         }
-        run(
-            if captured == 1 {
-                "while (captured body), iterations"
-            } else {
-                "while, iterations"
-            },
-            graph,
-            stream,
-            value,
-            out,
-            &[5, 1, 3],
-            &[5, 1, 3],
-        );
-    }
 
-    check!(unsafe { cuMemFree(out) });
-    check!(unsafe { cuMemFree(value) });
-    check!(unsafe { cuStreamDestroy(stream) });
-    check!(unsafe { cuModuleUnload(module) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
+        check!(cuMemFree(out));
+        check!(cuMemFree(value));
+        check!(cuStreamDestroy(stream));
+        check!(cuModuleUnload(module));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
+    }
 }

@@ -55,7 +55,7 @@ fn kernel_params(f: CUfunction, args: &mut [*mut c_void]) -> CUDA_KERNEL_NODE_PA
 /// Launches `exec` on `stream` and checks the copy (every element `expected`), the host node's
 /// count and the flag the batch memory operation wrote.
 #[allow(clippy::too_many_arguments)] // the twin's parameters
-fn launch_and_check(
+unsafe fn launch_and_check(
     what: &str,
     exec: CUgraphExec,
     stream: CUstream,
@@ -66,845 +66,947 @@ fn launch_and_check(
     flag: CUdeviceptr,
     expected_flag: c_uint,
 ) {
-    println!("{what}:");
-    if !check!(unsafe { cuGraphLaunch(exec, stream) }) {
-        return;
-    }
-    check!(unsafe { cuStreamSynchronize(stream) });
-    let mut host = [0 as c_int; N];
-    let mut flag_value: c_uint = 0;
-    check!(unsafe {
-        cuMemcpyDtoH(
+    unsafe {
+        println!("{what}:");
+        if !check!(cuGraphLaunch(exec, stream)) {
+            return;
+        }
+        check!(cuStreamSynchronize(stream));
+        let mut host = [0 as c_int; N];
+        let mut flag_value: c_uint = 0;
+        check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             copy,
             size_of::<[c_int; N]>(),
-        )
-    });
-    check!(unsafe {
-        cuMemcpyDtoH(
+        ));
+        check!(cuMemcpyDtoH(
             &raw mut flag_value as *mut c_void,
             flag,
             size_of::<c_uint>(),
-        )
-    });
-    let calls = unsafe { calls.read_volatile() };
-    println!("  copy {}, host calls {calls}, flag {flag_value}", host[0]);
-    expect(
-        host.iter().all(|&h| h == expected),
-        "every element of the copy",
-    );
-    expect(calls == expected_calls, "the host node's calls");
-    expect(
-        flag_value == expected_flag,
-        "the batch memory operation's flag",
-    );
+        ));
+        let calls = calls.read_volatile();
+        println!("  copy {}, host calls {calls}, flag {flag_value}", host[0]);
+        expect(
+            host.iter().all(|&h| h == expected),
+            "every element of the copy",
+        );
+        expect(calls == expected_calls, "the host node's calls");
+        expect(
+            flag_value == expected_flag,
+            "the batch memory operation's flag",
+        );
+    }
 }
 
 fn main() {
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    let Some((device, ctx)) = primary_context() else {
-        finish();
-    };
-    let module = load_module("graphs.ptx");
-    let add_value = get_function(module, c"add_value");
-    if add_value.is_null() {
-        finish();
-    }
-    let mut stream: CUstream = ptr::null_mut();
-    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
-    let (mut data, mut copy, mut flag): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
-    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
-    check!(unsafe { cuMemAlloc(&mut copy, N * size_of::<c_int>()) });
-    check!(unsafe { cuMemAlloc(&mut flag, size_of::<c_uint>()) });
-    check!(unsafe { cuMemsetD32(flag, 0, 1) });
-    let mut event: CUevent = ptr::null_mut();
-    let mut other_event: CUevent = ptr::null_mut();
-    check!(unsafe { cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0) });
-    check!(unsafe { cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0) });
-    let mut calls: c_int = 0;
-    let mut n = N as c_int;
-    let mut one: c_int = 1;
-    let mut ten: c_int = 10;
-    let arg = |p: *mut c_void| p;
+    unsafe {
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        let Some((device, ctx)) = primary_context() else {
+            finish();
+        };
+        let module = load_module("graphs.ptx");
+        let add_value = get_function(module, c"add_value");
+        if add_value.is_null() {
+            finish();
+        }
+        let mut stream: CUstream = ptr::null_mut();
+        check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        let (mut data, mut copy, mut flag): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
+        check!(cuMemAlloc(&mut data, N * size_of::<c_int>()));
+        check!(cuMemAlloc(&mut copy, N * size_of::<c_int>()));
+        check!(cuMemAlloc(&mut flag, size_of::<c_uint>()));
+        check!(cuMemsetD32(flag, 0, 1));
+        let mut event: CUevent = ptr::null_mut();
+        let mut other_event: CUevent = ptr::null_mut();
+        check!(cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0));
+        check!(cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0));
+        let mut calls: c_int = 0;
+        let mut n = N as c_int;
+        let mut one: c_int = 1;
+        let mut ten: c_int = 10;
+        let arg = |p: *mut c_void| p;
 
-    // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
-    // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
-    let mut graph: CUgraph = ptr::null_mut();
-    let mut child: CUgraph = ptr::null_mut();
-    check!(unsafe { cuGraphCreate(&mut graph, 0) });
-    check!(unsafe { cuGraphCreate(&mut child, 0) });
-    let null = ptr::null_mut::<CUgraphNode_st>;
-    let (mut memset_node, mut kernel_node, mut child_node, mut memcpy_node) =
-        (null(), null(), null(), null());
-    let (mut host_node, mut record_node, mut wait_node, mut empty_node) =
-        (null(), null(), null(), null());
-    let (mut batch_node, mut alloc_node, mut free_node, mut child_kernel) =
-        (null(), null(), null(), null());
-    let mut memset_params: CUDA_MEMSET_NODE_PARAMS = unsafe { zeroed() };
-    memset_params.dst = data;
-    memset_params.elementSize = 4;
-    memset_params.width = N;
-    memset_params.height = 1;
-    memset_params.value = 0;
-    check!(unsafe {
-        cuGraphAddMemsetNode(&mut memset_node, graph, ptr::null(), 0, &memset_params, ctx)
-    });
-    let mut kernel_args = [
-        arg(&raw mut data as _),
-        arg(&raw mut one as _),
-        arg(&raw mut n as _),
-    ];
-    let kp = kernel_params(add_value, &mut kernel_args);
-    check!(unsafe { cuGraphAddKernelNode(&mut kernel_node, graph, &memset_node, 1, &kp) });
-    let mut child_args = [
-        arg(&raw mut data as _),
-        arg(&raw mut ten as _),
-        arg(&raw mut n as _),
-    ];
-    let ckp = kernel_params(add_value, &mut child_args);
-    check!(unsafe { cuGraphAddKernelNode(&mut child_kernel, child, ptr::null(), 0, &ckp) });
-    check!(unsafe { cuGraphAddChildGraphNode(&mut child_node, graph, &kernel_node, 1, child) });
-    let mut copy_params: CUDA_MEMCPY3D = unsafe { zeroed() };
-    copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy_params.srcDevice = data;
-    copy_params.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy_params.dstDevice = copy;
-    copy_params.WidthInBytes = N * size_of::<c_int>();
-    copy_params.Height = 1;
-    copy_params.Depth = 1;
-    check!(unsafe {
-        cuGraphAddMemcpyNode(&mut memcpy_node, graph, &child_node, 1, &copy_params, ctx)
-    });
-    let host_params = CUDA_HOST_NODE_PARAMS {
-        fn_: Some(count_call),
-        userData: &raw mut calls as *mut c_void,
-    };
-    check!(unsafe { cuGraphAddHostNode(&mut host_node, graph, &memcpy_node, 1, &host_params) });
-    check!(unsafe { cuGraphAddEventRecordNode(&mut record_node, graph, &memcpy_node, 1, event) });
-    check!(unsafe { cuGraphAddEventWaitNode(&mut wait_node, graph, &record_node, 1, event) });
-    let before_empty = [host_node, wait_node];
-    check!(unsafe { cuGraphAddEmptyNode(&mut empty_node, graph, before_empty.as_ptr(), 2) });
-    let mut op: CUstreamBatchMemOpParams = unsafe { zeroed() };
-    op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
-    op.writeValue.address = flag;
-    op.writeValue.__bindgen_anon_1.value = 32;
-    let mut batch_params: CUDA_BATCH_MEM_OP_NODE_PARAMS = unsafe { zeroed() };
-    batch_params.ctx = ctx;
-    batch_params.count = 1;
-    batch_params.paramArray = &mut op;
-    check!(unsafe {
-        cuGraphAddBatchMemOpNode(&mut batch_node, graph, &empty_node, 1, &batch_params)
-    });
-    let mut alloc_params: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
-    alloc_params.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    alloc_params.poolProps.location.type_ = CU_MEM_LOCATION_TYPE_DEVICE;
-    #[cfg(not(feature = "cuda-13020"))]
-    {
-        alloc_params.poolProps.location.id = device;
-    }
-    // CUDA 13.2 headers: the id is in an anonymous union, as C writes it.
-    #[cfg(feature = "cuda-13020")]
-    {
-        alloc_params.poolProps.location.__bindgen_anon_1.id = device;
-    }
-    alloc_params.bytesize = 1 << 20;
-    let mut memory_graph: CUgraph = ptr::null_mut();
-    check!(unsafe { cuGraphCreate(&mut memory_graph, 0) });
-    check!(unsafe {
-        cuGraphAddMemAllocNode(
+        // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
+        // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
+        let mut graph: CUgraph = ptr::null_mut();
+        let mut child: CUgraph = ptr::null_mut();
+        check!(cuGraphCreate(&mut graph, 0));
+        check!(cuGraphCreate(&mut child, 0));
+        let null = ptr::null_mut::<CUgraphNode_st>;
+        let (mut memset_node, mut kernel_node, mut child_node, mut memcpy_node) =
+            (null(), null(), null(), null());
+        let (mut host_node, mut record_node, mut wait_node, mut empty_node) =
+            (null(), null(), null(), null());
+        let (mut batch_node, mut alloc_node, mut free_node, mut child_kernel) =
+            (null(), null(), null(), null());
+        let mut memset_params: CUDA_MEMSET_NODE_PARAMS = zeroed();
+        memset_params.dst = data;
+        memset_params.elementSize = 4;
+        memset_params.width = N;
+        memset_params.height = 1;
+        memset_params.value = 0;
+        check!(cuGraphAddMemsetNode(
+            &mut memset_node,
+            graph,
+            ptr::null(),
+            0,
+            &memset_params,
+            ctx
+        ));
+        let mut kernel_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut one as _),
+            arg(&raw mut n as _),
+        ];
+        let kp = kernel_params(add_value, &mut kernel_args);
+        check!(cuGraphAddKernelNode(
+            &mut kernel_node,
+            graph,
+            &memset_node,
+            1,
+            &kp
+        ));
+        let mut child_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut ten as _),
+            arg(&raw mut n as _),
+        ];
+        let ckp = kernel_params(add_value, &mut child_args);
+        check!(cuGraphAddKernelNode(
+            &mut child_kernel,
+            child,
+            ptr::null(),
+            0,
+            &ckp
+        ));
+        check!(cuGraphAddChildGraphNode(
+            &mut child_node,
+            graph,
+            &kernel_node,
+            1,
+            child
+        ));
+        let mut copy_params: CUDA_MEMCPY3D = zeroed();
+        copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy_params.srcDevice = data;
+        copy_params.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        copy_params.dstDevice = copy;
+        copy_params.WidthInBytes = N * size_of::<c_int>();
+        copy_params.Height = 1;
+        copy_params.Depth = 1;
+        check!(cuGraphAddMemcpyNode(
+            &mut memcpy_node,
+            graph,
+            &child_node,
+            1,
+            &copy_params,
+            ctx
+        ));
+        let host_params = CUDA_HOST_NODE_PARAMS {
+            fn_: Some(count_call),
+            userData: &raw mut calls as *mut c_void,
+        };
+        check!(cuGraphAddHostNode(
+            &mut host_node,
+            graph,
+            &memcpy_node,
+            1,
+            &host_params
+        ));
+        check!(cuGraphAddEventRecordNode(
+            &mut record_node,
+            graph,
+            &memcpy_node,
+            1,
+            event
+        ));
+        check!(cuGraphAddEventWaitNode(
+            &mut wait_node,
+            graph,
+            &record_node,
+            1,
+            event
+        ));
+        let before_empty = [host_node, wait_node];
+        check!(cuGraphAddEmptyNode(
+            &mut empty_node,
+            graph,
+            before_empty.as_ptr(),
+            2
+        ));
+        let mut op: CUstreamBatchMemOpParams = zeroed();
+        op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+        op.writeValue.address = flag;
+        op.writeValue.__bindgen_anon_1.value = 32;
+        let mut batch_params: CUDA_BATCH_MEM_OP_NODE_PARAMS = zeroed();
+        batch_params.ctx = ctx;
+        batch_params.count = 1;
+        batch_params.paramArray = &mut op;
+        check!(cuGraphAddBatchMemOpNode(
+            &mut batch_node,
+            graph,
+            &empty_node,
+            1,
+            &batch_params
+        ));
+        let mut alloc_params: CUDA_MEM_ALLOC_NODE_PARAMS = zeroed();
+        alloc_params.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        alloc_params.poolProps.location.type_ = CU_MEM_LOCATION_TYPE_DEVICE;
+        #[cfg(not(feature = "cuda-13020"))]
+        {
+            alloc_params.poolProps.location.id = device;
+        }
+        // CUDA 13.2 headers: the id is in an anonymous union, as C writes it.
+        #[cfg(feature = "cuda-13020")]
+        {
+            alloc_params.poolProps.location.__bindgen_anon_1.id = device;
+        }
+        alloc_params.bytesize = 1 << 20;
+        let mut memory_graph: CUgraph = ptr::null_mut();
+        check!(cuGraphCreate(&mut memory_graph, 0));
+        check!(cuGraphAddMemAllocNode(
             &mut alloc_node,
             memory_graph,
             ptr::null(),
             0,
             &mut alloc_params,
-        )
-    });
-    check!(unsafe {
-        cuGraphAddMemFreeNode(
+        ));
+        check!(cuGraphAddMemFreeNode(
             &mut free_node,
             memory_graph,
             &alloc_node,
             1,
             alloc_params.dptr,
-        )
-    });
-    // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
-    // their own that is never run.
-    let mut sem_graph: CUgraph = ptr::null_mut();
-    check!(unsafe { cuGraphCreate(&mut sem_graph, 0) });
-    let mut signal_params: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = unsafe { zeroed() };
-    let mut wait_params: CUDA_EXT_SEM_WAIT_NODE_PARAMS = unsafe { zeroed() };
-    let (mut signal_node, mut sem_wait_node) = (null(), null());
-    if show("cuGraphAddExternalSemaphoresSignalNode", unsafe {
-        cuGraphAddExternalSemaphoresSignalNode(
-            &mut signal_node,
-            sem_graph,
-            ptr::null(),
-            0,
-            &signal_params,
-        )
-    }) {
-        show("cuGraphExternalSemaphoresSignalNodeGetParams", unsafe {
-            cuGraphExternalSemaphoresSignalNodeGetParams(signal_node, &mut signal_params)
-        });
-        show("cuGraphExternalSemaphoresSignalNodeSetParams", unsafe {
-            cuGraphExternalSemaphoresSignalNodeSetParams(signal_node, &signal_params)
-        });
-    }
-    if show("cuGraphAddExternalSemaphoresWaitNode", unsafe {
-        cuGraphAddExternalSemaphoresWaitNode(
-            &mut sem_wait_node,
-            sem_graph,
-            ptr::null(),
-            0,
-            &wait_params,
-        )
-    }) {
-        show("cuGraphExternalSemaphoresWaitNodeGetParams", unsafe {
-            cuGraphExternalSemaphoresWaitNodeGetParams(sem_wait_node, &mut wait_params)
-        });
-        show("cuGraphExternalSemaphoresWaitNodeSetParams", unsafe {
-            cuGraphExternalSemaphoresWaitNodeSetParams(sem_wait_node, &wait_params)
-        });
-    }
+        ));
+        // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
+        // their own that is never run.
+        let mut sem_graph: CUgraph = ptr::null_mut();
+        check!(cuGraphCreate(&mut sem_graph, 0));
+        let mut signal_params: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS = zeroed();
+        let mut wait_params: CUDA_EXT_SEM_WAIT_NODE_PARAMS = zeroed();
+        let (mut signal_node, mut sem_wait_node) = (null(), null());
+        if show(
+            "cuGraphAddExternalSemaphoresSignalNode",
+            cuGraphAddExternalSemaphoresSignalNode(
+                &mut signal_node,
+                sem_graph,
+                ptr::null(),
+                0,
+                &signal_params,
+            ),
+        ) {
+            show(
+                "cuGraphExternalSemaphoresSignalNodeGetParams",
+                cuGraphExternalSemaphoresSignalNodeGetParams(signal_node, &mut signal_params),
+            );
+            show(
+                "cuGraphExternalSemaphoresSignalNodeSetParams",
+                cuGraphExternalSemaphoresSignalNodeSetParams(signal_node, &signal_params),
+            );
+        }
+        if show(
+            "cuGraphAddExternalSemaphoresWaitNode",
+            cuGraphAddExternalSemaphoresWaitNode(
+                &mut sem_wait_node,
+                sem_graph,
+                ptr::null(),
+                0,
+                &wait_params,
+            ),
+        ) {
+            show(
+                "cuGraphExternalSemaphoresWaitNodeGetParams",
+                cuGraphExternalSemaphoresWaitNodeGetParams(sem_wait_node, &mut wait_params),
+            );
+            show(
+                "cuGraphExternalSemaphoresWaitNodeSetParams",
+                cuGraphExternalSemaphoresWaitNodeSetParams(sem_wait_node, &wait_params),
+            );
+        }
 
-    // Each node's parameters, read and set as they are.
-    let mut read_kernel: CUDA_KERNEL_NODE_PARAMS = unsafe { zeroed() };
-    check!(unsafe { cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel) });
-    println!("kernel node: {} threads", read_kernel.blockDimX);
-    expect(read_kernel.func == add_value, "the kernel node's function");
-    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp) });
-    let mut read_memset: CUDA_MEMSET_NODE_PARAMS = unsafe { zeroed() };
-    check!(unsafe { cuGraphMemsetNodeGetParams(memset_node, &mut read_memset) });
-    println!(
-        "memset node: {} elements of {} bytes",
-        read_memset.width, read_memset.elementSize
-    );
-    check!(unsafe { cuGraphMemsetNodeSetParams(memset_node, &memset_params) });
-    let mut read_copy: CUDA_MEMCPY3D = unsafe { zeroed() };
-    check!(unsafe { cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy) });
-    println!("memcpy node: {} bytes", read_copy.WidthInBytes);
-    check!(unsafe { cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params) });
-    let mut read_host: CUDA_HOST_NODE_PARAMS = unsafe { zeroed() };
-    check!(unsafe { cuGraphHostNodeGetParams(host_node, &mut read_host) });
-    let host_fn = |p: &CUDA_HOST_NODE_PARAMS| p.fn_.map(|f| f as *const ());
-    expect(
-        host_fn(&read_host) == host_fn(&host_params),
-        "the host node's function",
-    );
-    check!(unsafe { cuGraphHostNodeSetParams(host_node, &host_params) });
-    let mut embedded: CUgraph = ptr::null_mut();
-    check!(unsafe { cuGraphChildGraphNodeGetGraph(child_node, &mut embedded) });
-    let mut count: usize = 0;
-    check!(unsafe { cuGraphGetNodes(embedded, ptr::null_mut(), &mut count) });
-    println!("child graph node: a graph of {} node", count);
-    let mut read_event: CUevent = ptr::null_mut();
-    check!(unsafe { cuGraphEventRecordNodeGetEvent(record_node, &mut read_event) });
-    expect(read_event == event, "the event record node's event");
-    check!(unsafe { cuGraphEventRecordNodeSetEvent(record_node, event) });
-    check!(unsafe { cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event) });
-    expect(read_event == event, "the event wait node's event");
-    check!(unsafe { cuGraphEventWaitNodeSetEvent(wait_node, event) });
-    let mut read_batch: CUDA_BATCH_MEM_OP_NODE_PARAMS = unsafe { zeroed() };
-    check!(unsafe { cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch) });
-    println!(
-        "batch memory operation node: {} operation",
-        read_batch.count
-    );
-    check!(unsafe { cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params) });
-    let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = unsafe { zeroed() };
-    check!(unsafe { cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc) });
-    let mut freed: CUdeviceptr = 0;
-    check!(unsafe { cuGraphMemFreeNodeGetParams(free_node, &mut freed) });
-    println!("allocation node: {} bytes", read_alloc.bytesize);
-    expect(
-        freed == read_alloc.dptr,
-        "the free node frees the allocation",
-    );
+        // Each node's parameters, read and set as they are.
+        let mut read_kernel: CUDA_KERNEL_NODE_PARAMS = zeroed();
+        check!(cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel));
+        println!("kernel node: {} threads", read_kernel.blockDimX);
+        expect(read_kernel.func == add_value, "the kernel node's function");
+        check!(cuGraphKernelNodeSetParams(kernel_node, &kp));
+        let mut read_memset: CUDA_MEMSET_NODE_PARAMS = zeroed();
+        check!(cuGraphMemsetNodeGetParams(memset_node, &mut read_memset));
+        println!(
+            "memset node: {} elements of {} bytes",
+            read_memset.width, read_memset.elementSize
+        );
+        check!(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
+        let mut read_copy: CUDA_MEMCPY3D = zeroed();
+        check!(cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy));
+        println!("memcpy node: {} bytes", read_copy.WidthInBytes);
+        check!(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
+        let mut read_host: CUDA_HOST_NODE_PARAMS = zeroed();
+        check!(cuGraphHostNodeGetParams(host_node, &mut read_host));
+        let host_fn = |p: &CUDA_HOST_NODE_PARAMS| p.fn_.map(|f| f as *const ());
+        expect(
+            host_fn(&read_host) == host_fn(&host_params),
+            "the host node's function",
+        );
+        check!(cuGraphHostNodeSetParams(host_node, &host_params));
+        let mut embedded: CUgraph = ptr::null_mut();
+        check!(cuGraphChildGraphNodeGetGraph(child_node, &mut embedded));
+        let mut count: usize = 0;
+        check!(cuGraphGetNodes(embedded, ptr::null_mut(), &mut count));
+        println!("child graph node: a graph of {} node", count);
+        let mut read_event: CUevent = ptr::null_mut();
+        check!(cuGraphEventRecordNodeGetEvent(record_node, &mut read_event));
+        expect(read_event == event, "the event record node's event");
+        check!(cuGraphEventRecordNodeSetEvent(record_node, event));
+        check!(cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event));
+        expect(read_event == event, "the event wait node's event");
+        check!(cuGraphEventWaitNodeSetEvent(wait_node, event));
+        let mut read_batch: CUDA_BATCH_MEM_OP_NODE_PARAMS = zeroed();
+        check!(cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch));
+        println!(
+            "batch memory operation node: {} operation",
+            read_batch.count
+        );
+        check!(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
+        let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = zeroed();
+        check!(cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc));
+        let mut freed: CUdeviceptr = 0;
+        check!(cuGraphMemFreeNodeGetParams(free_node, &mut freed));
+        println!("allocation node: {} bytes", read_alloc.bytesize);
+        expect(
+            freed == read_alloc.dptr,
+            "the free node frees the allocation",
+        );
 
-    // The graph's structure.
-    let (mut nodes, mut roots, mut edges): (usize, usize, usize) = (0, 0, 0);
-    check!(unsafe { cuGraphGetNodes(graph, ptr::null_mut(), &mut nodes) });
-    check!(unsafe { cuGraphGetRootNodes(graph, ptr::null_mut(), &mut roots) });
-    println!("the graph: {} nodes, {} roots", nodes, roots);
-    let mut all: [CUgraphNode; 32] = [ptr::null_mut(); 32];
-    if nodes > 32 {
-        nodes = 32;
-    }
-    check!(unsafe { cuGraphGetNodes(graph, all.as_mut_ptr(), &mut nodes) });
-    print!("  types:");
-    for node in &all[..nodes] {
-        let mut ty = CU_GRAPH_NODE_TYPE_EMPTY;
-        check!(unsafe { cuGraphNodeGetType(*node, &mut ty) });
-        print!(" {}", ty.0 as c_int);
-    }
-    println!();
-    show("cuGraphNodeGetType", unsafe {
-        cuGraphNodeGetType(kernel_node, ptr::null_mut())
-    });
-    let mut from: [CUgraphNode; 32] = [ptr::null_mut(); 32];
-    let mut to: [CUgraphNode; 32] = [ptr::null_mut(); 32];
-    let mut edge_data: [CUgraphEdgeData; 32] = unsafe { zeroed() };
-    #[cfg(feature = "cuda-13000")]
-    {
-        check!(unsafe {
-            cuGraphGetEdges(
+        // The graph's structure.
+        let (mut nodes, mut roots, mut edges): (usize, usize, usize) = (0, 0, 0);
+        check!(cuGraphGetNodes(graph, ptr::null_mut(), &mut nodes));
+        check!(cuGraphGetRootNodes(graph, ptr::null_mut(), &mut roots));
+        println!("the graph: {} nodes, {} roots", nodes, roots);
+        let mut all: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+        if nodes > 32 {
+            nodes = 32;
+        }
+        check!(cuGraphGetNodes(graph, all.as_mut_ptr(), &mut nodes));
+        print!("  types:");
+        for node in &all[..nodes] {
+            let mut ty = CU_GRAPH_NODE_TYPE_EMPTY;
+            check!(cuGraphNodeGetType(*node, &mut ty));
+            print!(" {}", ty.0 as c_int);
+        }
+        println!();
+        show(
+            "cuGraphNodeGetType",
+            cuGraphNodeGetType(kernel_node, ptr::null_mut()),
+        );
+        let mut from: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+        let mut to: [CUgraphNode; 32] = [ptr::null_mut(); 32];
+        let mut edge_data: [CUgraphEdgeData; 32] = zeroed();
+        #[cfg(feature = "cuda-13000")]
+        {
+            check!(cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
                 ptr::null_mut(),
                 ptr::null_mut(),
                 &mut edges,
-            )
-        });
-        if edges > 32 {
-            edges = 32;
-        }
-        check!(unsafe {
-            cuGraphGetEdges(
+            ));
+            if edges > 32 {
+                edges = 32;
+            }
+            check!(cuGraphGetEdges(
                 graph,
                 from.as_mut_ptr(),
                 to.as_mut_ptr(),
                 edge_data.as_mut_ptr(),
                 &mut edges,
-            )
-        });
-    }
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
-        if edges > 32 {
-            edges = 32;
+            ));
         }
-        check!(unsafe {
-            cuGraphGetEdges_v2(
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            check!(cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges
+            ));
+            if edges > 32 {
+                edges = 32;
+            }
+            check!(cuGraphGetEdges_v2(
                 graph,
                 from.as_mut_ptr(),
                 to.as_mut_ptr(),
                 edge_data.as_mut_ptr(),
                 &mut edges,
-            )
-        });
-    }
-    let full = edge_data[..edges]
-        .iter()
-        .filter(|e| e.from_port == 0 && e.to_port == 0 && e.type_ == 0)
-        .count();
-    println!(
-        "  {} edges, {} of them plain (full completion, default type)",
-        edges, full
-    );
-    expect(edges == 9 && full == 9, "the graph's 9 plain edges");
-    let (mut deps, mut dependents): (usize, usize) = (0, 0);
-    let mut dep_nodes: [CUgraphNode; 4] = [ptr::null_mut(); 4];
-    let mut dep_data: [CUgraphEdgeData; 4] = unsafe { zeroed() };
-    let mut four: usize = 4;
-    #[cfg(feature = "cuda-13000")]
-    {
-        check!(unsafe {
-            cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), ptr::null_mut(), &mut deps)
-        });
-        check!(unsafe {
-            cuGraphNodeGetDependentNodes(
+            ));
+        }
+        let full = edge_data[..edges]
+            .iter()
+            .filter(|e| e.from_port == 0 && e.to_port == 0 && e.type_ == 0)
+            .count();
+        println!(
+            "  {} edges, {} of them plain (full completion, default type)",
+            edges, full
+        );
+        expect(edges == 9 && full == 9, "the graph's 9 plain edges");
+        let (mut deps, mut dependents): (usize, usize) = (0, 0);
+        let mut dep_nodes: [CUgraphNode; 4] = [ptr::null_mut(); 4];
+        let mut dep_data: [CUgraphEdgeData; 4] = zeroed();
+        let mut four: usize = 4;
+        #[cfg(feature = "cuda-13000")]
+        {
+            check!(cuGraphNodeGetDependencies(
+                empty_node,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut deps
+            ));
+            check!(cuGraphNodeGetDependentNodes(
                 empty_node,
                 ptr::null_mut(),
                 ptr::null_mut(),
                 &mut dependents,
-            )
-        });
-        check!(unsafe {
-            cuGraphNodeGetDependencies(
+            ));
+            check!(cuGraphNodeGetDependencies(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
                 dep_data.as_mut_ptr(),
                 &mut four,
-            )
-        });
-    }
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        check!(unsafe { cuGraphNodeGetDependencies(empty_node, ptr::null_mut(), &mut deps) });
-        check!(unsafe {
-            cuGraphNodeGetDependentNodes(empty_node, ptr::null_mut(), &mut dependents)
-        });
-        check!(unsafe {
-            cuGraphNodeGetDependencies_v2(
+            ));
+        }
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            check!(cuGraphNodeGetDependencies(
+                empty_node,
+                ptr::null_mut(),
+                &mut deps
+            ));
+            check!(cuGraphNodeGetDependentNodes(
+                empty_node,
+                ptr::null_mut(),
+                &mut dependents
+            ));
+            check!(cuGraphNodeGetDependencies_v2(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
                 dep_data.as_mut_ptr(),
                 &mut four,
-            )
-        });
-        four = 4;
-        check!(unsafe {
-            cuGraphNodeGetDependentNodes_v2(
+            ));
+            four = 4;
+            check!(cuGraphNodeGetDependentNodes_v2(
                 empty_node,
                 dep_nodes.as_mut_ptr(),
                 dep_data.as_mut_ptr(),
                 &mut four,
-            )
-        });
-    }
-    let _ = four;
-    println!(
-        "  the empty node: {} dependencies, {} dependents",
-        deps, dependents
-    );
-    expect(deps == 2 && dependents == 1, "the empty node's edges");
-    // The edge host -> empty removed and added back.
-    #[cfg(feature = "cuda-13000")]
-    {
-        check!(unsafe {
-            cuGraphRemoveDependencies(graph, &host_node, &empty_node, ptr::null(), 1)
-        });
-        check!(unsafe {
-            cuGraphGetEdges(
+            ));
+        }
+        let _ = four;
+        println!(
+            "  the empty node: {} dependencies, {} dependents",
+            deps, dependents
+        );
+        expect(deps == 2 && dependents == 1, "the empty node's edges");
+        // The edge host -> empty removed and added back.
+        #[cfg(feature = "cuda-13000")]
+        {
+            check!(cuGraphRemoveDependencies(
+                graph,
+                &host_node,
+                &empty_node,
+                ptr::null(),
+                1
+            ));
+            check!(cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
                 ptr::null_mut(),
                 ptr::null_mut(),
                 &mut edges,
-            )
-        });
-        println!("  {} edges without host -> empty", edges);
-        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, ptr::null(), 1) });
-        check!(unsafe {
-            cuGraphGetEdges(
+            ));
+            println!("  {} edges without host -> empty", edges);
+            check!(cuGraphAddDependencies(
+                graph,
+                &host_node,
+                &empty_node,
+                ptr::null(),
+                1
+            ));
+            check!(cuGraphGetEdges(
                 graph,
                 ptr::null_mut(),
                 ptr::null_mut(),
                 ptr::null_mut(),
                 &mut edges,
-            )
-        });
-    }
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        check!(unsafe { cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1) });
-        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
-        println!("  {} edges without host -> empty", edges);
-        check!(unsafe { cuGraphAddDependencies(graph, &host_node, &empty_node, 1) });
-        check!(unsafe {
-            cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
-        });
-        check!(unsafe {
-            cuGraphAddDependencies_v2(graph, &host_node, &empty_node, ptr::null(), 1)
-        });
-        check!(unsafe { cuGraphGetEdges(graph, ptr::null_mut(), ptr::null_mut(), &mut edges) });
-    }
-    println!("  {} edges with it again", edges);
-    expect(edges == 9, "the edge added back");
-    let mut spare: CUgraphNode = ptr::null_mut();
-    check!(unsafe { cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0) });
-    check!(unsafe { cuGraphDestroyNode(spare) });
+            ));
+        }
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            check!(cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1));
+            check!(cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges
+            ));
+            println!("  {} edges without host -> empty", edges);
+            check!(cuGraphAddDependencies(graph, &host_node, &empty_node, 1));
+            check!(cuGraphRemoveDependencies_v2(
+                graph,
+                &host_node,
+                &empty_node,
+                ptr::null(),
+                1
+            ));
+            check!(cuGraphAddDependencies_v2(
+                graph,
+                &host_node,
+                &empty_node,
+                ptr::null(),
+                1
+            ));
+            check!(cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges
+            ));
+        }
+        println!("  {} edges with it again", edges);
+        expect(edges == 9, "the edge added back");
+        let mut spare: CUgraphNode = ptr::null_mut();
+        check!(cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0));
+        check!(cuGraphDestroyNode(spare));
 
-    // Kernel node attributes.
-    let mut attr: CUkernelNodeAttrValue = unsafe { zeroed() };
-    attr.priority = 0;
-    check!(unsafe {
-        cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr)
-    });
-    check!(unsafe { cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node) });
-    attr = unsafe { zeroed() };
-    check!(unsafe {
-        cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &mut attr)
-    });
-    println!("copied priority: {}", unsafe { attr.priority });
+        // Kernel node attributes.
+        let mut attr: CUkernelNodeAttrValue = zeroed();
+        attr.priority = 0;
+        check!(cuGraphKernelNodeSetAttribute(
+            kernel_node,
+            CU_KERNEL_NODE_ATTRIBUTE_PRIORITY,
+            &attr
+        ));
+        check!(cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node));
+        attr = zeroed();
+        check!(cuGraphKernelNodeGetAttribute(
+            child_kernel,
+            CU_KERNEL_NODE_ATTRIBUTE_PRIORITY,
+            &mut attr
+        ));
+        println!("copied priority: {}", attr.priority);
 
-    // A clone.
-    let mut clone: CUgraph = ptr::null_mut();
-    let mut cloned_kernel: CUgraphNode = ptr::null_mut();
-    let mut cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
-    check!(unsafe { cuGraphClone(&mut clone, graph) });
-    check!(unsafe { cuGraphNodeFindInClone(&mut cloned_kernel, kernel_node, clone) });
-    check!(unsafe { cuGraphNodeGetType(cloned_kernel, &mut cloned_type) });
-    expect(
-        cloned_type == CU_GRAPH_NODE_TYPE_KERNEL,
-        "the kernel node found in the clone",
-    );
+        // A clone.
+        let mut clone: CUgraph = ptr::null_mut();
+        let mut cloned_kernel: CUgraphNode = ptr::null_mut();
+        let mut cloned_type = CU_GRAPH_NODE_TYPE_EMPTY;
+        check!(cuGraphClone(&mut clone, graph));
+        check!(cuGraphNodeFindInClone(
+            &mut cloned_kernel,
+            kernel_node,
+            clone
+        ));
+        check!(cuGraphNodeGetType(cloned_kernel, &mut cloned_type));
+        expect(
+            cloned_type == CU_GRAPH_NODE_TYPE_KERNEL,
+            "the kernel node found in the clone",
+        );
 
-    // Ids and parameters of newer headers.
-    #[cfg(feature = "cuda-13010")]
-    let mut id: c_uint = 0;
-    #[cfg(feature = "cuda-13010")]
-    {
-        let mut owner: CUgraph = ptr::null_mut();
-        let mut local: c_uint = 0;
-        let mut tools: u64 = 0;
-        match entry::cuGraphNodeGetContainingGraph_v13010.get() {
-            Ok(f) => {
-                show("cuGraphNodeGetContainingGraph", unsafe {
-                    f(kernel_node, &mut owner)
-                });
+        // Ids and parameters of newer headers.
+        #[cfg(feature = "cuda-13010")]
+        let mut id: c_uint = 0;
+        #[cfg(feature = "cuda-13010")]
+        {
+            let mut owner: CUgraph = ptr::null_mut();
+            let mut local: c_uint = 0;
+            let mut tools: u64 = 0;
+            match entry::cuGraphNodeGetContainingGraph_v13010.get() {
+                Ok(f) => {
+                    show("cuGraphNodeGetContainingGraph", f(kernel_node, &mut owner));
+                }
+                Err(e) => show_missing("cuGraphNodeGetContainingGraph", e),
             }
-            Err(e) => show_missing("cuGraphNodeGetContainingGraph", e),
-        }
-        match entry::cuGraphNodeGetLocalId_v13010.get() {
-            Ok(f) => {
-                show("cuGraphNodeGetLocalId", unsafe {
-                    f(kernel_node, &mut local)
-                });
+            match entry::cuGraphNodeGetLocalId_v13010.get() {
+                Ok(f) => {
+                    show("cuGraphNodeGetLocalId", f(kernel_node, &mut local));
+                }
+                Err(e) => show_missing("cuGraphNodeGetLocalId", e),
             }
-            Err(e) => show_missing("cuGraphNodeGetLocalId", e),
-        }
-        match entry::cuGraphNodeGetToolsId_v13010.get() {
-            Ok(f) => {
-                show("cuGraphNodeGetToolsId", unsafe {
-                    f(kernel_node, &mut tools)
-                });
+            match entry::cuGraphNodeGetToolsId_v13010.get() {
+                Ok(f) => {
+                    show("cuGraphNodeGetToolsId", f(kernel_node, &mut tools));
+                }
+                Err(e) => show_missing("cuGraphNodeGetToolsId", e),
             }
-            Err(e) => show_missing("cuGraphNodeGetToolsId", e),
-        }
-        match entry::cuGraphGetId_v13010.get() {
-            Ok(f) => {
-                show("cuGraphGetId", unsafe { f(graph, &mut id) });
+            match entry::cuGraphGetId_v13010.get() {
+                Ok(f) => {
+                    show("cuGraphGetId", f(graph, &mut id));
+                }
+                Err(e) => show_missing("cuGraphGetId", e),
             }
-            Err(e) => show_missing("cuGraphGetId", e),
         }
-    }
-    #[cfg(feature = "cuda-13020")]
-    {
-        let mut read_params: CUgraphNodeParams = unsafe { zeroed() };
-        match entry::cuGraphNodeGetParams_v13020.get() {
-            Ok(f) => {
-                show("cuGraphNodeGetParams", unsafe {
-                    f(kernel_node, &mut read_params)
-                });
+        #[cfg(feature = "cuda-13020")]
+        {
+            let mut read_params: CUgraphNodeParams = zeroed();
+            match entry::cuGraphNodeGetParams_v13020.get() {
+                Ok(f) => {
+                    show("cuGraphNodeGetParams", f(kernel_node, &mut read_params));
+                }
+                Err(e) => show_missing("cuGraphNodeGetParams", e),
             }
-            Err(e) => show_missing("cuGraphNodeGetParams", e),
         }
-    }
 
-    // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
-    let mut exec: CUgraphExec = ptr::null_mut();
-    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-        finish();
-    }
-    let mut exec_flags: cuuint64_t = 1;
-    check!(unsafe { cuGraphExecGetFlags(exec, &mut exec_flags) });
-    println!("executable graph flags: {:#x}", exec_flags);
-    #[cfg(feature = "cuda-13010")]
-    match entry::cuGraphExecGetId_v13010.get() {
-        Ok(f) => {
-            show("cuGraphExecGetId", unsafe { f(exec, &mut id) });
+        // Instantiated, uploaded, launched: (0 + 1 + 10) in every element.
+        let mut exec: CUgraphExec = ptr::null_mut();
+        if !check!(cuGraphInstantiate(&mut exec, graph, 0)) {
+            finish();
         }
-        Err(e) => show_missing("cuGraphExecGetId", e),
-    }
-    check!(unsafe { cuGraphUpload(exec, stream) });
-    launch_and_check(
-        "launched (0 + 1 + 10)",
-        exec,
-        stream,
-        copy,
-        11,
-        &raw const calls,
-        1,
-        flag,
-        32,
-    );
+        let mut exec_flags: cuuint64_t = 1;
+        check!(cuGraphExecGetFlags(exec, &mut exec_flags));
+        println!("executable graph flags: {:#x}", exec_flags);
+        #[cfg(feature = "cuda-13010")]
+        match entry::cuGraphExecGetId_v13010.get() {
+            Ok(f) => {
+                show("cuGraphExecGetId", f(exec, &mut id));
+            }
+            Err(e) => show_missing("cuGraphExecGetId", e),
+        }
+        check!(cuGraphUpload(exec, stream));
+        launch_and_check(
+            "launched (0 + 1 + 10)",
+            exec,
+            stream,
+            copy,
+            11,
+            &raw const calls,
+            1,
+            flag,
+            32,
+        );
 
-    // The executable graph changed node by node.
-    let mut two: c_int = 2;
-    let mut five: c_int = 5;
-    let mut two_args = [
-        arg(&raw mut data as _),
-        arg(&raw mut two as _),
-        arg(&raw mut n as _),
-    ];
-    let kp2 = kernel_params(add_value, &mut two_args);
-    check!(unsafe { cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2) });
-    let mut memset5 = memset_params;
-    memset5.value = 5;
-    check!(unsafe { cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx) });
-    check!(unsafe { cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx) });
-    check!(unsafe { cuGraphExecHostNodeSetParams(exec, host_node, &host_params) });
-    check!(unsafe { cuGraphExecChildGraphNodeSetParams(exec, child_node, child) });
-    check!(unsafe { cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event) });
-    check!(unsafe { cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event) });
-    // (Through the node parameters' pointer to it, as the driver reads it.)
-    unsafe { (*batch_params.paramArray).writeValue.__bindgen_anon_1.value = 64 };
-    check!(unsafe { cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params) });
-    // (Nodes of another graph: the executable graph has none of them.)
-    show("cuGraphExecExternalSemaphoresSignalNodeSetParams", unsafe {
-        cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params)
-    });
-    show("cuGraphExecExternalSemaphoresWaitNodeSetParams", unsafe {
-        cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params)
-    });
-    launch_and_check(
-        "changed node by node (5 + 2 + 10)",
-        exec,
-        stream,
-        copy,
-        5 + 2 + 10,
-        &raw const calls,
-        2,
-        flag,
-        64,
-    );
-    let mut enabled: c_uint = 1;
-    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 0) });
-    check!(unsafe { cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled) });
-    expect(enabled == 0, "the kernel node disabled");
-    launch_and_check(
-        "its kernel node disabled (5 + 10)",
-        exec,
-        stream,
-        copy,
-        5 + 10,
-        &raw const calls,
-        3,
-        flag,
-        64,
-    );
-    check!(unsafe { cuGraphNodeSetEnabled(exec, kernel_node, 1) });
-    let mut generic: CUgraphNodeParams = unsafe { zeroed() };
-    generic.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
-    let mut three_args = [
-        arg(&raw mut data as _),
-        arg(&raw mut five as _),
-        arg(&raw mut n as _),
-    ];
-    {
-        let k = unsafe { &mut generic.__bindgen_anon_1.kernel };
-        k.func = add_value;
-        k.gridDimX = 1;
-        k.gridDimY = 1;
-        k.gridDimZ = 1;
-        k.blockDimX = N as c_uint;
-        k.blockDimY = 1;
-        k.blockDimZ = 1;
-        k.kernelParams = three_args.as_mut_ptr();
-    }
-    check!(unsafe { cuGraphExecNodeSetParams(exec, kernel_node, &mut generic) });
-    launch_and_check(
-        "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)",
-        exec,
-        stream,
-        copy,
-        5 + 5 + 10,
-        &raw const calls,
-        4,
-        flag,
-        64,
-    );
+        // The executable graph changed node by node.
+        let mut two: c_int = 2;
+        let mut five: c_int = 5;
+        let mut two_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut two as _),
+            arg(&raw mut n as _),
+        ];
+        let kp2 = kernel_params(add_value, &mut two_args);
+        check!(cuGraphExecKernelNodeSetParams(exec, kernel_node, &kp2));
+        let mut memset5 = memset_params;
+        memset5.value = 5;
+        check!(cuGraphExecMemsetNodeSetParams(
+            exec,
+            memset_node,
+            &memset5,
+            ctx
+        ));
+        check!(cuGraphExecMemcpyNodeSetParams(
+            exec,
+            memcpy_node,
+            &copy_params,
+            ctx
+        ));
+        check!(cuGraphExecHostNodeSetParams(exec, host_node, &host_params));
+        check!(cuGraphExecChildGraphNodeSetParams(exec, child_node, child));
+        check!(cuGraphExecEventRecordNodeSetEvent(
+            exec,
+            record_node,
+            other_event
+        ));
+        check!(cuGraphExecEventWaitNodeSetEvent(
+            exec,
+            wait_node,
+            other_event
+        ));
+        // (Through the node parameters' pointer to it, as the driver reads it.)
+        (*batch_params.paramArray).writeValue.__bindgen_anon_1.value = 64;
+        check!(cuGraphExecBatchMemOpNodeSetParams(
+            exec,
+            batch_node,
+            &batch_params
+        ));
+        // (Nodes of another graph: the executable graph has none of them.)
+        show(
+            "cuGraphExecExternalSemaphoresSignalNodeSetParams",
+            cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params),
+        );
+        show(
+            "cuGraphExecExternalSemaphoresWaitNodeSetParams",
+            cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params),
+        );
+        launch_and_check(
+            "changed node by node (5 + 2 + 10)",
+            exec,
+            stream,
+            copy,
+            5 + 2 + 10,
+            &raw const calls,
+            2,
+            flag,
+            64,
+        );
+        let mut enabled: c_uint = 1;
+        check!(cuGraphNodeSetEnabled(exec, kernel_node, 0));
+        check!(cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled));
+        expect(enabled == 0, "the kernel node disabled");
+        launch_and_check(
+            "its kernel node disabled (5 + 10)",
+            exec,
+            stream,
+            copy,
+            5 + 10,
+            &raw const calls,
+            3,
+            flag,
+            64,
+        );
+        check!(cuGraphNodeSetEnabled(exec, kernel_node, 1));
+        let mut generic: CUgraphNodeParams = zeroed();
+        generic.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
+        let mut three_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut five as _),
+            arg(&raw mut n as _),
+        ];
+        {
+            let k = &mut generic.__bindgen_anon_1.kernel;
+            k.func = add_value;
+            k.gridDimX = 1;
+            k.gridDimY = 1;
+            k.gridDimZ = 1;
+            k.blockDimX = N as c_uint;
+            k.blockDimY = 1;
+            k.blockDimZ = 1;
+            k.kernelParams = three_args.as_mut_ptr();
+        }
+        check!(cuGraphExecNodeSetParams(exec, kernel_node, &mut generic));
+        launch_and_check(
+            "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)",
+            exec,
+            stream,
+            copy,
+            5 + 5 + 10,
+            &raw const calls,
+            4,
+            flag,
+            64,
+        );
 
-    // The whole executable graph updated from the graph (its kernel now adds 2).
-    check!(unsafe { cuGraphKernelNodeSetParams(kernel_node, &kp2) });
-    let mut info: CUgraphExecUpdateResultInfo = unsafe { zeroed() };
-    check!(unsafe { cuGraphExecUpdate(exec, graph, &mut info) });
-    expect(
-        info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS,
-        "the executable graph updated",
-    );
-    // The update takes the graph's memset (0), event and batch operation (32) again.
-    launch_and_check(
-        "updated from the graph (0 + 2 + 10)",
-        exec,
-        stream,
-        copy,
-        2 + 10,
-        &raw const calls,
-        5,
-        flag,
-        32,
-    );
+        // The whole executable graph updated from the graph (its kernel now adds 2).
+        check!(cuGraphKernelNodeSetParams(kernel_node, &kp2));
+        let mut info: CUgraphExecUpdateResultInfo = zeroed();
+        check!(cuGraphExecUpdate(exec, graph, &mut info));
+        expect(
+            info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS,
+            "the executable graph updated",
+        );
+        // The update takes the graph's memset (0), event and batch operation (32) again.
+        launch_and_check(
+            "updated from the graph (0 + 2 + 10)",
+            exec,
+            stream,
+            copy,
+            2 + 10,
+            &raw const calls,
+            5,
+            flag,
+            32,
+        );
 
-    // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
-    let mut built: CUgraph = ptr::null_mut();
-    check!(unsafe { cuGraphCreate(&mut built, 0) });
-    let (mut generic_memset, mut generic_kernel) = (null(), null());
-    let mut memset_generic: CUgraphNodeParams = unsafe { zeroed() };
-    memset_generic.type_ = CU_GRAPH_NODE_TYPE_MEMSET;
-    {
-        let m = unsafe { &mut memset_generic.__bindgen_anon_1.memset };
-        m.dst = copy;
-        m.elementSize = 4;
-        m.width = N;
-        m.height = 1;
-        m.value = 100;
-        m.ctx = ctx;
-    }
-    let mut built_args = [
-        arg(&raw mut copy as _),
-        arg(&raw mut one as _),
-        arg(&raw mut n as _),
-    ];
-    generic.__bindgen_anon_1.kernel.kernelParams = built_args.as_mut_ptr();
-    #[cfg(feature = "cuda-13000")]
-    {
-        check!(unsafe {
-            cuGraphAddNode(
+        // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
+        let mut built: CUgraph = ptr::null_mut();
+        check!(cuGraphCreate(&mut built, 0));
+        let (mut generic_memset, mut generic_kernel) = (null(), null());
+        let mut memset_generic: CUgraphNodeParams = zeroed();
+        memset_generic.type_ = CU_GRAPH_NODE_TYPE_MEMSET;
+        {
+            let m = &mut memset_generic.__bindgen_anon_1.memset;
+            m.dst = copy;
+            m.elementSize = 4;
+            m.width = N;
+            m.height = 1;
+            m.value = 100;
+            m.ctx = ctx;
+        }
+        let mut built_args = [
+            arg(&raw mut copy as _),
+            arg(&raw mut one as _),
+            arg(&raw mut n as _),
+        ];
+        generic.__bindgen_anon_1.kernel.kernelParams = built_args.as_mut_ptr();
+        #[cfg(feature = "cuda-13000")]
+        {
+            check!(cuGraphAddNode(
                 &mut generic_memset,
                 built,
                 ptr::null(),
                 ptr::null(),
                 0,
                 &mut memset_generic,
-            )
-        });
-        check!(unsafe {
-            cuGraphAddNode(
+            ));
+            check!(cuGraphAddNode(
                 &mut generic_kernel,
                 built,
                 &generic_memset,
                 ptr::null(),
                 1,
                 &mut generic,
-            )
-        });
-    }
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        check!(unsafe {
-            cuGraphAddNode(
+            ));
+        }
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            check!(cuGraphAddNode(
                 &mut generic_memset,
                 built,
                 ptr::null(),
                 0,
                 &mut memset_generic,
-            )
-        });
-        check!(unsafe {
-            cuGraphAddNode_v2(
+            ));
+            check!(cuGraphAddNode_v2(
                 &mut generic_kernel,
                 built,
                 &generic_memset,
                 ptr::null(),
                 1,
                 &mut generic,
-            )
-        });
-    }
-    let mut built_args2 = [
-        arg(&raw mut copy as _),
-        arg(&raw mut ten as _),
-        arg(&raw mut n as _),
-    ];
-    generic.__bindgen_anon_1.kernel.kernelParams = built_args2.as_mut_ptr();
-    check!(unsafe { cuGraphNodeSetParams(generic_kernel, &mut generic) });
-    #[cfg(feature = "cuda-13040")]
-    {
-        let mut extra_node: CUgraphNode = ptr::null_mut();
-        let mut empty_generic: CUgraphNodeParams = unsafe { zeroed() };
-        empty_generic.type_ = CU_GRAPH_NODE_TYPE_EMPTY;
-        match entry::cuGraphAddNode_v13040.get() {
-            Ok(f) => {
-                show("cuGraphAddNode_v3", unsafe {
-                    f(
-                        &mut extra_node,
-                        built,
-                        ptr::null(),
-                        ptr::null(),
-                        0,
-                        &mut empty_generic,
-                    )
-                });
-            }
-            Err(e) => show_missing("cuGraphAddNode_v3", e),
+            ));
         }
-        match entry::cuGraphNodeSetParams_v13040.get() {
-            Ok(f) => {
-                show("cuGraphNodeSetParams_v2", unsafe {
-                    f(generic_kernel, &mut generic)
-                });
+        let mut built_args2 = [
+            arg(&raw mut copy as _),
+            arg(&raw mut ten as _),
+            arg(&raw mut n as _),
+        ];
+        generic.__bindgen_anon_1.kernel.kernelParams = built_args2.as_mut_ptr();
+        check!(cuGraphNodeSetParams(generic_kernel, &mut generic));
+        #[cfg(feature = "cuda-13040")]
+        {
+            let mut extra_node: CUgraphNode = ptr::null_mut();
+            let mut empty_generic: CUgraphNodeParams = zeroed();
+            empty_generic.type_ = CU_GRAPH_NODE_TYPE_EMPTY;
+            match entry::cuGraphAddNode_v13040.get() {
+                Ok(f) => {
+                    show(
+                        "cuGraphAddNode_v3",
+                        f(
+                            &mut extra_node,
+                            built,
+                            ptr::null(),
+                            ptr::null(),
+                            0,
+                            &mut empty_generic,
+                        ),
+                    );
+                }
+                Err(e) => show_missing("cuGraphAddNode_v3", e),
             }
-            Err(e) => show_missing("cuGraphNodeSetParams_v2", e),
+            match entry::cuGraphNodeSetParams_v13040.get() {
+                Ok(f) => {
+                    show("cuGraphNodeSetParams_v2", f(generic_kernel, &mut generic));
+                }
+                Err(e) => show_missing("cuGraphNodeSetParams_v2", e),
+            }
         }
-    }
-    let mut instantiate: CUDA_GRAPH_INSTANTIATE_PARAMS = unsafe { zeroed() };
-    instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;
-    instantiate.hUploadStream = stream;
-    let mut built_exec: CUgraphExec = ptr::null_mut();
-    check!(unsafe { cuGraphInstantiateWithParams(&mut built_exec, built, &mut instantiate) });
-    println!(
-        "cuGraphInstantiateWithParams: result {}",
-        instantiate.result_out.0 as c_int
-    );
-    expect(
-        instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS,
-        "the graph of cuGraphAddNode instantiated",
-    );
-    launch_and_check(
-        "the graph of cuGraphAddNode (100 + 10)",
-        built_exec,
-        stream,
-        copy,
-        110,
-        &raw const calls,
-        5,
-        flag,
-        32,
-    );
+        let mut instantiate: CUDA_GRAPH_INSTANTIATE_PARAMS = zeroed();
+        instantiate.flags = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD.0 as cuuint64_t;
+        instantiate.hUploadStream = stream;
+        let mut built_exec: CUgraphExec = ptr::null_mut();
+        check!(cuGraphInstantiateWithParams(
+            &mut built_exec,
+            built,
+            &mut instantiate
+        ));
+        println!(
+            "cuGraphInstantiateWithParams: result {}",
+            instantiate.result_out.0 as c_int
+        );
+        expect(
+            instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS,
+            "the graph of cuGraphAddNode instantiated",
+        );
+        launch_and_check(
+            "the graph of cuGraphAddNode (100 + 10)",
+            built_exec,
+            stream,
+            copy,
+            110,
+            &raw const calls,
+            5,
+            flag,
+            32,
+        );
 
-    // User objects: one reference moved to the graph, one kept and released.
-    let mut object: CUuserObject = ptr::null_mut();
-    let mut owned: c_int = 0;
-    check!(unsafe {
-        cuUserObjectCreate(
+        // User objects: one reference moved to the graph, one kept and released.
+        let mut object: CUuserObject = ptr::null_mut();
+        let mut owned: c_int = 0;
+        check!(cuUserObjectCreate(
             &mut object,
             &raw mut owned as *mut c_void,
             Some(destroy_object),
             1,
             CU_USER_OBJECT_NO_DESTRUCTOR_SYNC.0,
-        )
-    });
-    check!(unsafe { cuUserObjectRetain(object, 1) });
-    check!(unsafe { cuGraphRetainUserObject(graph, object, 1, CU_GRAPH_USER_OBJECT_MOVE.0) });
-    check!(unsafe { cuGraphRetainUserObject(built, object, 1, 0) });
-    check!(unsafe { cuGraphReleaseUserObject(built, object, 1) });
-    check!(unsafe { cuUserObjectRelease(object, 1) });
+        ));
+        check!(cuUserObjectRetain(object, 1));
+        check!(cuGraphRetainUserObject(
+            graph,
+            object,
+            1,
+            CU_GRAPH_USER_OBJECT_MOVE.0
+        ));
+        check!(cuGraphRetainUserObject(built, object, 1, 0));
+        check!(cuGraphReleaseUserObject(built, object, 1));
+        check!(cuUserObjectRelease(object, 1));
 
-    // Graph memory (the allocation graph run once) and the DOT output.
-    let mut memory_exec: CUgraphExec = ptr::null_mut();
-    if check!(unsafe { cuGraphInstantiate(&mut memory_exec, memory_graph, 0) }) {
-        check!(unsafe { cuGraphLaunch(memory_exec, stream) });
-        check!(unsafe { cuStreamSynchronize(stream) });
-        check!(unsafe { cuGraphExecDestroy(memory_exec) });
-    }
-    let mut used: cuuint64_t = 0;
-    let mut zero: cuuint64_t = 0;
-    check!(unsafe {
-        cuDeviceGetGraphMemAttribute(
+        // Graph memory (the allocation graph run once) and the DOT output.
+        let mut memory_exec: CUgraphExec = ptr::null_mut();
+        if check!(cuGraphInstantiate(&mut memory_exec, memory_graph, 0)) {
+            check!(cuGraphLaunch(memory_exec, stream));
+            check!(cuStreamSynchronize(stream));
+            check!(cuGraphExecDestroy(memory_exec));
+        }
+        let mut used: cuuint64_t = 0;
+        let mut zero: cuuint64_t = 0;
+        check!(cuDeviceGetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
             &raw mut used as *mut c_void,
-        )
-    });
-    expect(used > 0, "graph memory reserved at its high watermark");
-    check!(unsafe {
-        cuDeviceSetGraphMemAttribute(
+        ));
+        expect(used > 0, "graph memory reserved at its high watermark");
+        check!(cuDeviceSetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             &raw mut zero as *mut c_void,
-        )
-    });
-    check!(unsafe { cuDeviceGraphMemTrim(device) });
-    let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
-    let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
-    check!(unsafe {
-        cuGraphDebugDotPrint(graph, dot_c.as_ptr(), CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0)
-    });
-    let text = std::fs::read_to_string(&dot).unwrap_or_default();
-    let _ = std::fs::remove_file(&dot);
-    expect(text.starts_with("digraph"), "the DOT output is a digraph");
+        ));
+        check!(cuDeviceGraphMemTrim(device));
+        let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
+        let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
+        check!(cuGraphDebugDotPrint(
+            graph,
+            dot_c.as_ptr(),
+            CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE.0
+        ));
+        let text = std::fs::read_to_string(&dot).unwrap_or_default();
+        let _ = std::fs::remove_file(&dot);
+        expect(text.starts_with("digraph"), "the DOT output is a digraph");
 
-    check!(unsafe { cuGraphExecDestroy(built_exec) });
-    check!(unsafe { cuGraphExecDestroy(exec) });
-    check!(unsafe { cuGraphDestroy(built) });
-    check!(unsafe { cuGraphDestroy(clone) });
-    check!(unsafe { cuGraphDestroy(sem_graph) });
-    check!(unsafe { cuGraphDestroy(memory_graph) });
-    check!(unsafe { cuGraphDestroy(graph) });
-    check!(unsafe { cuGraphDestroy(child) });
-    check!(unsafe { cuEventDestroy(other_event) });
-    check!(unsafe { cuEventDestroy(event) });
-    check!(unsafe { cuMemFree(flag) });
-    check!(unsafe { cuMemFree(copy) });
-    check!(unsafe { cuMemFree(data) });
-    check!(unsafe { cuStreamDestroy(stream) });
-    check!(unsafe { cuModuleUnload(module) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
+        check!(cuGraphExecDestroy(built_exec));
+        check!(cuGraphExecDestroy(exec));
+        check!(cuGraphDestroy(built));
+        check!(cuGraphDestroy(clone));
+        check!(cuGraphDestroy(sem_graph));
+        check!(cuGraphDestroy(memory_graph));
+        check!(cuGraphDestroy(graph));
+        check!(cuGraphDestroy(child));
+        check!(cuEventDestroy(other_event));
+        check!(cuEventDestroy(event));
+        check!(cuMemFree(flag));
+        check!(cuMemFree(copy));
+        check!(cuMemFree(data));
+        check!(cuStreamDestroy(stream));
+        check!(cuModuleUnload(module));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
+    }
 }

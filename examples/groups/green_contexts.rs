@@ -44,9 +44,9 @@ fn sm_count(r: &CUdevResource) -> c_uint {
 
 /// The library of the PTX at `path` (C's cuLibraryLoadFromFile with no options); whether it
 /// loaded (a failure reported).
-fn load_library(library: &mut CUlibrary, path: &std::ffi::CStr) -> bool {
-    check!(unsafe {
-        cuLibraryLoadFromFile(
+unsafe fn load_library(library: &mut CUlibrary, path: &std::ffi::CStr) -> bool {
+    unsafe {
+        check!(cuLibraryLoadFromFile(
             library,
             path.as_ptr(),
             ptr::null_mut(),
@@ -55,126 +55,161 @@ fn load_library(library: &mut CUlibrary, path: &std::ffi::CStr) -> bool {
             ptr::null_mut(),
             ptr::null_mut(),
             0,
-        )
-    })
+        ))
+    }
 }
 
 fn main() {
-    let ptx_path = c_path(kernel_file("green_contexts.ptx"));
-    let late_path = c_path(kernel_file("late_write.ptx"));
+    unsafe {
+        let ptx_path = c_path(kernel_file("green_contexts.ptx"));
+        let late_path = c_path(kernel_file("late_write.ptx"));
 
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    // The primary context first, as cuGreenCtxCreate's documentation advises.
-    let Some((device, primary)) = primary_context() else {
-        finish();
-    };
-    let (mut library, mut late_library): (CUlibrary, CUlibrary) =
-        (ptr::null_mut(), ptr::null_mut());
-    let mut record_sm: CUkernel = ptr::null_mut();
-    let (mut late_fill, mut copy_words): (CUkernel, CUkernel) = (ptr::null_mut(), ptr::null_mut());
-    if !load_library(&mut library, &ptx_path)
-        || !check!(unsafe { cuLibraryGetKernel(&mut record_sm, library, c"record_sm".as_ptr()) })
-        || !load_library(&mut late_library, &late_path)
-        || !check!(unsafe {
-            cuLibraryGetKernel(&mut late_fill, late_library, c"late_fill".as_ptr())
-        })
-        || !check!(unsafe {
-            cuLibraryGetKernel(&mut copy_words, late_library, c"copy_words".as_ptr())
-        })
-    {
-        finish();
-    }
-
-    let mut sm: CUdevResource = unsafe { zeroed() };
-    if !check!(unsafe { cuDeviceGetDevResource(device, &mut sm, CU_DEV_RESOURCE_TYPE_SM) }) {
-        finish();
-    }
-    println!("  device: {} SMs", sm_count(&sm));
-    #[cfg(feature = "cuda-13000")]
-    {
-        let device_sm = unsafe { sm.__bindgen_anon_1.sm };
-        println!(
-            "  minimum partition {}, co-scheduled alignment {}",
-            device_sm.minSmPartitionSize, device_sm.smCoscheduledAlignment
-        );
-    }
-
-    // How many groups of at least 16 SMs there could be, then two of them.
-    let mut groups: c_uint = 0;
-    check!(unsafe {
-        cuDevSmResourceSplitByCount(ptr::null_mut(), &mut groups, &sm, ptr::null_mut(), 0, 16)
-    });
-    println!("  groups of 16 SMs or more: {}", groups);
-    let mut split: [CUdevResource; 2] = unsafe { zeroed() };
-    let mut remaining: CUdevResource = unsafe { zeroed() };
-    groups = 2;
-    if !check!(unsafe {
-        cuDevSmResourceSplitByCount(split.as_mut_ptr(), &mut groups, &sm, &mut remaining, 0, 16)
-    }) {
-        finish();
-    }
-    println!(
-        "  {} groups of {} and {} SMs, {} remaining",
-        groups,
-        sm_count(&split[0]),
-        sm_count(&split[1]),
-        sm_count(&remaining)
-    );
-
-    expect(groups == 2, "two groups of SMs");
-    let mut green: [CUgreenCtx; 2] = [ptr::null_mut(); 2];
-    let mut ctx: [CUcontext; 2] = [ptr::null_mut(); 2];
-    let mut stream: [CUstream; 2] = [ptr::null_mut(); 2];
-    let mut sm_of_block: [CUdeviceptr; 2] = [0; 2];
-    for i in 0..2 {
-        println!("partition {}:", i);
-        let mut desc: CUdevResourceDesc = ptr::null_mut();
-        if !check!(unsafe { cuDevResourceGenerateDesc(&mut desc, &mut split[i], 1) })
-            || !check!(unsafe {
-                cuGreenCtxCreate(&mut green[i], desc, device, CU_GREEN_CTX_DEFAULT_STREAM.0)
-            })
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        // The primary context first, as cuGreenCtxCreate's documentation advises.
+        let Some((device, primary)) = primary_context() else {
+            finish();
+        };
+        let (mut library, mut late_library): (CUlibrary, CUlibrary) =
+            (ptr::null_mut(), ptr::null_mut());
+        let mut record_sm: CUkernel = ptr::null_mut();
+        let (mut late_fill, mut copy_words): (CUkernel, CUkernel) =
+            (ptr::null_mut(), ptr::null_mut());
+        if !load_library(&mut library, &ptx_path)
+            || !check!(cuLibraryGetKernel(
+                &mut record_sm,
+                library,
+                c"record_sm".as_ptr()
+            ))
+            || !load_library(&mut late_library, &late_path)
+            || !check!(cuLibraryGetKernel(
+                &mut late_fill,
+                late_library,
+                c"late_fill".as_ptr()
+            ))
+            || !check!(cuLibraryGetKernel(
+                &mut copy_words,
+                late_library,
+                c"copy_words".as_ptr()
+            ))
         {
             finish();
         }
-        let mut r: CUdevResource = unsafe { zeroed() };
-        check!(unsafe { cuGreenCtxGetDevResource(green[i], &mut r, CU_DEV_RESOURCE_TYPE_SM) });
-        println!("  the green context: {} SMs", sm_count(&r));
-        check!(unsafe { cuCtxFromGreenCtx(&mut ctx[i], green[i]) });
-        r = unsafe { zeroed() };
-        check!(unsafe { cuCtxGetDevResource(ctx[i], &mut r, CU_DEV_RESOURCE_TYPE_SM) });
-        println!("  its context: {} SMs", sm_count(&r));
-        check!(unsafe {
-            cuGreenCtxStreamCreate(&mut stream[i], green[i], CU_STREAM_NON_BLOCKING.0, 0)
-        });
-        let mut owner: CUgreenCtx = ptr::null_mut();
-        check!(unsafe { cuStreamGetGreenCtx(stream[i], &mut owner) });
-        expect(owner == green[i], "the stream's green context");
-        #[cfg(feature = "cuda-13010")]
+
+        let mut sm: CUdevResource = zeroed();
+        if !check!(cuDeviceGetDevResource(
+            device,
+            &mut sm,
+            CU_DEV_RESOURCE_TYPE_SM
+        )) {
+            finish();
+        }
+        println!("  device: {} SMs", sm_count(&sm));
+        #[cfg(feature = "cuda-13000")]
         {
-            r = unsafe { zeroed() };
-            match entry::cuStreamGetDevResource_v13010.get() {
-                Ok(stream_get_dev_resource) => {
-                    let code = unsafe {
-                        stream_get_dev_resource(stream[i], &mut r, CU_DEV_RESOURCE_TYPE_SM)
-                    };
-                    if common::show("  cuStreamGetDevResource", code) {
-                        println!("  the stream: {} SMs", sm_count(&r));
-                    }
-                }
-                Err(e) => common::show_missing("  cuStreamGetDevResource", e),
-            }
+            let device_sm = sm.__bindgen_anon_1.sm;
+            println!(
+                "  minimum partition {}, co-scheduled alignment {}",
+                device_sm.minSmPartitionSize, device_sm.smCoscheduledAlignment
+            );
         }
 
-        // The kernel, in the context the green context converts to, on its stream.
-        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        let mut f: CUfunction = ptr::null_mut();
-        check!(unsafe { cuKernelGetFunction(&mut f, record_sm) });
-        check!(unsafe { cuMemAlloc(&mut sm_of_block[i], BLOCKS * size_of::<c_uint>()) });
-        let mut args: [*mut c_void; 1] = [&raw mut sm_of_block[i] as *mut c_void];
-        check!(unsafe {
-            cuLaunchKernel(
+        // How many groups of at least 16 SMs there could be, then two of them.
+        let mut groups: c_uint = 0;
+        check!(cuDevSmResourceSplitByCount(
+            ptr::null_mut(),
+            &mut groups,
+            &sm,
+            ptr::null_mut(),
+            0,
+            16
+        ));
+        println!("  groups of 16 SMs or more: {}", groups);
+        let mut split: [CUdevResource; 2] = zeroed();
+        let mut remaining: CUdevResource = zeroed();
+        groups = 2;
+        if !check!(cuDevSmResourceSplitByCount(
+            split.as_mut_ptr(),
+            &mut groups,
+            &sm,
+            &mut remaining,
+            0,
+            16
+        )) {
+            finish();
+        }
+        println!(
+            "  {} groups of {} and {} SMs, {} remaining",
+            groups,
+            sm_count(&split[0]),
+            sm_count(&split[1]),
+            sm_count(&remaining)
+        );
+
+        expect(groups == 2, "two groups of SMs");
+        let mut green: [CUgreenCtx; 2] = [ptr::null_mut(); 2];
+        let mut ctx: [CUcontext; 2] = [ptr::null_mut(); 2];
+        let mut stream: [CUstream; 2] = [ptr::null_mut(); 2];
+        let mut sm_of_block: [CUdeviceptr; 2] = [0; 2];
+        for i in 0..2 {
+            println!("partition {}:", i);
+            let mut desc: CUdevResourceDesc = ptr::null_mut();
+            if !check!(cuDevResourceGenerateDesc(&mut desc, &mut split[i], 1))
+                || !check!(cuGreenCtxCreate(
+                    &mut green[i],
+                    desc,
+                    device,
+                    CU_GREEN_CTX_DEFAULT_STREAM.0
+                ))
+            {
+                finish();
+            }
+            let mut r: CUdevResource = zeroed();
+            check!(cuGreenCtxGetDevResource(
+                green[i],
+                &mut r,
+                CU_DEV_RESOURCE_TYPE_SM
+            ));
+            println!("  the green context: {} SMs", sm_count(&r));
+            check!(cuCtxFromGreenCtx(&mut ctx[i], green[i]));
+            r = zeroed();
+            check!(cuCtxGetDevResource(ctx[i], &mut r, CU_DEV_RESOURCE_TYPE_SM));
+            println!("  its context: {} SMs", sm_count(&r));
+            check!(cuGreenCtxStreamCreate(
+                &mut stream[i],
+                green[i],
+                CU_STREAM_NON_BLOCKING.0,
+                0
+            ));
+            let mut owner: CUgreenCtx = ptr::null_mut();
+            check!(cuStreamGetGreenCtx(stream[i], &mut owner));
+            expect(owner == green[i], "the stream's green context");
+            #[cfg(feature = "cuda-13010")]
+            {
+                r = zeroed();
+                match entry::cuStreamGetDevResource_v13010.get() {
+                    Ok(stream_get_dev_resource) => {
+                        let code =
+                            stream_get_dev_resource(stream[i], &mut r, CU_DEV_RESOURCE_TYPE_SM);
+                        if common::show("  cuStreamGetDevResource", code) {
+                            println!("  the stream: {} SMs", sm_count(&r));
+                        }
+                    }
+                    Err(e) => common::show_missing("  cuStreamGetDevResource", e),
+                }
+            }
+
+            // The kernel, in the context the green context converts to, on its stream.
+            check!(cuCtxSetCurrent(ctx[i]));
+            let mut f: CUfunction = ptr::null_mut();
+            check!(cuKernelGetFunction(&mut f, record_sm));
+            check!(cuMemAlloc(
+                &mut sm_of_block[i],
+                BLOCKS * size_of::<c_uint>()
+            ));
+            let mut args: [*mut c_void; 1] = [&raw mut sm_of_block[i] as *mut c_void];
+            check!(cuLaunchKernel(
                 f,
                 BLOCKS as c_uint,
                 1,
@@ -186,90 +221,86 @@ fn main() {
                 stream[i],
                 args.as_mut_ptr(),
                 ptr::null_mut(),
-            )
-        });
-    }
-    #[cfg(feature = "cuda-13000")]
-    {
-        let (mut id0, mut id1): (u64, u64) = (0, 0);
-        check!(unsafe { cuGreenCtxGetId(green[0], &mut id0) });
-        check!(unsafe { cuGreenCtxGetId(green[1], &mut id1) });
-        expect(id0 != id1, "two green contexts' ids differ");
-    }
+            ));
+        }
+        #[cfg(feature = "cuda-13000")]
+        {
+            let (mut id0, mut id1): (u64, u64) = (0, 0);
+            check!(cuGreenCtxGetId(green[0], &mut id0));
+            check!(cuGreenCtxGetId(green[1], &mut id1));
+            expect(id0 != id1, "two green contexts' ids differ");
+        }
 
-    let mut host = vec![[0 as c_uint; BLOCKS]; 2];
-    let mut used = vec![[false; MAX_SM]; 2];
-    for i in 0..2 {
-        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        check!(unsafe { cuStreamSynchronize(stream[i]) });
-        check!(unsafe {
-            cuMemcpyDtoH(
+        let mut host = vec![[0 as c_uint; BLOCKS]; 2];
+        let mut used = vec![[false; MAX_SM]; 2];
+        for i in 0..2 {
+            check!(cuCtxSetCurrent(ctx[i]));
+            check!(cuStreamSynchronize(stream[i]));
+            check!(cuMemcpyDtoH(
                 host[i].as_mut_ptr() as *mut c_void,
                 sm_of_block[i],
                 size_of::<[c_uint; BLOCKS]>(),
-            )
-        });
-        let mut distinct: c_uint = 0;
-        for b in 0..BLOCKS {
-            let s = if (host[i][b] as usize) < MAX_SM {
-                host[i][b] as usize
-            } else {
-                MAX_SM - 1
-            };
-            if !used[i][s] {
-                used[i][s] = true;
-                distinct += 1;
+            ));
+            let mut distinct: c_uint = 0;
+            for b in 0..BLOCKS {
+                let s = if (host[i][b] as usize) < MAX_SM {
+                    host[i][b] as usize
+                } else {
+                    MAX_SM - 1
+                };
+                if !used[i][s] {
+                    used[i][s] = true;
+                    distinct += 1;
+                }
+            }
+            expect(
+                distinct > 0 && distinct <= sm_count(&split[i]),
+                "a partition ran on its SMs only",
+            );
+        }
+        let mut disjoint = true;
+        for s in 0..MAX_SM {
+            if used[0][s] && used[1][s] {
+                disjoint = false;
             }
         }
-        expect(
-            distinct > 0 && distinct <= sm_count(&split[i]),
-            "a partition ran on its SMs only",
-        );
-    }
-    let mut disjoint = true;
-    for s in 0..MAX_SM {
-        if used[0][s] && used[1][s] {
-            disjoint = false;
-        }
-    }
-    expect(disjoint, "the partitions' SMs are disjoint");
+        expect(disjoint, "the partitions' SMs are disjoint");
 
-    // The event orders the second partition's work after the first's: through the streams, then
-    // through the green contexts.
-    let mut done: CUevent = ptr::null_mut();
-    let (mut written, mut seen): (CUdeviceptr, CUdeviceptr) = (0, 0);
-    // The event of the first partition's context, as cuEventRecord wants.
-    check!(unsafe { cuCtxSetCurrent(ctx[0]) });
-    check!(unsafe { cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0) });
-    check!(unsafe { cuCtxSetCurrent(primary) });
-    check!(unsafe { cuMemAlloc(&mut written, WORDS * size_of::<c_uint>()) });
-    check!(unsafe { cuMemAlloc(&mut seen, WORDS * size_of::<c_uint>()) });
-    check!(unsafe { cuMemsetD32(written, 0, WORDS) });
-    check!(unsafe { cuCtxSynchronize() });
-    // Each kernel loaded into its partition's context before the rounds: loading the copy at its
-    // first launch would wait for the first partition's kernel (on an H200 it did), which would
-    // order the first round without the event.
-    for (i, kernel) in [late_fill, copy_words].into_iter().enumerate() {
-        let mut function: CUfunction = ptr::null_mut();
-        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        check!(unsafe { cuKernelGetFunction(&mut function, kernel) });
-        check!(unsafe { cuFuncLoad(function) });
-    }
-    let mut copied = vec![0 as c_uint; WORDS];
-    for round in 0..2 {
-        let through_green = round == 1;
-        let (mut n, mut value, mut ns) = (WORDS as c_uint, 0x1a7e0 + round as c_uint, LATE_NS);
-        check!(unsafe { cuCtxSetCurrent(ctx[0]) });
-        let mut fill: CUfunction = ptr::null_mut();
-        check!(unsafe { cuKernelGetFunction(&mut fill, late_fill) });
-        let mut fill_args: [*mut c_void; 4] = [
-            (&raw mut written).cast(),
-            (&raw mut n).cast(),
-            (&raw mut value).cast(),
-            (&raw mut ns).cast(),
-        ];
-        check!(unsafe {
-            cuLaunchKernel(
+        // The event orders the second partition's work after the first's: through the streams, then
+        // through the green contexts.
+        let mut done: CUevent = ptr::null_mut();
+        let (mut written, mut seen): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        // The event of the first partition's context, as cuEventRecord wants.
+        check!(cuCtxSetCurrent(ctx[0]));
+        check!(cuEventCreate(&mut done, CU_EVENT_DISABLE_TIMING.0));
+        check!(cuCtxSetCurrent(primary));
+        check!(cuMemAlloc(&mut written, WORDS * size_of::<c_uint>()));
+        check!(cuMemAlloc(&mut seen, WORDS * size_of::<c_uint>()));
+        check!(cuMemsetD32(written, 0, WORDS));
+        check!(cuCtxSynchronize());
+        // Each kernel loaded into its partition's context before the rounds: loading the copy at its
+        // first launch would wait for the first partition's kernel (on an H200 it did), which would
+        // order the first round without the event.
+        for (i, kernel) in [late_fill, copy_words].into_iter().enumerate() {
+            let mut function: CUfunction = ptr::null_mut();
+            check!(cuCtxSetCurrent(ctx[i]));
+            check!(cuKernelGetFunction(&mut function, kernel));
+            check!(cuFuncLoad(function));
+        }
+        let mut copied = vec![0 as c_uint; WORDS];
+        for round in 0..2 {
+            let through_green = round == 1;
+            let (mut n, mut value, mut ns) = (WORDS as c_uint, 0x1a7e0 + round as c_uint, LATE_NS);
+            check!(cuCtxSetCurrent(ctx[0]));
+            let mut fill: CUfunction = ptr::null_mut();
+            check!(cuKernelGetFunction(&mut fill, late_fill));
+            let mut fill_args: [*mut c_void; 4] = [
+                (&raw mut written).cast(),
+                (&raw mut n).cast(),
+                (&raw mut value).cast(),
+                (&raw mut ns).cast(),
+            ];
+            check!(cuLaunchKernel(
                 fill,
                 1,
                 1,
@@ -281,29 +312,27 @@ fn main() {
                 stream[0],
                 fill_args.as_mut_ptr(),
                 ptr::null_mut(),
-            )
-        });
-        if through_green {
-            check!(unsafe { cuGreenCtxRecordEvent(green[0], done) });
-        } else {
-            check!(unsafe { cuEventRecord(done, stream[0]) });
-        }
-        check!(unsafe { cuCtxSetCurrent(ctx[1]) });
-        if through_green && !control("no_green_wait") {
-            check!(unsafe { cuGreenCtxWaitEvent(green[1], done) });
-        }
-        if !through_green && !control("no_wait") {
-            check!(unsafe { cuStreamWaitEvent(stream[1], done, 0) });
-        }
-        let mut copy: CUfunction = ptr::null_mut();
-        check!(unsafe { cuKernelGetFunction(&mut copy, copy_words) });
-        let mut copy_args: [*mut c_void; 3] = [
-            (&raw mut written).cast(),
-            (&raw mut seen).cast(),
-            (&raw mut n).cast(),
-        ];
-        check!(unsafe {
-            cuLaunchKernel(
+            ));
+            if through_green {
+                check!(cuGreenCtxRecordEvent(green[0], done));
+            } else {
+                check!(cuEventRecord(done, stream[0]));
+            }
+            check!(cuCtxSetCurrent(ctx[1]));
+            if through_green && !control("no_green_wait") {
+                check!(cuGreenCtxWaitEvent(green[1], done));
+            }
+            if !through_green && !control("no_wait") {
+                check!(cuStreamWaitEvent(stream[1], done, 0));
+            }
+            let mut copy: CUfunction = ptr::null_mut();
+            check!(cuKernelGetFunction(&mut copy, copy_words));
+            let mut copy_args: [*mut c_void; 3] = [
+                (&raw mut written).cast(),
+                (&raw mut seen).cast(),
+                (&raw mut n).cast(),
+            ];
+            check!(cuLaunchKernel(
                 copy,
                 1,
                 1,
@@ -315,66 +344,65 @@ fn main() {
                 stream[1],
                 copy_args.as_mut_ptr(),
                 ptr::null_mut(),
-            )
-        });
-        check!(unsafe { cuStreamSynchronize(stream[1]) });
-        check!(unsafe {
-            cuMemcpyDtoH(
+            ));
+            check!(cuStreamSynchronize(stream[1]));
+            check!(cuMemcpyDtoH(
                 copied.as_mut_ptr() as *mut c_void,
                 seen,
                 WORDS * size_of::<c_uint>(),
-            )
-        });
-        let same = copied.iter().filter(|w| **w == value).count();
-        expect_all(
-            if through_green {
-                "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
-            } else {
-                "partition 1 copied partition 0's late words after cuStreamWaitEvent"
-            },
-            same,
-            WORDS,
-        );
-        check!(unsafe { cuCtxSetCurrent(ctx[0]) });
-        check!(unsafe { cuStreamSynchronize(stream[0]) });
-    }
-
-    #[cfg(feature = "cuda-13010")]
-    {
-        let mut groups_of: [CUdevResource; 2] = unsafe { zeroed() };
-        let mut params: [CU_DEV_SM_RESOURCE_GROUP_PARAMS; 2] = unsafe { zeroed() };
-        params[0].smCount = 16;
-        params[1].smCount = 16;
-        match entry::cuDevSmResourceSplit_v13010.get() {
-            Ok(sm_resource_split) => {
-                common::show("cuDevSmResourceSplit", unsafe {
-                    sm_resource_split(
-                        groups_of.as_mut_ptr(),
-                        2,
-                        &sm,
-                        ptr::null_mut(),
-                        0,
-                        params.as_mut_ptr(),
-                    )
-                });
-            }
-            Err(e) => common::show_missing("cuDevSmResourceSplit", e),
+            ));
+            let same = copied.iter().filter(|w| **w == value).count();
+            expect_all(
+                if through_green {
+                    "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
+                } else {
+                    "partition 1 copied partition 0's late words after cuStreamWaitEvent"
+                },
+                same,
+                WORDS,
+            );
+            check!(cuCtxSetCurrent(ctx[0]));
+            check!(cuStreamSynchronize(stream[0]));
         }
-    }
 
-    check!(unsafe { cuEventDestroy(done) });
-    check!(unsafe { cuCtxSetCurrent(primary) });
-    check!(unsafe { cuMemFree(written) });
-    check!(unsafe { cuMemFree(seen) });
-    for i in 0..2 {
-        check!(unsafe { cuCtxSetCurrent(ctx[i]) });
-        check!(unsafe { cuMemFree(sm_of_block[i]) });
-        check!(unsafe { cuStreamDestroy(stream[i]) });
-        check!(unsafe { cuCtxSetCurrent(primary) });
-        check!(unsafe { cuGreenCtxDestroy(green[i]) });
+        #[cfg(feature = "cuda-13010")]
+        {
+            let mut groups_of: [CUdevResource; 2] = zeroed();
+            let mut params: [CU_DEV_SM_RESOURCE_GROUP_PARAMS; 2] = zeroed();
+            params[0].smCount = 16;
+            params[1].smCount = 16;
+            match entry::cuDevSmResourceSplit_v13010.get() {
+                Ok(sm_resource_split) => {
+                    common::show(
+                        "cuDevSmResourceSplit",
+                        sm_resource_split(
+                            groups_of.as_mut_ptr(),
+                            2,
+                            &sm,
+                            ptr::null_mut(),
+                            0,
+                            params.as_mut_ptr(),
+                        ),
+                    );
+                }
+                Err(e) => common::show_missing("cuDevSmResourceSplit", e),
+            }
+        }
+
+        check!(cuEventDestroy(done));
+        check!(cuCtxSetCurrent(primary));
+        check!(cuMemFree(written));
+        check!(cuMemFree(seen));
+        for i in 0..2 {
+            check!(cuCtxSetCurrent(ctx[i]));
+            check!(cuMemFree(sm_of_block[i]));
+            check!(cuStreamDestroy(stream[i]));
+            check!(cuCtxSetCurrent(primary));
+            check!(cuGreenCtxDestroy(green[i]));
+        }
+        check!(cuLibraryUnload(library));
+        check!(cuLibraryUnload(late_library));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    check!(unsafe { cuLibraryUnload(library) });
-    check!(unsafe { cuLibraryUnload(late_library) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
 }

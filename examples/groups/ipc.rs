@@ -46,9 +46,11 @@ fn count_words(words: &[c_uint], value: c_uint) -> usize {
 
 /// How many words of device memory at `ptr` hold `value`.
 unsafe fn count_value(ptr: CUdeviceptr, value: c_uint) -> usize {
-    let mut back: Vec<c_uint> = vec![0; N];
-    check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), ptr, BYTES));
-    count_words(&back, value)
+    unsafe {
+        let mut back: Vec<c_uint> = vec![0; N];
+        check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), ptr, BYTES));
+        count_words(&back, value)
+    }
 }
 
 /// A message header for one `Message` and room for one file descriptor in `ancillary`.
@@ -72,138 +74,143 @@ unsafe fn header(
 /// The child: checks the parent's data, writes the pool's memory, then queues the late write of
 /// the legacy IPC memory and records the parent's event after it.
 unsafe fn child(socket: c_int) -> ! {
-    if !check!(cuInit(0)) {
-        std::process::exit(1);
-    }
-    let mut device: CUdevice = 0;
-    let mut context: CUcontext = ptr::null_mut();
-    check!(cuDeviceGet(&mut device, 0));
-    check!(cuDevicePrimaryCtxRetain(&mut context, device));
-    check!(cuCtxSetCurrent(context));
-    let module = load_module("late_write.ptx");
-    let late_fill = get_function(module, c"late_fill");
-    let mut message: Message = zeroed();
-    let mut pool_fd: c_int = -1;
-    let mut ancillary = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
-    let mut part: libc::iovec = zeroed();
-    let mut received = header(&mut message, &mut part, &mut ancillary);
-    let got = libc::recvmsg(socket, &mut received, libc::MSG_WAITALL);
-    let rights = libc::CMSG_FIRSTHDR(&received);
-    if !rights.is_null() && (*rights).cmsg_type == libc::SCM_RIGHTS {
-        ptr::copy_nonoverlapping(
-            libc::CMSG_DATA(rights),
-            (&mut pool_fd as *mut c_int).cast(),
-            size_of::<c_int>(),
-        );
-    }
-    println!(
-        "child: received the handles and {} file descriptor",
-        if pool_fd >= 0 { "a" } else { "no" }
-    );
-    expect(
-        got == size_of::<Message>() as isize && pool_fd >= 0,
-        "the child received the message and the descriptor",
-    );
-    let mut stream: CUstream = ptr::null_mut();
-    check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
-
-    let mut legacy: CUdeviceptr = 0;
-    let lazy = CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.0;
-    let opened = check!(cuIpcOpenMemHandle(&mut legacy, message.memory, lazy));
-    if opened {
-        expect_all(
-            "child: the parent's words through cuIpcOpenMemHandle",
-            count_value(legacy, 0xa11ce),
-            N,
-        );
-    }
-    let mut pool: CUmemoryPool = ptr::null_mut();
-    let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-    let shared = pool_fd as usize as *mut c_void;
-    if check!(cuMemPoolImportFromShareableHandle(
-        &mut pool, shared, posix_fd, 0
-    )) {
-        let mut access: CUmemAccessDesc = zeroed();
-        access.location = location(CU_MEM_LOCATION_TYPE_DEVICE, device);
-        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-        check!(cuMemPoolSetAccess(pool, &access, 1));
-        let mut flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        let mut place = access.location;
-        check!(cuMemPoolGetAccess(&mut flags, pool, &mut place));
+    unsafe {
+        if !check!(cuInit(0)) {
+            std::process::exit(1);
+        }
+        let mut device: CUdevice = 0;
+        let mut context: CUcontext = ptr::null_mut();
+        check!(cuDeviceGet(&mut device, 0));
+        check!(cuDevicePrimaryCtxRetain(&mut context, device));
+        check!(cuCtxSetCurrent(context));
+        let module = load_module("late_write.ptx");
+        let late_fill = get_function(module, c"late_fill");
+        let mut message: Message = zeroed();
+        let mut pool_fd: c_int = -1;
+        let mut ancillary = vec![0u8; libc::CMSG_SPACE(size_of::<c_int>() as u32) as usize];
+        let mut part: libc::iovec = zeroed();
+        let mut received = header(&mut message, &mut part, &mut ancillary);
+        let got = libc::recvmsg(socket, &mut received, libc::MSG_WAITALL);
+        let rights = libc::CMSG_FIRSTHDR(&received);
+        if !rights.is_null() && (*rights).cmsg_type == libc::SCM_RIGHTS {
+            ptr::copy_nonoverlapping(
+                libc::CMSG_DATA(rights),
+                (&mut pool_fd as *mut c_int).cast(),
+                size_of::<c_int>(),
+            );
+        }
         println!(
-            "child: the imported pool's access from device {device}: {}",
-            flags.0
+            "child: received the handles and {} file descriptor",
+            if pool_fd >= 0 { "a" } else { "no" }
         );
-        let mut imported: CUdeviceptr = 0;
-        if check!(cuMemPoolImportPointer(
-            &mut imported,
-            pool,
-            &mut message.pointer
-        )) {
+        expect(
+            got == size_of::<Message>() as isize && pool_fd >= 0,
+            "the child received the message and the descriptor",
+        );
+        let mut stream: CUstream = ptr::null_mut();
+        check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+
+        let mut legacy: CUdeviceptr = 0;
+        let lazy = CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS.0;
+        let opened = check!(cuIpcOpenMemHandle(&mut legacy, message.memory, lazy));
+        if opened {
             expect_all(
-                "child: the parent's words through the imported pool",
-                count_value(imported, 0xb0b),
+                "child: the parent's words through cuIpcOpenMemHandle",
+                count_value(legacy, 0xa11ce),
                 N,
             );
-            check!(cuMemsetD32(imported, 0xd00d, N));
-            check!(cuCtxSynchronize());
-            // Freed in stream order, as it was allocated, and finished before the parent frees it.
-            check!(cuMemFreeAsync(imported, stream));
-            check!(cuStreamSynchronize(stream));
         }
-        check!(cuMemPoolDestroy(pool));
-    }
-    libc::close(pool_fd);
+        let mut pool: CUmemoryPool = ptr::null_mut();
+        let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        let shared = pool_fd as usize as *mut c_void;
+        if check!(cuMemPoolImportFromShareableHandle(
+            &mut pool, shared, posix_fd, 0
+        )) {
+            let mut access: CUmemAccessDesc = zeroed();
+            access.location = location(CU_MEM_LOCATION_TYPE_DEVICE, device);
+            access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+            check!(cuMemPoolSetAccess(pool, &access, 1));
+            let mut flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+            let mut place = access.location;
+            check!(cuMemPoolGetAccess(&mut flags, pool, &mut place));
+            println!(
+                "child: the imported pool's access from device {device}: {}",
+                flags.0
+            );
+            let mut imported: CUdeviceptr = 0;
+            if check!(cuMemPoolImportPointer(
+                &mut imported,
+                pool,
+                &mut message.pointer
+            )) {
+                expect_all(
+                    "child: the parent's words through the imported pool",
+                    count_value(imported, 0xb0b),
+                    N,
+                );
+                check!(cuMemsetD32(imported, 0xd00d, N));
+                check!(cuCtxSynchronize());
+                // Freed in stream order, as it was allocated, and finished before the parent frees it.
+                check!(cuMemFreeAsync(imported, stream));
+                check!(cuStreamSynchronize(stream));
+            }
+            check!(cuMemPoolDestroy(pool));
+        }
+        libc::close(pool_fd);
 
-    // The late write, the parent's event recorded right after it, and the parent told at once.
-    let mut event: CUevent = ptr::null_mut();
-    let mut recorded: u8 = 0;
-    if opened && !late_fill.is_null() && check!(cuIpcOpenEventHandle(&mut event, message.event)) {
-        let (mut n, mut value, mut ns) = (N as c_uint, 0xc0ffee as c_uint, LATE_NS);
-        let mut args: [*mut c_void; 4] = [
-            (&raw mut legacy).cast(),
-            (&raw mut n).cast(),
-            (&raw mut value).cast(),
-            (&raw mut ns).cast(),
-        ];
-        let launched = check!(cuLaunchKernel(
-            late_fill,
-            1,
-            1,
-            1,
-            256,
-            1,
-            1,
-            0,
-            stream,
-            args.as_mut_ptr(),
-            ptr::null_mut()
-        ));
-        recorded = (launched && check!(cuEventRecord(event, stream))) as u8;
+        // The late write, the parent's event recorded right after it, and the parent told at once.
+        let mut event: CUevent = ptr::null_mut();
+        let mut recorded: u8 = 0;
+        if opened && !late_fill.is_null() && check!(cuIpcOpenEventHandle(&mut event, message.event))
+        {
+            let (mut n, mut value, mut ns) = (N as c_uint, 0xc0ffee as c_uint, LATE_NS);
+            let mut args: [*mut c_void; 4] = [
+                (&raw mut legacy).cast(),
+                (&raw mut n).cast(),
+                (&raw mut value).cast(),
+                (&raw mut ns).cast(),
+            ];
+            let launched = check!(cuLaunchKernel(
+                late_fill,
+                1,
+                1,
+                1,
+                256,
+                1,
+                1,
+                0,
+                stream,
+                args.as_mut_ptr(),
+                ptr::null_mut()
+            ));
+            recorded = (launched && check!(cuEventRecord(event, stream))) as u8;
+        }
+        if recorded == 1 {
+            println!(
+                "child: queued a late write of the IPC memory, then recorded the parent's event"
+            );
+        }
+        let said = libc::write(socket, (&recorded as *const u8).cast(), 1);
+        expect(said == 1, "the child told the parent");
+        check!(cuStreamSynchronize(stream));
+        if !event.is_null() {
+            check!(cuEventDestroy(event));
+        }
+        if opened {
+            check!(cuIpcCloseMemHandle(legacy));
+        }
+        if !module.is_null() {
+            check!(cuModuleUnload(module));
+        }
+        check!(cuStreamDestroy(stream));
+        check!(cuDevicePrimaryCtxRelease(device));
+        std::process::exit(if failed() { 1 } else { 0 })
     }
-    if recorded == 1 {
-        println!("child: queued a late write of the IPC memory, then recorded the parent's event");
-    }
-    let said = libc::write(socket, (&recorded as *const u8).cast(), 1);
-    expect(said == 1, "the child told the parent");
-    check!(cuStreamSynchronize(stream));
-    if !event.is_null() {
-        check!(cuEventDestroy(event));
-    }
-    if opened {
-        check!(cuIpcCloseMemHandle(legacy));
-    }
-    if !module.is_null() {
-        check!(cuModuleUnload(module));
-    }
-    check!(cuStreamDestroy(stream));
-    check!(cuDevicePrimaryCtxRelease(device));
-    std::process::exit(if failed() { 1 } else { 0 })
 }
 
 fn main() {
-    let args: Vec<OsString> = std::env::args_os().collect();
     unsafe {
+        let args: Vec<OsString> = std::env::args_os().collect();
         if args.len() > 3 && args[2] == "child" {
             let socket = args[3].to_string_lossy().parse().unwrap_or(-1);
             child(socket);
@@ -352,6 +359,6 @@ fn main() {
         check!(cuMemFree(legacy));
         check!(cuStreamDestroy(stream));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

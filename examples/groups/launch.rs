@@ -80,21 +80,21 @@ unsafe extern "C" fn count_call(user_data: *mut c_void) {
 /// Prints the driver's answer to the launch `what`; whether the kernel runs. A launch with an
 /// attribute of CUDA `since` (a `CUDA_VERSION`), newer than the driver, may be refused: printed
 /// with the driver's answer and the reason, and not claimed. Any other refusal fails.
-fn launched(what: &str, code: CUresult, since: c_int) -> bool {
-    let mut driver: c_int = 0;
-    if code != CUDA_SUCCESS
-        && unsafe { cuDriverGetVersion(&mut driver) } == CUDA_SUCCESS
-        && driver < since
-    {
-        println!(
-            "{what}: {} (refused: an attribute of CUDA {since}, above the driver's {driver})",
-            result_name(code)
-        );
-        return false;
+unsafe fn launched(what: &str, code: CUresult, since: c_int) -> bool {
+    unsafe {
+        let mut driver: c_int = 0;
+        if code != CUDA_SUCCESS && cuDriverGetVersion(&mut driver) == CUDA_SUCCESS && driver < since
+        {
+            println!(
+                "{what}: {} (refused: an attribute of CUDA {since}, above the driver's {driver})",
+                result_name(code)
+            );
+            return false;
+        }
+        let ok = show(what, code);
+        expect(ok, what);
+        ok
     }
-    let ok = show(what, code);
-    expect(ok, what);
-    ok
 }
 
 /// The launch attribute of clusters of `blocks` x 1 x 1 blocks.
@@ -122,28 +122,30 @@ fn launch_config(grid: c_uint, block: c_uint, stream: CUstream) -> CUlaunchConfi
 }
 
 /// Copies `count` words from `from` on the device.
-fn read_words(from: CUdeviceptr, count: usize) -> Vec<c_uint> {
-    let mut host = vec![0 as c_uint; count];
-    check!(unsafe {
-        cuMemcpyDtoH(
+unsafe fn read_words(from: CUdeviceptr, count: usize) -> Vec<c_uint> {
+    unsafe {
+        let mut host = vec![0 as c_uint; count];
+        check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             from,
             count * size_of::<c_uint>(),
-        )
-    });
-    host
+        ));
+        host
+    }
 }
 
 /// Checks the output of `fill` at `out` (64 words: value + i).
-fn check_fill(out: CUdeviceptr, value: c_uint) {
-    let host = read_words(out, 64);
-    let same = (0..64).filter(|&i| host[i] == value + i as c_uint).count();
-    expect_all("  its output", same, 64);
+unsafe fn check_fill(out: CUdeviceptr, value: c_uint) {
+    unsafe {
+        let host = read_words(out, 64);
+        let same = (0..64).filter(|&i| host[i] == value + i as c_uint).count();
+        expect_all("  its output", same, 64);
+    }
 }
 
 /// Launches `fill` (64 threads, out[i] = value + i) with the attribute `attr` of CUDA `since`
 /// (see [`launched`]), and checks its output.
-fn launch_with(
+unsafe fn launch_with(
     what: &str,
     fill: CUfunction,
     stream: CUstream,
@@ -151,16 +153,19 @@ fn launch_with(
     mut attr: CUlaunchAttribute,
     since: c_int,
 ) {
-    let mut value: c_uint = 1000 * attr.id.0;
-    let mut args: [*mut c_void; 2] = [&raw mut out as *mut c_void, &raw mut value as *mut c_void];
-    let mut config = launch_config(1, 64, stream);
-    config.attrs = &mut attr;
-    config.numAttrs = 1;
-    check!(unsafe { cuMemsetD32(out, 0, 64) });
-    let code = unsafe { cuLaunchKernelEx(&config, fill, args.as_mut_ptr(), ptr::null_mut()) };
-    if launched(what, code, since) {
-        check!(unsafe { cuStreamSynchronize(stream) });
-        check_fill(out, value);
+    unsafe {
+        let mut value: c_uint = 1000 * attr.id.0;
+        let mut args: [*mut c_void; 2] =
+            [&raw mut out as *mut c_void, &raw mut value as *mut c_void];
+        let mut config = launch_config(1, 64, stream);
+        config.attrs = &mut attr;
+        config.numAttrs = 1;
+        check!(cuMemsetD32(out, 0, 64));
+        let code = cuLaunchKernelEx(&config, fill, args.as_mut_ptr(), ptr::null_mut());
+        if launched(what, code, since) {
+            check!(cuStreamSynchronize(stream));
+            check_fill(out, value);
+        }
     }
 }
 
@@ -170,7 +175,7 @@ fn launch_with(
 /// cluster stored in its shared memory. Where `preferred` is not 0, a block's cluster may be of
 /// `preferred` blocks (a preferred cluster dimension, which the device uses as it can).
 #[allow(clippy::too_many_arguments)] // the launch's parts, as the twin takes them
-fn launch_clusters(
+unsafe fn launch_clusters(
     what: &str,
     cluster_ranks: CUfunction,
     stream: CUstream,
@@ -180,355 +185,354 @@ fn launch_clusters(
     preferred: c_uint,
     since: c_int,
 ) {
-    let mut config = launch_config(8, 32, stream);
-    config.attrs = attrs.as_mut_ptr();
-    config.numAttrs = attrs.len() as c_uint;
-    let mut args: [*mut c_void; 1] = [&raw mut out as *mut c_void];
-    check!(unsafe { cuMemsetD32(out, 0xffffffff, 24) });
-    let code =
-        unsafe { cuLaunchKernelEx(&config, cluster_ranks, args.as_mut_ptr(), ptr::null_mut()) };
-    if !launched(what, code, since) {
-        return;
-    }
-    check!(unsafe { cuStreamSynchronize(stream) });
-    let host = read_words(out, 24);
-    let mut same = 0;
-    for b in 0..8 as c_uint {
-        let i = 3 * b as usize;
-        let cluster = host[i + 1];
-        if cluster != size && (preferred == 0 || cluster != preferred) {
-            continue;
+    unsafe {
+        let mut config = launch_config(8, 32, stream);
+        config.attrs = attrs.as_mut_ptr();
+        config.numAttrs = attrs.len() as c_uint;
+        let mut args: [*mut c_void; 1] = [&raw mut out as *mut c_void];
+        check!(cuMemsetD32(out, 0xffffffff, 24));
+        let code = cuLaunchKernelEx(&config, cluster_ranks, args.as_mut_ptr(), ptr::null_mut());
+        if !launched(what, code, since) {
+            return;
         }
-        let rank = b % cluster;
-        let next = b - rank + (rank + 1) % cluster;
-        if host[i] == rank && host[i + 2] == next {
-            same += 1;
+        check!(cuStreamSynchronize(stream));
+        let host = read_words(out, 24);
+        let mut same = 0;
+        for b in 0..8 as c_uint {
+            let i = 3 * b as usize;
+            let cluster = host[i + 1];
+            if cluster != size && (preferred == 0 || cluster != preferred) {
+                continue;
+            }
+            let rank = b % cluster;
+            let next = b - rank + (rank + 1) % cluster;
+            if host[i] == rank && host[i + 2] == next {
+                same += 1;
+            }
         }
+        if preferred == 0 {
+            println!(
+                "  block 1: rank {} of {}, read {} from its neighbour",
+                host[3], host[4], host[5]
+            );
+        }
+        expect_all("  blocks with their rank and their neighbour's", same, 8);
     }
-    if preferred == 0 {
-        println!(
-            "  block 1: rank {} of {}, read {} from its neighbour",
-            host[3], host[4], host[5]
-        );
-    }
-    expect_all("  blocks with their rank and their neighbour's", same, 8);
 }
 
 fn main() {
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    let Some((device, _)) = primary_context() else {
-        finish();
-    };
-    let (mut major, mut minor): (c_int, c_int) = (0, 0);
-    check!(unsafe {
-        cuDeviceGetAttribute(
+    unsafe {
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        let Some((device, _)) = primary_context() else {
+            finish();
+        };
+        let (mut major, mut minor): (c_int, c_int) = (0, 0);
+        check!(cuDeviceGetAttribute(
             &mut major,
             CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
             device,
-        )
-    });
-    check!(unsafe {
-        cuDeviceGetAttribute(
+        ));
+        check!(cuDeviceGetAttribute(
             &mut minor,
             CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
             device,
-        )
-    });
-    println!("compute capability {}.{}", major, minor);
-    if major < 9 {
-        expect(
-            false,
-            "clusters and programmatic launches need compute capability 9.0",
-        );
-        finish();
-    }
-    let module = load_module("launch.ptx");
-    if module.is_null() {
-        finish();
-    }
-
-    // The function queries.
-    let mut f: [CUfunction; 7] = [ptr::null_mut(); 7];
-    for k in 0..7 {
-        let (kernel, parameters) = KERNELS[k];
-        if !check!(unsafe { cuModuleGetFunction(&mut f[k], module, kernel.as_ptr()) }) {
+        ));
+        println!("compute capability {}.{}", major, minor);
+        if major < 9 {
+            expect(
+                false,
+                "clusters and programmatic launches need compute capability 9.0",
+            );
             finish();
         }
-        let mut name: *const c_char = ptr::null();
-        if show("cuFuncGetName", unsafe { cuFuncGetName(&mut name, f[k]) }) {
-            println!("  name = {}", unsafe { s(name) });
-            let same = !name.is_null() && unsafe { CStr::from_ptr(name) } == kernel;
-            expect(same, "the kernel's name");
+        let module = load_module("launch.ptx");
+        if module.is_null() {
+            finish();
         }
-        let mut owner: CUmodule = ptr::null_mut();
-        show("cuFuncGetModule", unsafe {
-            cuFuncGetModule(&mut owner, f[k])
-        });
-        println!("  the module loaded: {}", yes(owner == module));
-        expect(owner == module, "the kernel's module");
-        let mut i: usize = 0;
-        loop {
-            let (mut offset, mut size): (usize, usize) = (0, 0);
-            if unsafe { cuFuncGetParamInfo(f[k], i, &mut offset, &mut size) } != CUDA_SUCCESS {
-                println!("  cuFuncGetParamInfo: {} parameters", i);
-                break;
+
+        // The function queries.
+        let mut f: [CUfunction; 7] = [ptr::null_mut(); 7];
+        for k in 0..7 {
+            let (kernel, parameters) = KERNELS[k];
+            if !check!(cuModuleGetFunction(&mut f[k], module, kernel.as_ptr())) {
+                finish();
             }
-            println!("  parameter {}: offset {}, size {}", i, offset, size);
-            i += 1;
-        }
-        expect(
-            i == parameters,
-            "the kernel's parameters (cuFuncGetParamInfo)",
-        );
-        #[cfg(feature = "cuda-13020")]
-        match entry::cuFuncGetParamCount_v13020.get() {
-            Ok(get_param_count) => {
-                let mut count: usize = 0;
-                if show("cuFuncGetParamCount", unsafe {
-                    get_param_count(f[k], &mut count)
-                }) {
-                    println!("  count = {}", count);
-                    expect(
-                        count == parameters,
-                        "the kernel's parameters (cuFuncGetParamCount)",
-                    );
+            let mut name: *const c_char = ptr::null();
+            if show("cuFuncGetName", cuFuncGetName(&mut name, f[k])) {
+                println!("  name = {}", s(name));
+                let same = !name.is_null() && CStr::from_ptr(name) == kernel;
+                expect(same, "the kernel's name");
+            }
+            let mut owner: CUmodule = ptr::null_mut();
+            show("cuFuncGetModule", cuFuncGetModule(&mut owner, f[k]));
+            println!("  the module loaded: {}", yes(owner == module));
+            expect(owner == module, "the kernel's module");
+            let mut i: usize = 0;
+            loop {
+                let (mut offset, mut size): (usize, usize) = (0, 0);
+                if cuFuncGetParamInfo(f[k], i, &mut offset, &mut size) != CUDA_SUCCESS {
+                    println!("  cuFuncGetParamInfo: {} parameters", i);
+                    break;
                 }
+                println!("  parameter {}: offset {}, size {}", i, offset, size);
+                i += 1;
             }
-            Err(e) => common::show_missing("cuFuncGetParamCount", e),
+            expect(
+                i == parameters,
+                "the kernel's parameters (cuFuncGetParamInfo)",
+            );
+            #[cfg(feature = "cuda-13020")]
+            match entry::cuFuncGetParamCount_v13020.get() {
+                Ok(get_param_count) => {
+                    let mut count: usize = 0;
+                    if show("cuFuncGetParamCount", get_param_count(f[k], &mut count)) {
+                        println!("  count = {}", count);
+                        expect(
+                            count == parameters,
+                            "the kernel's parameters (cuFuncGetParamCount)",
+                        );
+                    }
+                }
+                Err(e) => common::show_missing("cuFuncGetParamCount", e),
+            }
         }
-    }
-    let [cluster_ranks, grid_exchange, pdl_primary, pdl_secondary, raise_flag, fill, scale] = f;
-    let mut state = CU_FUNCTION_LOADING_STATE_UNLOADED;
-    show("cuFuncLoad", unsafe { cuFuncLoad(cluster_ranks) });
-    show("cuFuncIsLoaded", unsafe {
-        cuFuncIsLoaded(&mut state, cluster_ranks)
-    });
-    let loaded = state == CU_FUNCTION_LOADING_STATE_LOADED;
-    println!("  cluster_ranks loaded: {}", yes(loaded));
-    expect(loaded, "cluster_ranks loaded");
-    #[allow(deprecated)] // this header's CU_FUNC_ATTRIBUTE_MAX, as C's
-    let max = CU_FUNC_ATTRIBUTE_MAX.0 as c_int;
-    for a in 0..max {
-        let mut value: c_int = -1;
-        let code =
-            unsafe { cuFuncGetAttribute(&mut value, CUfunction_attribute(a as _), cluster_ranks) };
-        println!("  cuFuncGetAttribute({a}): {}, {value}", result_name(code));
-    }
-    show(
-        "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
-        unsafe {
+        let [cluster_ranks, grid_exchange, pdl_primary, pdl_secondary, raise_flag, fill, scale] = f;
+        let mut state = CU_FUNCTION_LOADING_STATE_UNLOADED;
+        show("cuFuncLoad", cuFuncLoad(cluster_ranks));
+        show("cuFuncIsLoaded", cuFuncIsLoaded(&mut state, cluster_ranks));
+        let loaded = state == CU_FUNCTION_LOADING_STATE_LOADED;
+        println!("  cluster_ranks loaded: {}", yes(loaded));
+        expect(loaded, "cluster_ranks loaded");
+        #[allow(deprecated)] // this header's CU_FUNC_ATTRIBUTE_MAX, as C's
+        let max = CU_FUNC_ATTRIBUTE_MAX.0 as c_int;
+        for a in 0..max {
+            let mut value: c_int = -1;
+            let code = cuFuncGetAttribute(&mut value, CUfunction_attribute(a as _), cluster_ranks);
+            println!("  cuFuncGetAttribute({a}): {}, {value}", result_name(code));
+        }
+        show(
+            "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
             cuFuncSetAttribute(
                 cluster_ranks,
                 CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
                 1,
-            )
-        },
-    );
-    show(
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-        unsafe {
+            ),
+        );
+        show(
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
             cuFuncSetAttribute(
                 fill,
                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 64 * 1024,
-            )
-        },
-    );
-    show(
-        "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
-        unsafe { cuFuncSetAttribute(fill, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50) },
-    );
-    show("cuFuncSetCacheConfig", unsafe {
-        cuFuncSetCacheConfig(fill, CU_FUNC_CACHE_PREFER_SHARED)
-    });
-    show("cuFuncSetSharedMemConfig", unsafe {
-        cuFuncSetSharedMemConfig(fill, CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE)
-    });
+            ),
+        );
+        show(
+            "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
+            cuFuncSetAttribute(fill, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50),
+        );
+        show(
+            "cuFuncSetCacheConfig",
+            cuFuncSetCacheConfig(fill, CU_FUNC_CACHE_PREFER_SHARED),
+        );
+        show(
+            "cuFuncSetSharedMemConfig",
+            cuFuncSetSharedMemConfig(fill, CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE),
+        );
 
-    // Occupancy.
-    let (mut blocks, mut min_grid, mut block, mut clusters, mut cluster_size): (
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-    ) = (0, 0, 0, 0, 0);
-    let mut smem: usize = 0;
-    show("cuOccupancyMaxActiveBlocksPerMultiprocessor", unsafe {
-        cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut blocks, fill, 256, 0)
-    });
-    println!("  fill, 256 threads: {} blocks per SM", blocks);
-    show(
-        "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-        unsafe {
+        // Occupancy.
+        let (mut blocks, mut min_grid, mut block, mut clusters, mut cluster_size): (
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+        ) = (0, 0, 0, 0, 0);
+        let mut smem: usize = 0;
+        show(
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut blocks, fill, 256, 0),
+        );
+        println!("  fill, 256 threads: {} blocks per SM", blocks);
+        show(
+            "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
             cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
                 &mut blocks,
                 fill,
                 256,
                 8192,
                 CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE.0,
-            )
-        },
-    );
-    println!("  fill, 256 threads, 8 KiB: {} blocks per SM", blocks);
-    show("cuOccupancyMaxPotentialBlockSize", unsafe {
-        cuOccupancyMaxPotentialBlockSize(&mut min_grid, &mut block, fill, None, 0, 0)
-    });
-    println!("  fill: block size {}, minimum grid {}", block, min_grid);
-    show("cuOccupancyMaxPotentialBlockSizeWithFlags", unsafe {
-        cuOccupancyMaxPotentialBlockSizeWithFlags(
-            &mut min_grid,
-            &mut block,
-            fill,
-            Some(smem_per_block),
-            0,
-            512,
-            CU_OCCUPANCY_DEFAULT.0,
-        )
-    });
-    println!(
-        "  fill, 4 bytes per thread, at most 512: block size {}, minimum grid {}",
-        block, min_grid
-    );
-    show("cuOccupancyAvailableDynamicSMemPerBlock", unsafe {
-        cuOccupancyAvailableDynamicSMemPerBlock(&mut smem, fill, 2, 256)
-    });
-    println!("  fill, 2 blocks of 256 per SM: {} bytes", smem);
-    let mut cluster_attr = cluster_dimension(2);
-    let mut config = launch_config(8, 32, ptr::null_mut());
-    show("cuOccupancyMaxPotentialClusterSize", unsafe {
-        cuOccupancyMaxPotentialClusterSize(&mut cluster_size, cluster_ranks, &config)
-    });
-    println!(
-        "  cluster_ranks, 32 threads: at most {} blocks per cluster",
-        cluster_size
-    );
-    config.attrs = &mut cluster_attr;
-    config.numAttrs = 1;
-    show("cuOccupancyMaxActiveClusters", unsafe {
-        cuOccupancyMaxActiveClusters(&mut clusters, cluster_ranks, &config)
-    });
-    println!(
-        "  cluster_ranks, clusters of 2: {} active clusters",
-        clusters
-    );
-
-    let mut stream: CUstream = ptr::null_mut();
-    let mut other: CUstream = ptr::null_mut();
-    check!(unsafe { cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0) });
-    check!(unsafe { cuStreamCreate(&mut other, CU_STREAM_NON_BLOCKING.0) });
-    let (mut out, mut data, mut signals): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
-    check!(unsafe { cuMemAlloc(&mut out, 1024 * size_of::<c_uint>()) });
-    check!(unsafe { cuMemAlloc(&mut data, 64 * size_of::<c_uint>()) });
-    check!(unsafe { cuMemAlloc(&mut signals, 2 * size_of::<c_uint>()) });
-    // The flag a kernel raises for another to see, and the word where that one says it saw it.
-    let mut flag: CUdeviceptr = signals;
-    let mut saw: CUdeviceptr = signals + size_of::<c_uint>() as CUdeviceptr;
-
-    // Clusters of 2 and of 4 blocks, with the cluster scheduling policy preference; then clusters
-    // of 2 with a preferred cluster of 4 (the device groups blocks by either), and clusters of 2
-    // required to be of a portable size.
-    let mut size: c_uint = 2;
-    while size <= 4 {
-        let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0] = cluster_dimension(size);
-        attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
-        attrs[1].value.clusterSchedulingPolicyPreference = CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
-        println!("clusters of {} blocks:", size);
-        launch_clusters(
-            "cuLaunchKernelEx(CLUSTER_DIMENSION, CLUSTER_SCHEDULING_POLICY_PREFERENCE)",
-            cluster_ranks,
-            stream,
-            out,
-            &mut attrs,
-            size,
-            0,
-            0,
+            ),
         );
-        size += 2;
-    }
-    #[cfg(feature = "cuda-12080")]
-    {
-        let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0] = cluster_dimension(2);
-        attrs[1].id = CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
-        attrs[1].value.preferredClusterDim.x = 4;
-        attrs[1].value.preferredClusterDim.y = 1;
-        attrs[1].value.preferredClusterDim.z = 1;
-        println!("clusters of 2 blocks, preferred 4:");
-        launch_clusters(
-            "cuLaunchKernelEx(CLUSTER_DIMENSION, PREFERRED_CLUSTER_DIMENSION)",
-            cluster_ranks,
-            stream,
-            out,
-            &mut attrs,
-            2,
-            4,
-            12080,
+        println!("  fill, 256 threads, 8 KiB: {} blocks per SM", blocks);
+        show(
+            "cuOccupancyMaxPotentialBlockSize",
+            cuOccupancyMaxPotentialBlockSize(&mut min_grid, &mut block, fill, None, 0, 0),
         );
-    }
-    #[cfg(feature = "cuda-13020")]
-    {
-        let mut attrs: [CUlaunchAttribute; 2] = unsafe { zeroed() };
-        attrs[0] = cluster_dimension(2);
-        attrs[1].id = CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE;
-        attrs[1].value.portableClusterSizeMode = CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE;
-        println!("clusters of 2 blocks, a portable size required:");
-        launch_clusters(
-            "cuLaunchKernelEx(CLUSTER_DIMENSION, PORTABLE_CLUSTER_SIZE_MODE)",
-            cluster_ranks,
-            stream,
-            out,
-            &mut attrs,
-            2,
-            0,
-            13020,
+        println!("  fill: block size {}, minimum grid {}", block, min_grid);
+        show(
+            "cuOccupancyMaxPotentialBlockSizeWithFlags",
+            cuOccupancyMaxPotentialBlockSizeWithFlags(
+                &mut min_grid,
+                &mut block,
+                fill,
+                Some(smem_per_block),
+                0,
+                512,
+                CU_OCCUPANCY_DEFAULT.0,
+            ),
         );
-    }
+        println!(
+            "  fill, 4 bytes per thread, at most 512: block size {}, minimum grid {}",
+            block, min_grid
+        );
+        show(
+            "cuOccupancyAvailableDynamicSMemPerBlock",
+            cuOccupancyAvailableDynamicSMemPerBlock(&mut smem, fill, 2, 256),
+        );
+        println!("  fill, 2 blocks of 256 per SM: {} bytes", smem);
+        let mut cluster_attr = cluster_dimension(2);
+        let mut config = launch_config(8, 32, ptr::null_mut());
+        show(
+            "cuOccupancyMaxPotentialClusterSize",
+            cuOccupancyMaxPotentialClusterSize(&mut cluster_size, cluster_ranks, &config),
+        );
+        println!(
+            "  cluster_ranks, 32 threads: at most {} blocks per cluster",
+            cluster_size
+        );
+        config.attrs = &mut cluster_attr;
+        config.numAttrs = 1;
+        show(
+            "cuOccupancyMaxActiveClusters",
+            cuOccupancyMaxActiveClusters(&mut clusters, cluster_ranks, &config),
+        );
+        println!(
+            "  cluster_ranks, clusters of 2: {} active clusters",
+            clusters
+        );
 
-    // Cooperative launches of a grid as large as can be resident at once: the occupancy
-    // calculator's blocks per SM for grid_exchange times the SMs. Each block writes its slot,
-    // passes the grid barrier (valid only where a cooperative launch gave the grid its workspace)
-    // and counts the slots of the grid written before it.
-    let (mut per_sm, mut sms): (c_int, c_int) = (0, 0);
-    check!(unsafe {
-        cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        let mut stream: CUstream = ptr::null_mut();
+        let mut other: CUstream = ptr::null_mut();
+        check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        check!(cuStreamCreate(&mut other, CU_STREAM_NON_BLOCKING.0));
+        let (mut out, mut data, mut signals): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
+        check!(cuMemAlloc(&mut out, 1024 * size_of::<c_uint>()));
+        check!(cuMemAlloc(&mut data, 64 * size_of::<c_uint>()));
+        check!(cuMemAlloc(&mut signals, 2 * size_of::<c_uint>()));
+        // The flag a kernel raises for another to see, and the word where that one says it saw it.
+        let mut flag: CUdeviceptr = signals;
+        let mut saw: CUdeviceptr = signals + size_of::<c_uint>() as CUdeviceptr;
+
+        // Clusters of 2 and of 4 blocks, with the cluster scheduling policy preference; then clusters
+        // of 2 with a preferred cluster of 4 (the device groups blocks by either), and clusters of 2
+        // required to be of a portable size.
+        let mut size: c_uint = 2;
+        while size <= 4 {
+            let mut attrs: [CUlaunchAttribute; 2] = zeroed();
+            attrs[0] = cluster_dimension(size);
+            attrs[1].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE;
+            attrs[1].value.clusterSchedulingPolicyPreference = CU_CLUSTER_SCHEDULING_POLICY_SPREAD;
+            println!("clusters of {} blocks:", size);
+            launch_clusters(
+                "cuLaunchKernelEx(CLUSTER_DIMENSION, CLUSTER_SCHEDULING_POLICY_PREFERENCE)",
+                cluster_ranks,
+                stream,
+                out,
+                &mut attrs,
+                size,
+                0,
+                0,
+            );
+            size += 2;
+        }
+        #[cfg(feature = "cuda-12080")]
+        {
+            let mut attrs: [CUlaunchAttribute; 2] = zeroed();
+            attrs[0] = cluster_dimension(2);
+            attrs[1].id = CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION;
+            attrs[1].value.preferredClusterDim.x = 4;
+            attrs[1].value.preferredClusterDim.y = 1;
+            attrs[1].value.preferredClusterDim.z = 1;
+            println!("clusters of 2 blocks, preferred 4:");
+            launch_clusters(
+                "cuLaunchKernelEx(CLUSTER_DIMENSION, PREFERRED_CLUSTER_DIMENSION)",
+                cluster_ranks,
+                stream,
+                out,
+                &mut attrs,
+                2,
+                4,
+                12080,
+            );
+        }
+        #[cfg(feature = "cuda-13020")]
+        {
+            let mut attrs: [CUlaunchAttribute; 2] = zeroed();
+            attrs[0] = cluster_dimension(2);
+            attrs[1].id = CU_LAUNCH_ATTRIBUTE_PORTABLE_CLUSTER_SIZE_MODE;
+            attrs[1].value.portableClusterSizeMode =
+                CU_LAUNCH_PORTABLE_CLUSTER_MODE_REQUIRE_PORTABLE;
+            println!("clusters of 2 blocks, a portable size required:");
+            launch_clusters(
+                "cuLaunchKernelEx(CLUSTER_DIMENSION, PORTABLE_CLUSTER_SIZE_MODE)",
+                cluster_ranks,
+                stream,
+                out,
+                &mut attrs,
+                2,
+                0,
+                13020,
+            );
+        }
+
+        // Cooperative launches of a grid as large as can be resident at once: the occupancy
+        // calculator's blocks per SM for grid_exchange times the SMs. Each block writes its slot,
+        // passes the grid barrier (valid only where a cooperative launch gave the grid its workspace)
+        // and counts the slots of the grid written before it.
+        let (mut per_sm, mut sms): (c_int, c_int) = (0, 0);
+        check!(cuOccupancyMaxActiveBlocksPerMultiprocessor(
             &mut per_sm,
             grid_exchange,
             EXCHANGE_THREADS as c_int,
             0,
-        )
-    });
-    check!(unsafe {
-        cuDeviceGetAttribute(&mut sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device)
-    });
-    let resident = (per_sm * sms).max(1) as c_uint;
-    println!(
-        "grid_exchange, {} threads: {} blocks per SM, {} SMs: a grid of {} blocks",
-        EXCHANGE_THREADS, per_sm, sms, resident
-    );
-    let (mut slots, mut report): (CUdeviceptr, CUdeviceptr) = (0, 0);
-    check!(unsafe { cuMemAlloc(&mut slots, resident as usize * size_of::<c_uint>()) });
-    check!(unsafe { cuMemAlloc(&mut report, 2 * resident as usize * size_of::<c_uint>()) });
-    let mut exchange_args: [*mut c_void; 2] = [
-        &raw mut slots as *mut c_void,
-        &raw mut report as *mut c_void,
-    ];
-    let mut coop: CUlaunchAttribute = unsafe { zeroed() };
-    coop.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
-    coop.value.cooperative = 1;
-    let mut config = launch_config(resident, EXCHANGE_THREADS, stream);
-    config.attrs = &mut coop;
-    config.numAttrs = 1;
-    let args = exchange_args.as_mut_ptr();
-    for way in 0..3 {
-        check!(unsafe { cuMemsetD32(slots, 0, resident as usize) });
-        check!(unsafe { cuMemsetD32(report, 0, 2 * resident as usize) });
-        let ok = if way == 0 && control("plain_launch") {
-            let code = unsafe {
-                cuLaunchKernel(
+        ));
+        check!(cuDeviceGetAttribute(
+            &mut sms,
+            CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            device
+        ));
+        let resident = (per_sm * sms).max(1) as c_uint;
+        println!(
+            "grid_exchange, {} threads: {} blocks per SM, {} SMs: a grid of {} blocks",
+            EXCHANGE_THREADS, per_sm, sms, resident
+        );
+        let (mut slots, mut report): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        check!(cuMemAlloc(
+            &mut slots,
+            resident as usize * size_of::<c_uint>()
+        ));
+        check!(cuMemAlloc(
+            &mut report,
+            2 * resident as usize * size_of::<c_uint>()
+        ));
+        let mut exchange_args: [*mut c_void; 2] = [
+            &raw mut slots as *mut c_void,
+            &raw mut report as *mut c_void,
+        ];
+        let mut coop: CUlaunchAttribute = zeroed();
+        coop.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        coop.value.cooperative = 1;
+        let mut config = launch_config(resident, EXCHANGE_THREADS, stream);
+        config.attrs = &mut coop;
+        config.numAttrs = 1;
+        let args = exchange_args.as_mut_ptr();
+        for way in 0..3 {
+            check!(cuMemsetD32(slots, 0, resident as usize));
+            check!(cuMemsetD32(report, 0, 2 * resident as usize));
+            let ok = if way == 0 && control("plain_launch") {
+                let code = cuLaunchKernel(
                     grid_exchange,
                     resident,
                     1,
@@ -540,15 +544,13 @@ fn main() {
                     stream,
                     args,
                     ptr::null_mut(),
-                )
-            };
-            launched("cuLaunchKernel, not cooperative (the control)", code, 0)
-        } else if way == 0 {
-            let code = unsafe { cuLaunchKernelEx(&config, grid_exchange, args, ptr::null_mut()) };
-            launched("cuLaunchKernelEx(COOPERATIVE)", code, 0)
-        } else if way == 1 {
-            let code = unsafe {
-                cuLaunchCooperativeKernel(
+                );
+                launched("cuLaunchKernel, not cooperative (the control)", code, 0)
+            } else if way == 0 {
+                let code = cuLaunchKernelEx(&config, grid_exchange, args, ptr::null_mut());
+                launched("cuLaunchKernelEx(COOPERATIVE)", code, 0)
+            } else if way == 1 {
+                let code = cuLaunchCooperativeKernel(
                     grid_exchange,
                     resident,
                     1,
@@ -559,44 +561,42 @@ fn main() {
                     0,
                     stream,
                     args,
-                )
+                );
+                launched("cuLaunchCooperativeKernel", code, 0)
+            } else {
+                let mut params: CUDA_LAUNCH_PARAMS = zeroed();
+                params.function = grid_exchange;
+                params.gridDimX = resident;
+                params.gridDimY = 1;
+                params.gridDimZ = 1;
+                params.blockDimX = EXCHANGE_THREADS;
+                params.blockDimY = 1;
+                params.blockDimZ = 1;
+                params.hStream = stream;
+                params.kernelParams = args;
+                let code = cuLaunchCooperativeKernelMultiDevice(&mut params, 1, 0);
+                launched("cuLaunchCooperativeKernelMultiDevice", code, 0)
             };
-            launched("cuLaunchCooperativeKernel", code, 0)
-        } else {
-            let mut params: CUDA_LAUNCH_PARAMS = unsafe { zeroed() };
-            params.function = grid_exchange;
-            params.gridDimX = resident;
-            params.gridDimY = 1;
-            params.gridDimZ = 1;
-            params.blockDimX = EXCHANGE_THREADS;
-            params.blockDimY = 1;
-            params.blockDimZ = 1;
-            params.hStream = stream;
-            params.kernelParams = args;
-            let code = unsafe { cuLaunchCooperativeKernelMultiDevice(&mut params, 1, 0) };
-            launched("cuLaunchCooperativeKernelMultiDevice", code, 0)
-        };
-        if ok {
-            check!(unsafe { cuStreamSynchronize(stream) });
-            let host = read_words(report, 2 * resident as usize);
-            let given = (0..resident as usize).filter(|&b| host[2 * b] == 1).count();
-            let seen = (0..resident as usize)
-                .filter(|&b| host[2 * b + 1] == resident)
-                .count();
-            expect_all(
-                "blocks that found the grid workspace of a cooperative launch",
-                given,
-                resident as usize,
-            );
-            expect_all(
-                "blocks that read every block's slot after the grid barrier",
-                seen,
-                resident as usize,
-            );
+            if ok {
+                check!(cuStreamSynchronize(stream));
+                let host = read_words(report, 2 * resident as usize);
+                let given = (0..resident as usize).filter(|&b| host[2 * b] == 1).count();
+                let seen = (0..resident as usize)
+                    .filter(|&b| host[2 * b + 1] == resident)
+                    .count();
+                expect_all(
+                    "blocks that found the grid workspace of a cooperative launch",
+                    given,
+                    resident as usize,
+                );
+                expect_all(
+                    "blocks that read every block's slot after the grid barrier",
+                    seen,
+                    resident as usize,
+                );
+            }
         }
-    }
-    let code = unsafe {
-        cuLaunchCooperativeKernel(
+        let code = cuLaunchCooperativeKernel(
             grid_exchange,
             resident + 1,
             1,
@@ -607,143 +607,135 @@ fn main() {
             0,
             stream,
             args,
-        )
-    };
-    show("cuLaunchCooperativeKernel, one block more", code);
-    expect(
-        code == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
-        "a cooperative grid of one block more than can be resident refused",
-    );
-    check!(unsafe { cuStreamSynchronize(stream) });
+        );
+        show("cuLaunchCooperativeKernel, one block more", code);
+        expect(
+            code == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+            "a cooperative grid of one block more than can be resident refused",
+        );
+        check!(cuStreamSynchronize(stream));
 
-    // Programmatic dependent launch: the dependent begins while the primary still runs, then
-    // waits (griddepcontrol.wait) for the data the primary writes once it has seen the dependent
-    // begin; first serialized in one stream, then through the event the primary triggers, waited
-    // for by another stream.
-    let mut programmatic: CUevent = ptr::null_mut();
-    check!(unsafe { cuEventCreate(&mut programmatic, CU_EVENT_DISABLE_TIMING.0) });
-    let mut trigger: c_uint = if control("no_trigger") { 0 } else { 1 };
-    for way in 0..2 {
-        check!(unsafe { cuMemsetD32(data, 0, 64) });
-        check!(unsafe { cuMemsetD32(out, 0, 64) });
-        check!(unsafe { cuMemsetD32(signals, 0, 2) });
-        let mut attr: CUlaunchAttribute = unsafe { zeroed() };
-        let mut config = launch_config(1, 64, stream);
-        let mut primary_args: [*mut c_void; 4] = [
-            &raw mut data as *mut c_void,
-            &raw mut flag as *mut c_void,
-            &raw mut saw as *mut c_void,
-            &raw mut trigger as *mut c_void,
-        ];
-        let mut secondary_args: [*mut c_void; 3] = [
-            &raw mut data as *mut c_void,
-            &raw mut out as *mut c_void,
-            &raw mut flag as *mut c_void,
-        ];
-        let primary = primary_args.as_mut_ptr();
-        let secondary = secondary_args.as_mut_ptr();
-        let (first, second);
-        if way == 0 {
-            let code = unsafe { cuLaunchKernelEx(&config, pdl_primary, primary, ptr::null_mut()) };
-            first = launched("cuLaunchKernelEx(pdl_primary)", code, 0);
-            attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-            attr.value.programmaticStreamSerializationAllowed = 1;
-            config.attrs = &mut attr;
-            config.numAttrs = 1;
-            let code =
-                unsafe { cuLaunchKernelEx(&config, pdl_secondary, secondary, ptr::null_mut()) };
-            second = launched(
-                "cuLaunchKernelEx(PROGRAMMATIC_STREAM_SERIALIZATION)",
-                code,
-                0,
-            );
-        } else {
-            attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT;
-            attr.value.programmaticEvent.event = programmatic;
-            attr.value.programmaticEvent.flags = 0;
-            attr.value.programmaticEvent.triggerAtBlockStart = 0;
-            config.attrs = &mut attr;
-            config.numAttrs = 1;
-            let code = unsafe { cuLaunchKernelEx(&config, pdl_primary, primary, ptr::null_mut()) };
-            first = launched("cuLaunchKernelEx(PROGRAMMATIC_EVENT)", code, 0);
-            check!(unsafe { cuStreamWaitEvent(other, programmatic, 0) });
-            config.hStream = other;
-            config.numAttrs = 0;
-            let code =
-                unsafe { cuLaunchKernelEx(&config, pdl_secondary, secondary, ptr::null_mut()) };
-            second = launched("cuLaunchKernelEx(pdl_secondary)", code, 0);
-        }
-        check!(unsafe { cuStreamSynchronize(stream) });
-        check!(unsafe { cuStreamSynchronize(other) });
-        if first && second {
+        // Programmatic dependent launch: the dependent begins while the primary still runs, then
+        // waits (griddepcontrol.wait) for the data the primary writes once it has seen the dependent
+        // begin; first serialized in one stream, then through the event the primary triggers, waited
+        // for by another stream.
+        let mut programmatic: CUevent = ptr::null_mut();
+        check!(cuEventCreate(&mut programmatic, CU_EVENT_DISABLE_TIMING.0));
+        let mut trigger: c_uint = if control("no_trigger") { 0 } else { 1 };
+        for way in 0..2 {
+            check!(cuMemsetD32(data, 0, 64));
+            check!(cuMemsetD32(out, 0, 64));
+            check!(cuMemsetD32(signals, 0, 2));
+            let mut attr: CUlaunchAttribute = zeroed();
+            let mut config = launch_config(1, 64, stream);
+            let mut primary_args: [*mut c_void; 4] = [
+                &raw mut data as *mut c_void,
+                &raw mut flag as *mut c_void,
+                &raw mut saw as *mut c_void,
+                &raw mut trigger as *mut c_void,
+            ];
+            let mut secondary_args: [*mut c_void; 3] = [
+                &raw mut data as *mut c_void,
+                &raw mut out as *mut c_void,
+                &raw mut flag as *mut c_void,
+            ];
+            let primary = primary_args.as_mut_ptr();
+            let secondary = secondary_args.as_mut_ptr();
+            let (first, second);
             if way == 0 {
-                let seen = read_words(saw, 1)[0] == 1;
-                println!(
-                    "the primary saw the dependent begin before it ended: {}",
-                    yes(seen)
+                let code = cuLaunchKernelEx(&config, pdl_primary, primary, ptr::null_mut());
+                first = launched("cuLaunchKernelEx(pdl_primary)", code, 0);
+                attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+                attr.value.programmaticStreamSerializationAllowed = 1;
+                config.attrs = &mut attr;
+                config.numAttrs = 1;
+                let code = cuLaunchKernelEx(&config, pdl_secondary, secondary, ptr::null_mut());
+                second = launched(
+                    "cuLaunchKernelEx(PROGRAMMATIC_STREAM_SERIALIZATION)",
+                    code,
+                    0,
                 );
-                expect(seen, "the dependent began before the primary ended");
+            } else {
+                attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT;
+                attr.value.programmaticEvent.event = programmatic;
+                attr.value.programmaticEvent.flags = 0;
+                attr.value.programmaticEvent.triggerAtBlockStart = 0;
+                config.attrs = &mut attr;
+                config.numAttrs = 1;
+                let code = cuLaunchKernelEx(&config, pdl_primary, primary, ptr::null_mut());
+                first = launched("cuLaunchKernelEx(PROGRAMMATIC_EVENT)", code, 0);
+                check!(cuStreamWaitEvent(other, programmatic, 0));
+                config.hStream = other;
+                config.numAttrs = 0;
+                let code = cuLaunchKernelEx(&config, pdl_secondary, secondary, ptr::null_mut());
+                second = launched("cuLaunchKernelEx(pdl_secondary)", code, 0);
             }
-            let host = read_words(out, 64);
-            let same = (0..64)
-                .filter(|&i| host[i] == 2 * (i as c_uint + 1))
-                .count();
-            expect_all("elements the dependent read from the primary", same, 64);
+            check!(cuStreamSynchronize(stream));
+            check!(cuStreamSynchronize(other));
+            if first && second {
+                if way == 0 {
+                    let seen = read_words(saw, 1)[0] == 1;
+                    println!(
+                        "the primary saw the dependent begin before it ended: {}",
+                        yes(seen)
+                    );
+                    expect(seen, "the dependent began before the primary ended");
+                }
+                let host = read_words(out, 64);
+                let same = (0..64)
+                    .filter(|&i| host[i] == 2 * (i as c_uint + 1))
+                    .count();
+                expect_all("elements the dependent read from the primary", same, 64);
+            }
         }
-    }
 
-    // The launch completion event, recorded once every block of a kernel has begun: pdl_primary
-    // (no trigger) waits for the flag raise_flag raises, launched in another stream that waits for
-    // the event.
-    let mut completion: CUevent = ptr::null_mut();
-    check!(unsafe { cuEventCreate(&mut completion, CU_EVENT_DISABLE_TIMING.0) });
-    check!(unsafe { cuMemsetD32(signals, 0, 2) });
-    {
-        let mut no_trigger: c_uint = 0;
-        let mut first_args: [*mut c_void; 4] = [
-            &raw mut data as *mut c_void,
-            &raw mut flag as *mut c_void,
-            &raw mut saw as *mut c_void,
-            &raw mut no_trigger as *mut c_void,
-        ];
-        let mut flag_args: [*mut c_void; 1] = [&raw mut flag as *mut c_void];
-        let mut attr: CUlaunchAttribute = unsafe { zeroed() };
-        attr.id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
-        attr.value.launchCompletionEvent.event = completion;
-        attr.value.launchCompletionEvent.flags = 0;
-        let mut config = launch_config(1, 64, stream);
-        let first = if control("plain_event") {
-            let code = unsafe {
-                cuLaunchKernelEx(
+        // The launch completion event, recorded once every block of a kernel has begun: pdl_primary
+        // (no trigger) waits for the flag raise_flag raises, launched in another stream that waits for
+        // the event.
+        let mut completion: CUevent = ptr::null_mut();
+        check!(cuEventCreate(&mut completion, CU_EVENT_DISABLE_TIMING.0));
+        check!(cuMemsetD32(signals, 0, 2));
+        {
+            let mut no_trigger: c_uint = 0;
+            let mut first_args: [*mut c_void; 4] = [
+                &raw mut data as *mut c_void,
+                &raw mut flag as *mut c_void,
+                &raw mut saw as *mut c_void,
+                &raw mut no_trigger as *mut c_void,
+            ];
+            let mut flag_args: [*mut c_void; 1] = [&raw mut flag as *mut c_void];
+            let mut attr: CUlaunchAttribute = zeroed();
+            attr.id = CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+            attr.value.launchCompletionEvent.event = completion;
+            attr.value.launchCompletionEvent.flags = 0;
+            let mut config = launch_config(1, 64, stream);
+            let first = if control("plain_event") {
+                let code = cuLaunchKernelEx(
                     &config,
                     pdl_primary,
                     first_args.as_mut_ptr(),
                     ptr::null_mut(),
-                )
-            };
-            let ok = launched(
-                "cuLaunchKernelEx(pdl_primary), then cuEventRecord (the control)",
-                code,
-                0,
-            );
-            check!(unsafe { cuEventRecord(completion, stream) });
-            ok
-        } else {
-            config.attrs = &mut attr;
-            config.numAttrs = 1;
-            let code = unsafe {
-                cuLaunchKernelEx(
+                );
+                let ok = launched(
+                    "cuLaunchKernelEx(pdl_primary), then cuEventRecord (the control)",
+                    code,
+                    0,
+                );
+                check!(cuEventRecord(completion, stream));
+                ok
+            } else {
+                config.attrs = &mut attr;
+                config.numAttrs = 1;
+                let code = cuLaunchKernelEx(
                     &config,
                     pdl_primary,
                     first_args.as_mut_ptr(),
                     ptr::null_mut(),
-                )
+                );
+                launched("cuLaunchKernelEx(LAUNCH_COMPLETION_EVENT)", code, 0)
             };
-            launched("cuLaunchKernelEx(LAUNCH_COMPLETION_EVENT)", code, 0)
-        };
-        check!(unsafe { cuStreamWaitEvent(other, completion, 0) });
-        let code = unsafe {
-            cuLaunchKernel(
+            check!(cuStreamWaitEvent(other, completion, 0));
+            let code = cuLaunchKernel(
                 raise_flag,
                 1,
                 1,
@@ -755,234 +747,235 @@ fn main() {
                 other,
                 flag_args.as_mut_ptr(),
                 ptr::null_mut(),
-            )
-        };
-        let second = launched("cuLaunchKernel(raise_flag)", code, 0);
-        check!(unsafe { cuStreamSynchronize(stream) });
-        check!(unsafe { cuStreamSynchronize(other) });
-        if first && second {
-            let seen = read_words(saw, 1)[0] == 1;
-            println!(
-                "the first kernel saw the flag of the kernel after its completion event: {}",
-                yes(seen)
             );
-            expect(
-                seen,
-                "the kernel after the launch completion event ran while the first ran",
-            );
-        }
-    }
-
-    // The synchronization policy, an attribute of streams: set on `stream` and read back; the
-    // waits below on `stream` spin.
-    let mut policy: CUstreamAttrValue = unsafe { zeroed() };
-    policy.syncPolicy = CU_SYNC_POLICY_SPIN;
-    let set = show("cuStreamSetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
-        cuStreamSetAttribute(stream, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &policy)
-    });
-    expect(set, "cuStreamSetAttribute(SYNCHRONIZATION_POLICY)");
-    policy = unsafe { zeroed() };
-    if show("cuStreamGetAttribute(SYNCHRONIZATION_POLICY)", unsafe {
-        cuStreamGetAttribute(
-            stream,
-            CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY,
-            &mut policy,
-        )
-    }) {
-        let spin = unsafe { policy.syncPolicy } == CU_SYNC_POLICY_SPIN;
-        println!("  read back CU_SYNC_POLICY_SPIN: {}", yes(spin));
-        expect(spin, "the stream's synchronization policy");
-    } else {
-        expect(false, "cuStreamGetAttribute(SYNCHRONIZATION_POLICY)");
-    }
-
-    // A device-updatable kernel node, an attribute of graphs: on a launch of fill captured into a
-    // graph, read back from the graph's kernel node; then the graph's output.
-    {
-        let mut value: c_uint = 1000 * CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE.0;
-        let mut args: [*mut c_void; 2] =
-            [&raw mut out as *mut c_void, &raw mut value as *mut c_void];
-        let mut attr: CUlaunchAttribute = unsafe { zeroed() };
-        attr.id = CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE;
-        attr.value.deviceUpdatableKernelNode.deviceUpdatable = 1;
-        let mut config = launch_config(1, 64, stream);
-        config.attrs = &mut attr;
-        config.numAttrs = 1;
-        check!(unsafe { cuMemsetD32(out, 0, 64) });
-        let mut graph: CUgraph = ptr::null_mut();
-        check!(unsafe { cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL) });
-        let code = unsafe { cuLaunchKernelEx(&config, fill, args.as_mut_ptr(), ptr::null_mut()) };
-        let captured = launched(
-            "cuLaunchKernelEx(DEVICE_UPDATABLE_KERNEL_NODE), captured",
-            code,
-            0,
-        );
-        check!(unsafe { cuStreamEndCapture(stream, &mut graph) });
-        if captured && !graph.is_null() {
-            let mut count: usize = 0;
-            check!(unsafe { cuGraphGetNodes(graph, ptr::null_mut(), &mut count) });
-            let mut node: CUgraphNode = ptr::null_mut();
-            let mut one: usize = 1;
-            if count == 1 {
-                check!(unsafe { cuGraphGetNodes(graph, &mut node, &mut one) });
+            let second = launched("cuLaunchKernel(raise_flag)", code, 0);
+            check!(cuStreamSynchronize(stream));
+            check!(cuStreamSynchronize(other));
+            if first && second {
+                let seen = read_words(saw, 1)[0] == 1;
+                println!(
+                    "the first kernel saw the flag of the kernel after its completion event: {}",
+                    yes(seen)
+                );
+                expect(
+                    seen,
+                    "the kernel after the launch completion event ran while the first ran",
+                );
             }
-            expect(
-                count == 1 && !node.is_null(),
-                "the captured graph's kernel node",
+        }
+
+        // The synchronization policy, an attribute of streams: set on `stream` and read back; the
+        // waits below on `stream` spin.
+        let mut policy: CUstreamAttrValue = zeroed();
+        policy.syncPolicy = CU_SYNC_POLICY_SPIN;
+        let set = show(
+            "cuStreamSetAttribute(SYNCHRONIZATION_POLICY)",
+            cuStreamSetAttribute(stream, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &policy),
+        );
+        expect(set, "cuStreamSetAttribute(SYNCHRONIZATION_POLICY)");
+        policy = zeroed();
+        if show(
+            "cuStreamGetAttribute(SYNCHRONIZATION_POLICY)",
+            cuStreamGetAttribute(
+                stream,
+                CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY,
+                &mut policy,
+            ),
+        ) {
+            let spin = policy.syncPolicy == CU_SYNC_POLICY_SPIN;
+            println!("  read back CU_SYNC_POLICY_SPIN: {}", yes(spin));
+            expect(spin, "the stream's synchronization policy");
+        } else {
+            expect(false, "cuStreamGetAttribute(SYNCHRONIZATION_POLICY)");
+        }
+
+        // A device-updatable kernel node, an attribute of graphs: on a launch of fill captured into a
+        // graph, read back from the graph's kernel node; then the graph's output.
+        {
+            let mut value: c_uint = 1000 * CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE.0;
+            let mut args: [*mut c_void; 2] =
+                [&raw mut out as *mut c_void, &raw mut value as *mut c_void];
+            let mut attr: CUlaunchAttribute = zeroed();
+            attr.id = CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE;
+            attr.value.deviceUpdatableKernelNode.deviceUpdatable = 1;
+            let mut config = launch_config(1, 64, stream);
+            config.attrs = &mut attr;
+            config.numAttrs = 1;
+            check!(cuMemsetD32(out, 0, 64));
+            let mut graph: CUgraph = ptr::null_mut();
+            check!(cuStreamBeginCapture(
+                stream,
+                CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+            ));
+            let code = cuLaunchKernelEx(&config, fill, args.as_mut_ptr(), ptr::null_mut());
+            let captured = launched(
+                "cuLaunchKernelEx(DEVICE_UPDATABLE_KERNEL_NODE), captured",
+                code,
+                0,
             );
-            let mut updatable: CUkernelNodeAttrValue = unsafe { zeroed() };
-            if !node.is_null()
-                && show(
-                    "cuGraphKernelNodeGetAttribute(DEVICE_UPDATABLE_KERNEL_NODE)",
-                    unsafe {
+            check!(cuStreamEndCapture(stream, &mut graph));
+            if captured && !graph.is_null() {
+                let mut count: usize = 0;
+                check!(cuGraphGetNodes(graph, ptr::null_mut(), &mut count));
+                let mut node: CUgraphNode = ptr::null_mut();
+                let mut one: usize = 1;
+                if count == 1 {
+                    check!(cuGraphGetNodes(graph, &mut node, &mut one));
+                }
+                expect(
+                    count == 1 && !node.is_null(),
+                    "the captured graph's kernel node",
+                );
+                let mut updatable: CUkernelNodeAttrValue = zeroed();
+                if !node.is_null()
+                    && show(
+                        "cuGraphKernelNodeGetAttribute(DEVICE_UPDATABLE_KERNEL_NODE)",
                         cuGraphKernelNodeGetAttribute(
                             node,
                             CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE,
                             &mut updatable,
-                        )
-                    },
-                )
-            {
-                let on = unsafe { updatable.deviceUpdatableKernelNode.deviceUpdatable } == 1;
-                println!("  the node is device-updatable: {}", yes(on));
-                expect(on, "the node is device-updatable");
-            } else {
-                expect(
-                    false,
-                    "cuGraphKernelNodeGetAttribute(DEVICE_UPDATABLE_KERNEL_NODE)",
-                );
-            }
-            let mut exec: CUgraphExec = ptr::null_mut();
-            if check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-                check!(unsafe { cuGraphUpload(exec, stream) });
-                let ran = show("cuGraphLaunch", unsafe { cuGraphLaunch(exec, stream) });
-                expect(ran, "cuGraphLaunch");
-                check!(unsafe { cuStreamSynchronize(stream) });
-                if ran {
-                    check_fill(out, value);
+                        ),
+                    )
+                {
+                    let on = updatable.deviceUpdatableKernelNode.deviceUpdatable == 1;
+                    println!("  the node is device-updatable: {}", yes(on));
+                    expect(on, "the node is device-updatable");
+                } else {
+                    expect(
+                        false,
+                        "cuGraphKernelNodeGetAttribute(DEVICE_UPDATABLE_KERNEL_NODE)",
+                    );
                 }
-                check!(unsafe { cuGraphExecDestroy(exec) });
+                let mut exec: CUgraphExec = ptr::null_mut();
+                if check!(cuGraphInstantiate(&mut exec, graph, 0)) {
+                    check!(cuGraphUpload(exec, stream));
+                    let ran = show("cuGraphLaunch", cuGraphLaunch(exec, stream));
+                    expect(ran, "cuGraphLaunch");
+                    check!(cuStreamSynchronize(stream));
+                    if ran {
+                        check_fill(out, value);
+                    }
+                    check!(cuGraphExecDestroy(exec));
+                }
+            }
+            if !graph.is_null() {
+                check!(cuGraphDestroy(graph));
             }
         }
-        if !graph.is_null() {
-            check!(unsafe { cuGraphDestroy(graph) });
+
+        // One attribute per launch, each of an effect no kernel can see.
+        let (mut least, mut greatest): (c_int, c_int) = (0, 0);
+        check!(cuCtxGetStreamPriorityRange(&mut least, &mut greatest));
+        let mut attr: CUlaunchAttribute = zeroed();
+        attr.id = CU_LAUNCH_ATTRIBUTE_IGNORE;
+        launch_with("cuLaunchKernelEx(IGNORE)", fill, stream, out, attr, 0);
+        attr = zeroed();
+        attr.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+        attr.value.accessPolicyWindow.base_ptr = out as *mut c_void;
+        attr.value.accessPolicyWindow.num_bytes = 4096;
+        attr.value.accessPolicyWindow.hitRatio = 0.5;
+        attr.value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+        attr.value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+        launch_with(
+            "cuLaunchKernelEx(ACCESS_POLICY_WINDOW)",
+            fill,
+            stream,
+            out,
+            attr,
+            0,
+        );
+        attr = zeroed();
+        attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+        attr.value.priority = greatest;
+        launch_with("cuLaunchKernelEx(PRIORITY)", fill, stream, out, attr, 0);
+        attr = zeroed();
+        attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP;
+        attr.value.memSyncDomainMap.default_ = 0;
+        attr.value.memSyncDomainMap.remote = 1;
+        launch_with(
+            "cuLaunchKernelEx(MEM_SYNC_DOMAIN_MAP)",
+            fill,
+            stream,
+            out,
+            attr,
+            0,
+        );
+        attr = zeroed();
+        attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
+        attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+        launch_with(
+            "cuLaunchKernelEx(MEM_SYNC_DOMAIN)",
+            fill,
+            stream,
+            out,
+            attr,
+            0,
+        );
+        #[cfg(feature = "cuda-12050")]
+        {
+            attr = zeroed();
+            attr.id = CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
+            attr.value.sharedMemCarveout = 25;
+            launch_with(
+                "cuLaunchKernelEx(PREFERRED_SHARED_MEMORY_CARVEOUT)",
+                fill,
+                stream,
+                out,
+                attr,
+                12050,
+            );
         }
-    }
+        #[cfg(feature = "cuda-13000")]
+        {
+            attr = zeroed();
+            attr.id = CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING;
+            attr.value.nvlinkUtilCentricScheduling = 1;
+            launch_with(
+                "cuLaunchKernelEx(NVLINK_UTIL_CENTRIC_SCHEDULING)",
+                fill,
+                stream,
+                out,
+                attr,
+                13000,
+            );
+        }
+        #[cfg(feature = "cuda-13020")]
+        {
+            attr = zeroed();
+            attr.id = CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE;
+            attr.value.sharedMemoryMode = CU_SHARED_MEMORY_MODE_DEFAULT;
+            launch_with(
+                "cuLaunchKernelEx(SHARED_MEMORY_MODE)",
+                fill,
+                stream,
+                out,
+                attr,
+                13020,
+            );
+        }
 
-    // One attribute per launch, each of an effect no kernel can see.
-    let (mut least, mut greatest): (c_int, c_int) = (0, 0);
-    check!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
-    let mut attr: CUlaunchAttribute = unsafe { zeroed() };
-    attr.id = CU_LAUNCH_ATTRIBUTE_IGNORE;
-    launch_with("cuLaunchKernelEx(IGNORE)", fill, stream, out, attr, 0);
-    attr = unsafe { zeroed() };
-    attr.id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
-    attr.value.accessPolicyWindow.base_ptr = out as *mut c_void;
-    attr.value.accessPolicyWindow.num_bytes = 4096;
-    attr.value.accessPolicyWindow.hitRatio = 0.5;
-    attr.value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
-    attr.value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
-    launch_with(
-        "cuLaunchKernelEx(ACCESS_POLICY_WINDOW)",
-        fill,
-        stream,
-        out,
-        attr,
-        0,
-    );
-    attr = unsafe { zeroed() };
-    attr.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
-    attr.value.priority = greatest;
-    launch_with("cuLaunchKernelEx(PRIORITY)", fill, stream, out, attr, 0);
-    attr = unsafe { zeroed() };
-    attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP;
-    attr.value.memSyncDomainMap.default_ = 0;
-    attr.value.memSyncDomainMap.remote = 1;
-    launch_with(
-        "cuLaunchKernelEx(MEM_SYNC_DOMAIN_MAP)",
-        fill,
-        stream,
-        out,
-        attr,
-        0,
-    );
-    attr = unsafe { zeroed() };
-    attr.id = CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN;
-    attr.value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
-    launch_with(
-        "cuLaunchKernelEx(MEM_SYNC_DOMAIN)",
-        fill,
-        stream,
-        out,
-        attr,
-        0,
-    );
-    #[cfg(feature = "cuda-12050")]
-    {
-        attr = unsafe { zeroed() };
-        attr.id = CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT;
-        attr.value.sharedMemCarveout = 25;
-        launch_with(
-            "cuLaunchKernelEx(PREFERRED_SHARED_MEMORY_CARVEOUT)",
-            fill,
-            stream,
+        // cuLaunchKernel with its arguments packed in one buffer (CU_LAUNCH_PARAM_*).
+        #[repr(C)]
+        struct Packed {
+            out: CUdeviceptr,
+            value: c_uint,
+            pad: c_uint,
+        }
+        let mut packed = Packed {
             out,
-            attr,
-            12050,
-        );
-    }
-    #[cfg(feature = "cuda-13000")]
-    {
-        attr = unsafe { zeroed() };
-        attr.id = CU_LAUNCH_ATTRIBUTE_NVLINK_UTIL_CENTRIC_SCHEDULING;
-        attr.value.nvlinkUtilCentricScheduling = 1;
-        launch_with(
-            "cuLaunchKernelEx(NVLINK_UTIL_CENTRIC_SCHEDULING)",
-            fill,
-            stream,
-            out,
-            attr,
-            13000,
-        );
-    }
-    #[cfg(feature = "cuda-13020")]
-    {
-        attr = unsafe { zeroed() };
-        attr.id = CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE;
-        attr.value.sharedMemoryMode = CU_SHARED_MEMORY_MODE_DEFAULT;
-        launch_with(
-            "cuLaunchKernelEx(SHARED_MEMORY_MODE)",
-            fill,
-            stream,
-            out,
-            attr,
-            13020,
-        );
-    }
-
-    // cuLaunchKernel with its arguments packed in one buffer (CU_LAUNCH_PARAM_*).
-    #[repr(C)]
-    struct Packed {
-        out: CUdeviceptr,
-        value: c_uint,
-        pad: c_uint,
-    }
-    let mut packed = Packed {
-        out,
-        value: 7,
-        pad: 0,
-    };
-    let _ = packed.pad;
-    let mut packed_size: usize = 12; // the parameters' size: the pointer at 0, the value at 8
-    let mut extra: [*mut c_void; 5] = [
-        CU_LAUNCH_PARAM_BUFFER_POINTER,
-        &raw mut packed as *mut c_void,
-        CU_LAUNCH_PARAM_BUFFER_SIZE,
-        &raw mut packed_size as *mut c_void,
-        CU_LAUNCH_PARAM_END,
-    ];
-    let code = unsafe {
-        cuLaunchKernel(
+            value: 7,
+            pad: 0,
+        };
+        let _ = packed.pad;
+        let mut packed_size: usize = 12; // the parameters' size: the pointer at 0, the value at 8
+        let mut extra: [*mut c_void; 5] = [
+            CU_LAUNCH_PARAM_BUFFER_POINTER,
+            &raw mut packed as *mut c_void,
+            CU_LAUNCH_PARAM_BUFFER_SIZE,
+            &raw mut packed_size as *mut c_void,
+            CU_LAUNCH_PARAM_END,
+        ];
+        let code = cuLaunchKernel(
             fill,
             1,
             1,
@@ -994,107 +987,102 @@ fn main() {
             stream,
             ptr::null_mut(),
             extra.as_mut_ptr(),
-        )
-    };
-    if launched("cuLaunchKernel(extra)", code, 0) {
-        check!(unsafe { cuStreamSynchronize(stream) });
-        check_fill(out, 7);
-    }
+        );
+        if launched("cuLaunchKernel(extra)", code, 0) {
+            check!(cuStreamSynchronize(stream));
+            check_fill(out, 7);
+        }
 
-    // Host functions: each runs once.
-    let mut calls: c_int = 0;
-    let mut enqueued: c_int = 0;
-    let code = unsafe { cuLaunchHostFunc(stream, Some(count_call), &raw mut calls as *mut c_void) };
-    if launched("cuLaunchHostFunc", code, 0) {
-        enqueued += 1;
-    }
-    check!(unsafe { cuStreamSynchronize(stream) });
-    #[cfg(feature = "cuda-13020")]
-    match entry::cuLaunchHostFunc_v13010.get() {
-        Ok(launch_host_func2) => {
-            let code = unsafe {
-                launch_host_func2(stream, Some(count_call), &raw mut calls as *mut c_void, 0)
-            };
-            if launched("cuLaunchHostFunc_v2", code, 0) {
-                enqueued += 1;
+        // Host functions: each runs once.
+        let mut calls: c_int = 0;
+        let mut enqueued: c_int = 0;
+        let code = cuLaunchHostFunc(stream, Some(count_call), &raw mut calls as *mut c_void);
+        if launched("cuLaunchHostFunc", code, 0) {
+            enqueued += 1;
+        }
+        check!(cuStreamSynchronize(stream));
+        #[cfg(feature = "cuda-13020")]
+        match entry::cuLaunchHostFunc_v13010.get() {
+            Ok(launch_host_func2) => {
+                let code =
+                    launch_host_func2(stream, Some(count_call), &raw mut calls as *mut c_void, 0);
+                if launched("cuLaunchHostFunc_v2", code, 0) {
+                    enqueued += 1;
+                }
+                check!(cuStreamSynchronize(stream));
             }
-            check!(unsafe { cuStreamSynchronize(stream) });
+            Err(e) => common::show_missing("cuLaunchHostFunc_v2", e),
         }
-        Err(e) => common::show_missing("cuLaunchHostFunc_v2", e),
-    }
-    println!("  host function calls: {}", calls);
-    expect(calls == enqueued, "each host function ran once");
+        println!("  host function calls: {}", calls);
+        expect(calls == enqueued, "each host function ran once");
 
-    // The CUDA 3 launch API: block shape, shared size and parameters set on the function, then
-    // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads.
-    let factor: f32 = 2.5;
-    let n: c_int = 256;
-    show("cuFuncSetBlockShape", unsafe {
-        cuFuncSetBlockShape(scale, 64, 1, 1)
-    });
-    show("cuFuncSetSharedSize", unsafe {
-        cuFuncSetSharedSize(scale, 0)
-    });
-    show("cuParamSetv", unsafe {
-        cuParamSetv(
-            scale,
-            0,
-            &raw mut out as *mut c_void,
-            size_of::<CUdeviceptr>() as c_uint,
-        )
-    });
-    show("cuParamSeti", unsafe { cuParamSeti(scale, 8, n as c_uint) });
-    show("cuParamSetf", unsafe { cuParamSetf(scale, 12, factor) });
-    show("cuParamSetSize", unsafe { cuParamSetSize(scale, 16) });
-    show("cuParamSetTexRef", unsafe {
-        cuParamSetTexRef(scale, CU_PARAM_TR_DEFAULT, ptr::null_mut())
-    });
-    for way in 0..3 {
-        let grid: c_int = 1 << way;
-        check!(unsafe { cuMemsetD32(out, 0, 256) });
-        let ok = if way == 0 {
-            launched("cuLaunch", unsafe { cuLaunch(scale) }, 0)
-        } else if way == 1 {
-            launched("cuLaunchGrid", unsafe { cuLaunchGrid(scale, grid, 1) }, 0)
-        } else {
-            let code = unsafe { cuLaunchGridAsync(scale, grid, 1, stream) };
-            launched("cuLaunchGridAsync", code, 0)
-        };
-        if !ok {
-            continue;
-        }
-        check!(unsafe { cuCtxSynchronize() });
-        let mut values = [0f32; 256];
-        check!(unsafe {
-            cuMemcpyDtoH(
+        // The CUDA 3 launch API: block shape, shared size and parameters set on the function, then
+        // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads.
+        let factor: f32 = 2.5;
+        let n: c_int = 256;
+        show("cuFuncSetBlockShape", cuFuncSetBlockShape(scale, 64, 1, 1));
+        show("cuFuncSetSharedSize", cuFuncSetSharedSize(scale, 0));
+        show(
+            "cuParamSetv",
+            cuParamSetv(
+                scale,
+                0,
+                &raw mut out as *mut c_void,
+                size_of::<CUdeviceptr>() as c_uint,
+            ),
+        );
+        show("cuParamSeti", cuParamSeti(scale, 8, n as c_uint));
+        show("cuParamSetf", cuParamSetf(scale, 12, factor));
+        show("cuParamSetSize", cuParamSetSize(scale, 16));
+        show(
+            "cuParamSetTexRef",
+            cuParamSetTexRef(scale, CU_PARAM_TR_DEFAULT, ptr::null_mut()),
+        );
+        for way in 0..3 {
+            let grid: c_int = 1 << way;
+            check!(cuMemsetD32(out, 0, 256));
+            let ok = if way == 0 {
+                launched("cuLaunch", cuLaunch(scale), 0)
+            } else if way == 1 {
+                launched("cuLaunchGrid", cuLaunchGrid(scale, grid, 1), 0)
+            } else {
+                let code = cuLaunchGridAsync(scale, grid, 1, stream);
+                launched("cuLaunchGridAsync", code, 0)
+            };
+            if !ok {
+                continue;
+            }
+            check!(cuCtxSynchronize());
+            let mut values = [0f32; 256];
+            check!(cuMemcpyDtoH(
                 values.as_mut_ptr() as *mut c_void,
                 out,
                 size_of::<[f32; 256]>(),
-            )
-        });
-        let expected = |i: c_int| {
-            if i < 64 * grid {
-                factor * i as f32
-            } else {
-                0.0
-            }
-        };
-        let same = (0..256)
-            .filter(|&i| values[i as usize] == expected(i))
-            .count();
-        expect_all("  its output", same, 256);
-    }
+            ));
+            let expected = |i: c_int| {
+                if i < 64 * grid {
+                    factor * i as f32
+                } else {
+                    0.0
+                }
+            };
+            let same = (0..256)
+                .filter(|&i| values[i as usize] == expected(i))
+                .count();
+            expect_all("  its output", same, 256);
+        }
 
-    check!(unsafe { cuEventDestroy(completion) });
-    check!(unsafe { cuEventDestroy(programmatic) });
-    check!(unsafe { cuMemFree(report) });
-    check!(unsafe { cuMemFree(slots) });
-    check!(unsafe { cuMemFree(signals) });
-    check!(unsafe { cuMemFree(data) });
-    check!(unsafe { cuMemFree(out) });
-    check!(unsafe { cuStreamDestroy(other) });
-    check!(unsafe { cuStreamDestroy(stream) });
-    check!(unsafe { cuModuleUnload(module) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
+        check!(cuEventDestroy(completion));
+        check!(cuEventDestroy(programmatic));
+        check!(cuMemFree(report));
+        check!(cuMemFree(slots));
+        check!(cuMemFree(signals));
+        check!(cuMemFree(data));
+        check!(cuMemFree(out));
+        check!(cuStreamDestroy(other));
+        check!(cuStreamDestroy(stream));
+        check!(cuModuleUnload(module));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
+    }
 }

@@ -32,11 +32,11 @@ fn read_file(path: &std::path::Path) -> Vec<u8> {
 }
 
 /// Launches add_values(out, 5) and prints what it computed.
-fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
-    let mut k: c_int = 5;
-    let mut args: [*mut c_void; 2] = [&raw mut out as *mut c_void, &raw mut k as *mut c_void];
-    check!(unsafe {
-        cuLaunchKernel(
+unsafe fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
+    unsafe {
+        let mut k: c_int = 5;
+        let mut args: [*mut c_void; 2] = [&raw mut out as *mut c_void, &raw mut k as *mut c_void];
+        check!(cuLaunchKernel(
             f,
             1,
             1,
@@ -48,39 +48,43 @@ fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
             ptr::null_mut(),
             args.as_mut_ptr(),
             ptr::null_mut(),
-        )
-    });
-    check!(unsafe { cuCtxSynchronize() });
-    let mut value: c_int = 0;
-    check!(unsafe { cuMemcpyDtoH(&raw mut value as *mut c_void, out, size_of::<c_int>()) });
-    println!("  add_values(5) = {}", value);
-    value
+        ));
+        check!(cuCtxSynchronize());
+        let mut value: c_int = 0;
+        check!(cuMemcpyDtoH(
+            &raw mut value as *mut c_void,
+            out,
+            size_of::<c_int>()
+        ));
+        println!("  add_values(5) = {}", value);
+        value
+    }
 }
 
 fn main() {
-    let ptx_file = kernel_file("library.ptx");
-    let ptx_path = c_path(ptx_file.clone());
-    let link0_file = kernel_file("ptx_link0.ptx");
-    let link1_path = c_path(kernel_file("ptx_link1.ptx"));
+    unsafe {
+        let ptx_file = kernel_file("library.ptx");
+        let ptx_path = c_path(ptx_file.clone());
+        let link0_file = kernel_file("ptx_link0.ptx");
+        let link1_path = c_path(kernel_file("ptx_link1.ptx"));
 
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    let Some((device, _)) = primary_context() else {
-        finish();
-    };
-    let ptx = read_file(&ptx_file);
-    expect(ptx.len() > 1, "library.ptx read");
-    if ptx.len() <= 1 {
-        finish();
-    }
-    let ptx_ptr = ptx.as_ptr() as *const c_void;
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        let Some((device, _)) = primary_context() else {
+            finish();
+        };
+        let ptx = read_file(&ptx_file);
+        expect(ptx.len() > 1, "library.ptx read");
+        if ptx.len() <= 1 {
+            finish();
+        }
+        let ptx_ptr = ptx.as_ptr() as *const c_void;
 
-    // The library group.
-    let mut library: CUlibrary = ptr::null_mut();
-    let mut from_file: CUlibrary = ptr::null_mut();
-    if !check!(unsafe {
-        cuLibraryLoadData(
+        // The library group.
+        let mut library: CUlibrary = ptr::null_mut();
+        let mut from_file: CUlibrary = ptr::null_mut();
+        if !check!(cuLibraryLoadData(
             &mut library,
             ptx_ptr,
             ptr::null_mut(),
@@ -89,14 +93,12 @@ fn main() {
             ptr::null_mut(),
             ptr::null_mut(),
             0,
-        )
-    }) {
-        finish();
-    }
-    let mut jit_options: [CUjit_option; 1] = [CU_JIT_OPTIMIZATION_LEVEL];
-    let mut jit_values: [*mut c_void; 1] = [3usize as *mut c_void];
-    check!(unsafe {
-        cuLibraryLoadFromFile(
+        )) {
+            finish();
+        }
+        let mut jit_options: [CUjit_option; 1] = [CU_JIT_OPTIMIZATION_LEVEL];
+        let mut jit_values: [*mut c_void; 1] = [3usize as *mut c_void];
+        check!(cuLibraryLoadFromFile(
             &mut from_file,
             ptx_path.as_ptr(),
             jit_options.as_mut_ptr(),
@@ -105,121 +107,140 @@ fn main() {
             ptr::null_mut(),
             ptr::null_mut(),
             0,
-        )
-    });
-    let mut count: c_uint = 0;
-    check!(unsafe { cuLibraryGetKernelCount(&mut count, library) });
-    println!("library: {} kernels", count);
-    let mut kernels: [CUkernel; 8] = [ptr::null_mut(); 8];
-    if count > 8 {
-        count = 8;
-    }
-    check!(unsafe { cuLibraryEnumerateKernels(kernels.as_mut_ptr(), count, library) });
-    for k in 0..count as usize {
-        let mut name: *const c_char = ptr::null();
-        check!(unsafe { cuKernelGetName(&mut name, kernels[k]) });
-        println!("  kernel {}", unsafe { s(name) });
-        let mut i: usize = 0;
-        loop {
-            let (mut offset, mut size): (usize, usize) = (0, 0);
-            if unsafe { cuKernelGetParamInfo(kernels[k], i, &mut offset, &mut size) }
-                != CUDA_SUCCESS
-            {
-                println!("  cuKernelGetParamInfo: {} parameters", i);
-                break;
-            }
-            println!("  parameter {}: offset {}, size {}", i, offset, size);
-            i += 1;
+        ));
+        let mut count: c_uint = 0;
+        check!(cuLibraryGetKernelCount(&mut count, library));
+        println!("library: {} kernels", count);
+        let mut kernels: [CUkernel; 8] = [ptr::null_mut(); 8];
+        if count > 8 {
+            count = 8;
         }
-        #[cfg(feature = "cuda-13020")]
-        {
-            let mut params: usize = 0;
-            match entry::cuKernelGetParamCount_v13020.get() {
-                Ok(get_param_count) => {
-                    let code = unsafe { get_param_count(kernels[k], &mut params) };
-                    if show("cuKernelGetParamCount", code) {
-                        println!("  count = {}", params);
-                    }
+        check!(cuLibraryEnumerateKernels(
+            kernels.as_mut_ptr(),
+            count,
+            library
+        ));
+        for k in 0..count as usize {
+            let mut name: *const c_char = ptr::null();
+            check!(cuKernelGetName(&mut name, kernels[k]));
+            println!("  kernel {}", s(name));
+            let mut i: usize = 0;
+            loop {
+                let (mut offset, mut size): (usize, usize) = (0, 0);
+                if cuKernelGetParamInfo(kernels[k], i, &mut offset, &mut size) != CUDA_SUCCESS {
+                    println!("  cuKernelGetParamInfo: {} parameters", i);
+                    break;
                 }
-                Err(e) => show_missing("cuKernelGetParamCount", e),
+                println!("  parameter {}: offset {}, size {}", i, offset, size);
+                i += 1;
             }
-        }
-        let mut owner: CUlibrary = ptr::null_mut();
-        check!(unsafe { cuKernelGetLibrary(&mut owner, kernels[k]) });
-        expect(owner == library, "the kernel's library");
-        let mut threads: c_int = 0;
-        check!(unsafe {
-            cuKernelGetAttribute(
+            #[cfg(feature = "cuda-13020")]
+            {
+                let mut params: usize = 0;
+                match entry::cuKernelGetParamCount_v13020.get() {
+                    Ok(get_param_count) => {
+                        let code = get_param_count(kernels[k], &mut params);
+                        if show("cuKernelGetParamCount", code) {
+                            println!("  count = {}", params);
+                        }
+                    }
+                    Err(e) => show_missing("cuKernelGetParamCount", e),
+                }
+            }
+            let mut owner: CUlibrary = ptr::null_mut();
+            check!(cuKernelGetLibrary(&mut owner, kernels[k]));
+            expect(owner == library, "the kernel's library");
+            let mut threads: c_int = 0;
+            check!(cuKernelGetAttribute(
                 &mut threads,
                 CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
                 kernels[k],
                 device,
-            )
-        });
-        println!("  {} threads per block at most", threads);
-        check!(unsafe {
-            cuKernelSetAttribute(
+            ));
+            println!("  {} threads per block at most", threads);
+            check!(cuKernelSetAttribute(
                 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 1024,
                 kernels[k],
                 device,
-            )
-        });
-        check!(unsafe { cuKernelSetCacheConfig(kernels[k], CU_FUNC_CACHE_PREFER_L1, device) });
-    }
-    let mut add_kernel: CUkernel = ptr::null_mut();
-    let mut double_kernel: CUkernel = ptr::null_mut();
-    check!(unsafe { cuLibraryGetKernel(&mut add_kernel, library, c"add_values".as_ptr()) });
-    check!(unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr()) });
-    let missing = unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"missing".as_ptr()) };
-    expect(
-        !show("cuLibraryGetKernel(missing)", missing),
-        "no kernel of a name the library lacks",
-    );
-    check!(unsafe { cuLibraryGetKernel(&mut double_kernel, library, c"double_managed".as_ptr()) });
+            ));
+            check!(cuKernelSetCacheConfig(
+                kernels[k],
+                CU_FUNC_CACHE_PREFER_L1,
+                device
+            ));
+        }
+        let mut add_kernel: CUkernel = ptr::null_mut();
+        let mut double_kernel: CUkernel = ptr::null_mut();
+        check!(cuLibraryGetKernel(
+            &mut add_kernel,
+            library,
+            c"add_values".as_ptr()
+        ));
+        check!(cuLibraryGetKernel(
+            &mut double_kernel,
+            library,
+            c"double_managed".as_ptr()
+        ));
+        let missing = cuLibraryGetKernel(&mut double_kernel, library, c"missing".as_ptr());
+        expect(
+            !show("cuLibraryGetKernel(missing)", missing),
+            "no kernel of a name the library lacks",
+        );
+        check!(cuLibraryGetKernel(
+            &mut double_kernel,
+            library,
+            c"double_managed".as_ptr()
+        ));
 
-    let (mut global, mut managed): (CUdeviceptr, CUdeviceptr) = (0, 0);
-    let mut bytes: usize = 0;
-    check!(unsafe {
-        cuLibraryGetGlobal(&mut global, &mut bytes, library, c"device_value".as_ptr())
-    });
-    println!("  device_value: {} bytes", bytes);
-    let mut value: c_int = 0;
-    let value_ptr = &raw mut value as *mut c_void;
-    check!(unsafe { cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()) });
-    println!("  device_value = {}", value);
-    expect(value == 42, "device_value's initial value");
-    value = 100;
-    check!(unsafe { cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()) });
-    check!(unsafe {
-        cuLibraryGetManaged(&mut managed, &mut bytes, library, c"managed_value".as_ptr())
-    });
-    let managed_ptr = managed as *const c_int;
-    println!(
-        "  managed_value: {} bytes, = {} on the host",
-        bytes,
-        unsafe { managed_ptr.read_volatile() }
-    );
-    expect(
-        unsafe { managed_ptr.read_volatile() } == 7,
-        "managed_value's initial value",
-    );
-    let mut unified: *mut c_void = ptr::null_mut();
-    show("cuLibraryGetUnifiedFunction", unsafe {
-        cuLibraryGetUnifiedFunction(&mut unified, library, c"add_values".as_ptr())
-    });
-    let mut out: CUdeviceptr = 0;
-    check!(unsafe { cuMemAlloc(&mut out, size_of::<c_int>()) });
-    let mut add_function: CUfunction = ptr::null_mut();
-    let mut double_function: CUfunction = ptr::null_mut();
-    check!(unsafe { cuKernelGetFunction(&mut add_function, add_kernel) });
-    expect(
-        add_values(add_function, out) == 100 + 7 + 5,
-        "add_values through the library's kernel",
-    );
-    check!(unsafe { cuKernelGetFunction(&mut double_function, double_kernel) });
-    check!(unsafe {
-        cuLaunchKernel(
+        let (mut global, mut managed): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        let mut bytes: usize = 0;
+        check!(cuLibraryGetGlobal(
+            &mut global,
+            &mut bytes,
+            library,
+            c"device_value".as_ptr()
+        ));
+        println!("  device_value: {} bytes", bytes);
+        let mut value: c_int = 0;
+        let value_ptr = &raw mut value as *mut c_void;
+        check!(cuMemcpyDtoH(value_ptr, global, size_of::<c_int>()));
+        println!("  device_value = {}", value);
+        expect(value == 42, "device_value's initial value");
+        value = 100;
+        check!(cuMemcpyHtoD(global, value_ptr, size_of::<c_int>()));
+        check!(cuLibraryGetManaged(
+            &mut managed,
+            &mut bytes,
+            library,
+            c"managed_value".as_ptr()
+        ));
+        let managed_ptr = managed as *const c_int;
+        println!(
+            "  managed_value: {} bytes, = {} on the host",
+            bytes,
+            managed_ptr.read_volatile()
+        );
+        expect(
+            managed_ptr.read_volatile() == 7,
+            "managed_value's initial value",
+        );
+        let mut unified: *mut c_void = ptr::null_mut();
+        show(
+            "cuLibraryGetUnifiedFunction",
+            cuLibraryGetUnifiedFunction(&mut unified, library, c"add_values".as_ptr()),
+        );
+        let mut out: CUdeviceptr = 0;
+        check!(cuMemAlloc(&mut out, size_of::<c_int>()));
+        let mut add_function: CUfunction = ptr::null_mut();
+        let mut double_function: CUfunction = ptr::null_mut();
+        check!(cuKernelGetFunction(&mut add_function, add_kernel));
+        expect(
+            add_values(add_function, out) == 100 + 7 + 5,
+            "add_values through the library's kernel",
+        );
+        check!(cuKernelGetFunction(&mut double_function, double_kernel));
+        check!(cuLaunchKernel(
             double_function,
             1,
             1,
@@ -231,101 +252,98 @@ fn main() {
             ptr::null_mut(),
             ptr::null_mut(),
             ptr::null_mut(),
-        )
-    });
-    check!(unsafe { cuCtxSynchronize() });
-    println!(
-        "  managed_value = {} on the host after double_managed",
-        unsafe { managed_ptr.read_volatile() }
-    );
-    expect(
-        unsafe { managed_ptr.read_volatile() } == 14,
-        "managed_value doubled",
-    );
-    let mut library_module: CUmodule = ptr::null_mut();
-    check!(unsafe { cuLibraryGetModule(&mut library_module, library) });
-    let mut through_module: CUfunction = ptr::null_mut();
-    check!(unsafe {
-        cuModuleGetFunction(&mut through_module, library_module, c"add_values".as_ptr())
-    });
-    expect(
-        add_values(through_module, out) == 100 + 14 + 5,
-        "add_values through the library's module",
-    );
+        ));
+        check!(cuCtxSynchronize());
+        println!(
+            "  managed_value = {} on the host after double_managed",
+            managed_ptr.read_volatile()
+        );
+        expect(managed_ptr.read_volatile() == 14, "managed_value doubled");
+        let mut library_module: CUmodule = ptr::null_mut();
+        check!(cuLibraryGetModule(&mut library_module, library));
+        let mut through_module: CUfunction = ptr::null_mut();
+        check!(cuModuleGetFunction(
+            &mut through_module,
+            library_module,
+            c"add_values".as_ptr()
+        ));
+        expect(
+            add_values(through_module, out) == 100 + 14 + 5,
+            "add_values through the library's module",
+        );
 
-    // The module group.
-    let mut loaded: CUmodule = ptr::null_mut();
-    let mut from_data: CUmodule = ptr::null_mut();
-    let mut with_options: CUmodule = ptr::null_mut();
-    check!(unsafe { cuModuleLoad(&mut loaded, ptx_path.as_ptr()) });
-    check!(unsafe { cuModuleLoadData(&mut from_data, ptx_ptr) });
-    let mut log = [0 as c_char; 4096];
-    let mut options: [CUjit_option; 3] = [
-        CU_JIT_INFO_LOG_BUFFER,
-        CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-        CU_JIT_OPTIMIZATION_LEVEL,
-    ];
-    let mut values: [*mut c_void; 3] = [
-        log.as_mut_ptr() as *mut c_void,
-        size_of::<[c_char; 4096]>() as *mut c_void,
-        2usize as *mut c_void,
-    ];
-    check!(unsafe {
-        cuModuleLoadDataEx(
+        // The module group.
+        let mut loaded: CUmodule = ptr::null_mut();
+        let mut from_data: CUmodule = ptr::null_mut();
+        let mut with_options: CUmodule = ptr::null_mut();
+        check!(cuModuleLoad(&mut loaded, ptx_path.as_ptr()));
+        check!(cuModuleLoadData(&mut from_data, ptx_ptr));
+        let mut log = [0 as c_char; 4096];
+        let mut options: [CUjit_option; 3] = [
+            CU_JIT_INFO_LOG_BUFFER,
+            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            CU_JIT_OPTIMIZATION_LEVEL,
+        ];
+        let mut values: [*mut c_void; 3] = [
+            log.as_mut_ptr() as *mut c_void,
+            size_of::<[c_char; 4096]>() as *mut c_void,
+            2usize as *mut c_void,
+        ];
+        check!(cuModuleLoadDataEx(
             &mut with_options,
             ptx_ptr,
             3,
             options.as_mut_ptr(),
             values.as_mut_ptr(),
-        )
-    });
-    let mut functions: c_uint = 0;
-    check!(unsafe { cuModuleGetFunctionCount(&mut functions, loaded) });
-    println!("module: {} functions", functions);
-    let mut listed: [CUfunction; 8] = [ptr::null_mut(); 8];
-    if functions > 8 {
-        functions = 8;
-    }
-    check!(unsafe { cuModuleEnumerateFunctions(listed.as_mut_ptr(), functions, loaded) });
-    for i in 0..functions as usize {
-        let mut name: *const c_char = ptr::null();
-        check!(unsafe { cuFuncGetName(&mut name, listed[i]) });
-        println!("  function {}", unsafe { s(name) });
-    }
-    let mut module_global: CUdeviceptr = 0;
-    check!(unsafe {
-        cuModuleGetGlobal(
+        ));
+        let mut functions: c_uint = 0;
+        check!(cuModuleGetFunctionCount(&mut functions, loaded));
+        println!("module: {} functions", functions);
+        let mut listed: [CUfunction; 8] = [ptr::null_mut(); 8];
+        if functions > 8 {
+            functions = 8;
+        }
+        check!(cuModuleEnumerateFunctions(
+            listed.as_mut_ptr(),
+            functions,
+            loaded
+        ));
+        for i in 0..functions as usize {
+            let mut name: *const c_char = ptr::null();
+            check!(cuFuncGetName(&mut name, listed[i]));
+            println!("  function {}", s(name));
+        }
+        let mut module_global: CUdeviceptr = 0;
+        check!(cuModuleGetGlobal(
             &mut module_global,
             &mut bytes,
             loaded,
             c"device_value".as_ptr(),
-        )
-    });
-    check!(unsafe { cuMemcpyDtoH(value_ptr, module_global, size_of::<c_int>()) });
-    println!(
-        "  device_value: {} bytes, = {} in this module",
-        bytes, value
-    );
-    expect(value == 42, "device_value in another module");
-    let mut mode = CU_MODULE_EAGER_LOADING;
-    check!(unsafe { cuModuleGetLoadingMode(&mut mode) });
-    println!(
-        "loading mode: {}",
-        if mode == CU_MODULE_LAZY_LOADING {
-            "lazy"
-        } else {
-            "eager"
-        }
-    );
+        ));
+        check!(cuMemcpyDtoH(value_ptr, module_global, size_of::<c_int>()));
+        println!(
+            "  device_value: {} bytes, = {} in this module",
+            bytes, value
+        );
+        expect(value == 42, "device_value in another module");
+        let mut mode = CU_MODULE_EAGER_LOADING;
+        check!(cuModuleGetLoadingMode(&mut mode));
+        println!(
+            "loading mode: {}",
+            if mode == CU_MODULE_LAZY_LOADING {
+                "lazy"
+            } else {
+                "eager"
+            }
+        );
 
-    // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary.
-    let mut link0 = read_file(&link0_file);
-    let mut link: CUlinkState = ptr::null_mut();
-    let mut cubin: *mut c_void = ptr::null_mut();
-    let mut cubin_size: usize = 0;
-    check!(unsafe { cuLinkCreate(0, ptr::null_mut(), ptr::null_mut(), &mut link) });
-    check!(unsafe {
-        cuLinkAddData(
+        // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary.
+        let mut link0 = read_file(&link0_file);
+        let mut link: CUlinkState = ptr::null_mut();
+        let mut cubin: *mut c_void = ptr::null_mut();
+        let mut cubin_size: usize = 0;
+        check!(cuLinkCreate(0, ptr::null_mut(), ptr::null_mut(), &mut link));
+        check!(cuLinkAddData(
             link,
             CU_JIT_INPUT_PTX,
             link0.as_mut_ptr() as *mut c_void,
@@ -334,47 +352,47 @@ fn main() {
             0,
             ptr::null_mut(),
             ptr::null_mut(),
-        )
-    });
-    check!(unsafe {
-        cuLinkAddFile(
+        ));
+        check!(cuLinkAddFile(
             link,
             CU_JIT_INPUT_PTX,
             link1_path.as_ptr(),
             0,
             ptr::null_mut(),
             ptr::null_mut(),
-        )
-    });
-    if check!(unsafe { cuLinkComplete(link, &mut cubin, &mut cubin_size) }) {
-        let elf = cubin_size > 4
-            && unsafe { std::slice::from_raw_parts(cubin as *const u8, 4) } == b"\x7fELF";
-        expect(elf, "the linker's output is a cubin");
-        let mut linked: CUmodule = ptr::null_mut();
-        let mut fat: CUmodule = ptr::null_mut();
-        if check!(unsafe { cuModuleLoadData(&mut linked, cubin) }) {
-            check!(unsafe { cuModuleUnload(linked) });
+        ));
+        if check!(cuLinkComplete(link, &mut cubin, &mut cubin_size)) {
+            let elf =
+                cubin_size > 4 && std::slice::from_raw_parts(cubin as *const u8, 4) == b"\x7fELF";
+            expect(elf, "the linker's output is a cubin");
+            let mut linked: CUmodule = ptr::null_mut();
+            let mut fat: CUmodule = ptr::null_mut();
+            if check!(cuModuleLoadData(&mut linked, cubin)) {
+                check!(cuModuleUnload(linked));
+            }
+            if show(
+                "cuModuleLoadFatBinary(cubin)",
+                cuModuleLoadFatBinary(&mut fat, cubin),
+            ) {
+                check!(cuModuleUnload(fat));
+            }
         }
-        if show("cuModuleLoadFatBinary(cubin)", unsafe {
-            cuModuleLoadFatBinary(&mut fat, cubin)
-        }) {
-            check!(unsafe { cuModuleUnload(fat) });
+        check!(cuLinkDestroy(link));
+        let mut fat_ptx: CUmodule = ptr::null_mut();
+        if show(
+            "cuModuleLoadFatBinary(PTX)",
+            cuModuleLoadFatBinary(&mut fat_ptx, ptx_ptr),
+        ) {
+            check!(cuModuleUnload(fat_ptx));
         }
-    }
-    check!(unsafe { cuLinkDestroy(link) });
-    let mut fat_ptx: CUmodule = ptr::null_mut();
-    if show("cuModuleLoadFatBinary(PTX)", unsafe {
-        cuModuleLoadFatBinary(&mut fat_ptx, ptx_ptr)
-    }) {
-        check!(unsafe { cuModuleUnload(fat_ptx) });
-    }
 
-    check!(unsafe { cuMemFree(out) });
-    check!(unsafe { cuModuleUnload(with_options) });
-    check!(unsafe { cuModuleUnload(from_data) });
-    check!(unsafe { cuModuleUnload(loaded) });
-    check!(unsafe { cuLibraryUnload(from_file) });
-    check!(unsafe { cuLibraryUnload(library) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
+        check!(cuMemFree(out));
+        check!(cuModuleUnload(with_options));
+        check!(cuModuleUnload(from_data));
+        check!(cuModuleUnload(loaded));
+        check!(cuLibraryUnload(from_file));
+        check!(cuLibraryUnload(library));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
+    }
 }

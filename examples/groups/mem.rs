@@ -39,12 +39,14 @@ unsafe fn equal<T: PartialEq + Copy>(p: *const c_void, n: usize, value: T) -> us
 }
 
 unsafe fn print_array(what: &str, array: CUarray) {
-    let mut d: CUDA_ARRAY3D_DESCRIPTOR = zeroed();
-    check!(cuArray3DGetDescriptor(&mut d, array));
-    println!(
-        "{what}: {} x {} x {}, format {}, {} channel(s), flags {}",
-        d.Width, d.Height, d.Depth, d.Format.0, d.NumChannels, d.Flags
-    );
+    unsafe {
+        let mut d: CUDA_ARRAY3D_DESCRIPTOR = zeroed();
+        check!(cuArray3DGetDescriptor(&mut d, array));
+        println!(
+            "{what}: {} x {} x {}, format {}, {} channel(s), flags {}",
+            d.Width, d.Height, d.Depth, d.Format.0, d.NumChannels, d.Flags
+        );
+    }
 }
 
 unsafe extern "C" fn async_notification(
@@ -684,6 +686,6 @@ fn main() {
         check!(cuMemFreeHost(pinned_raw));
         check!(cuStreamDestroy(stream));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

@@ -239,6 +239,6 @@ fn main() {
         for d in dev {
             check!(cuDevicePrimaryCtxRelease(d));
         }
+        finish()
     }
-    finish()
 }

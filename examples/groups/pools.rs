@@ -54,14 +54,16 @@ fn data<T>(value: &mut T) -> *mut c_void {
 
 /// Every attribute of `pool`: the 32-bit ones read into the low half of a zeroed 64-bit word.
 unsafe fn print_attributes(what: &str, pool: CUmemoryPool) {
-    println!("{what}:");
-    for &(attribute, name) in ATTRIBUTES {
-        let mut value: c_ulonglong = 0;
-        let code = cuMemPoolGetAttribute(pool, attribute, data(&mut value));
-        if code == CUresult::CUDA_SUCCESS {
-            println!("  {name} = {value}");
-        } else {
-            println!("  {name}: {}", result_name(code));
+    unsafe {
+        println!("{what}:");
+        for &(attribute, name) in ATTRIBUTES {
+            let mut value: c_ulonglong = 0;
+            let code = cuMemPoolGetAttribute(pool, attribute, data(&mut value));
+            if code == CUresult::CUDA_SUCCESS {
+                println!("  {name} = {value}");
+            } else {
+                println!("  {name}: {}", result_name(code));
+            }
         }
     }
 }
@@ -69,17 +71,19 @@ unsafe fn print_attributes(what: &str, pool: CUmemoryPool) {
 /// Fills `bytes` at `ptr` with `value` in stream order and reads them back: how many words hold
 /// it.
 unsafe fn set_and_count(ptr: CUdeviceptr, bytes: usize, value: c_uint, stream: CUstream) -> usize {
-    let n = bytes / size_of::<c_uint>();
-    let mut back: Vec<c_uint> = vec![0; n];
-    check!(cuMemsetD32Async(ptr, value, n, stream));
-    check!(cuMemcpyDtoHAsync(
-        back.as_mut_ptr().cast(),
-        ptr,
-        bytes,
-        stream
-    ));
-    check!(cuStreamSynchronize(stream));
-    back.iter().filter(|v| **v == value).count()
+    unsafe {
+        let n = bytes / size_of::<c_uint>();
+        let mut back: Vec<c_uint> = vec![0; n];
+        check!(cuMemsetD32Async(ptr, value, n, stream));
+        check!(cuMemcpyDtoHAsync(
+            back.as_mut_ptr().cast(),
+            ptr,
+            bytes,
+            stream
+        ));
+        check!(cuStreamSynchronize(stream));
+        back.iter().filter(|v| **v == value).count()
+    }
 }
 
 fn main() {
@@ -219,6 +223,6 @@ fn main() {
         check!(cuMemPoolDestroy(own));
         check!(cuStreamDestroy(stream));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

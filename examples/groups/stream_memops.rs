@@ -142,6 +142,6 @@ fn main() {
         check!(cuMemFreeHost(host));
         check!(cuModuleUnload(module));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

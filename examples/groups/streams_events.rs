@@ -32,15 +32,15 @@ unsafe extern "C" fn count_call(_stream: CUstream, status: CUresult, user_data: 
 const N: usize = 256;
 
 /// Enqueues add_value(data, value, N) on `stream`.
-fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value: c_int) {
-    let mut n = N as c_int;
-    let mut args: [*mut c_void; 3] = [
-        &raw mut data as *mut c_void,
-        &raw mut value as *mut c_void,
-        &raw mut n as *mut c_void,
-    ];
-    check!(unsafe {
-        cuLaunchKernel(
+unsafe fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value: c_int) {
+    unsafe {
+        let mut n = N as c_int;
+        let mut args: [*mut c_void; 3] = [
+            &raw mut data as *mut c_void,
+            &raw mut value as *mut c_void,
+            &raw mut n as *mut c_void,
+        ];
+        check!(cuLaunchKernel(
             add_value,
             1,
             1,
@@ -52,227 +52,267 @@ fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value
             stream,
             args.as_mut_ptr(),
             ptr::null_mut(),
-        )
-    });
+        ));
+    }
 }
 
 /// Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
-fn run_and_check(what: &str, graph: CUgraph, stream: CUstream, data: CUdeviceptr, expected: c_int) {
-    let mut exec: CUgraphExec = ptr::null_mut();
-    check!(unsafe { cuMemsetD32(data, 0, N) });
-    check!(unsafe { cuCtxSynchronize() });
-    if !check!(unsafe { cuGraphInstantiate(&mut exec, graph, 0) }) {
-        return;
-    }
-    check!(unsafe { cuGraphLaunch(exec, stream) });
-    check!(unsafe { cuStreamSynchronize(stream) });
-    let mut host = [0 as c_int; N];
-    check!(unsafe {
-        cuMemcpyDtoH(
+unsafe fn run_and_check(
+    what: &str,
+    graph: CUgraph,
+    stream: CUstream,
+    data: CUdeviceptr,
+    expected: c_int,
+) {
+    unsafe {
+        let mut exec: CUgraphExec = ptr::null_mut();
+        check!(cuMemsetD32(data, 0, N));
+        check!(cuCtxSynchronize());
+        if !check!(cuGraphInstantiate(&mut exec, graph, 0)) {
+            return;
+        }
+        check!(cuGraphLaunch(exec, stream));
+        check!(cuStreamSynchronize(stream));
+        let mut host = [0 as c_int; N];
+        check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
             size_of::<[c_int; N]>(),
-        )
-    });
-    println!("{what}: element 0 is {}", host[0]);
-    expect(host.iter().all(|&h| h == expected), what);
-    check!(unsafe { cuGraphExecDestroy(exec) });
+        ));
+        println!("{what}: element 0 is {}", host[0]);
+        expect(host.iter().all(|&h| h == expected), what);
+        check!(cuGraphExecDestroy(exec));
+    }
 }
 
 fn main() {
-    if !check!(unsafe { cuInit(0) }) {
-        exit(1);
-    }
-    let Some((device, ctx)) = primary_context() else {
-        finish();
-    };
-    let module = load_module("graphs.ptx");
-    let add_value = get_function(module, c"add_value");
-    if add_value.is_null() {
-        finish();
-    }
-    let mut data: CUdeviceptr = 0;
-    check!(unsafe { cuMemAlloc(&mut data, N * size_of::<c_int>()) });
+    unsafe {
+        if !check!(cuInit(0)) {
+            exit(1);
+        }
+        let Some((device, ctx)) = primary_context() else {
+            finish();
+        };
+        let module = load_module("graphs.ptx");
+        let add_value = get_function(module, c"add_value");
+        if add_value.is_null() {
+            finish();
+        }
+        let mut data: CUdeviceptr = 0;
+        check!(cuMemAlloc(&mut data, N * size_of::<c_int>()));
 
-    // Streams and what they report.
-    let (mut least, mut greatest): (c_int, c_int) = (0, 0);
-    check!(unsafe { cuCtxGetStreamPriorityRange(&mut least, &mut greatest) });
-    let mut plain: CUstream = ptr::null_mut();
-    let mut urgent: CUstream = ptr::null_mut();
-    let mut copy: CUstream = ptr::null_mut();
-    check!(unsafe { cuStreamCreate(&mut plain, CU_STREAM_NON_BLOCKING.0) });
-    check!(unsafe { cuStreamCreateWithPriority(&mut urgent, CU_STREAM_NON_BLOCKING.0, greatest) });
-    check!(unsafe { cuStreamCreate(&mut copy, CU_STREAM_DEFAULT.0) });
-    let mut flags: c_uint = 0;
-    let mut priority: c_int = 0;
-    check!(unsafe { cuStreamGetFlags(plain, &mut flags) });
-    println!("stream flags: {}", flags);
-    check!(unsafe { cuStreamGetPriority(urgent, &mut priority) });
-    expect(priority == greatest, "the stream's priority");
-    let (mut id_plain, mut id_urgent): (c_ulonglong, c_ulonglong) = (0, 0);
-    check!(unsafe { cuStreamGetId(plain, &mut id_plain) });
-    check!(unsafe { cuStreamGetId(urgent, &mut id_urgent) });
-    expect(id_plain != id_urgent, "two streams' ids differ");
-    let mut stream_device: CUdevice = -1;
-    check!(unsafe { cuStreamGetDevice(plain, &mut stream_device) });
-    expect(stream_device == device, "the stream's device");
-    let mut stream_ctx: CUcontext = ptr::null_mut();
-    let mut stream_green: CUgreenCtx = ptr::null_mut();
-    check!(unsafe { cuStreamGetCtx(plain, &mut stream_ctx) });
-    expect(stream_ctx == ctx, "the stream's context");
-    stream_ctx = ptr::null_mut();
-    check!(unsafe { cuStreamGetCtx_v2(plain, &mut stream_ctx, &mut stream_green) });
-    expect(
-        stream_ctx == ctx && stream_green.is_null(),
-        "the stream's context, and no green context",
-    );
+        // Streams and what they report.
+        let (mut least, mut greatest): (c_int, c_int) = (0, 0);
+        check!(cuCtxGetStreamPriorityRange(&mut least, &mut greatest));
+        let mut plain: CUstream = ptr::null_mut();
+        let mut urgent: CUstream = ptr::null_mut();
+        let mut copy: CUstream = ptr::null_mut();
+        check!(cuStreamCreate(&mut plain, CU_STREAM_NON_BLOCKING.0));
+        check!(cuStreamCreateWithPriority(
+            &mut urgent,
+            CU_STREAM_NON_BLOCKING.0,
+            greatest
+        ));
+        check!(cuStreamCreate(&mut copy, CU_STREAM_DEFAULT.0));
+        let mut flags: c_uint = 0;
+        let mut priority: c_int = 0;
+        check!(cuStreamGetFlags(plain, &mut flags));
+        println!("stream flags: {}", flags);
+        check!(cuStreamGetPriority(urgent, &mut priority));
+        expect(priority == greatest, "the stream's priority");
+        let (mut id_plain, mut id_urgent): (c_ulonglong, c_ulonglong) = (0, 0);
+        check!(cuStreamGetId(plain, &mut id_plain));
+        check!(cuStreamGetId(urgent, &mut id_urgent));
+        expect(id_plain != id_urgent, "two streams' ids differ");
+        let mut stream_device: CUdevice = -1;
+        check!(cuStreamGetDevice(plain, &mut stream_device));
+        expect(stream_device == device, "the stream's device");
+        let mut stream_ctx: CUcontext = ptr::null_mut();
+        let mut stream_green: CUgreenCtx = ptr::null_mut();
+        check!(cuStreamGetCtx(plain, &mut stream_ctx));
+        expect(stream_ctx == ctx, "the stream's context");
+        stream_ctx = ptr::null_mut();
+        check!(cuStreamGetCtx_v2(plain, &mut stream_ctx, &mut stream_green));
+        expect(
+            stream_ctx == ctx && stream_green.is_null(),
+            "the stream's context, and no green context",
+        );
 
-    // Attributes.
-    let mut value: CUstreamAttrValue = unsafe { zeroed() };
-    value.syncPolicy = CU_SYNC_POLICY_YIELD;
-    check!(unsafe {
-        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &value)
-    });
-    value = unsafe { zeroed() };
-    value.accessPolicyWindow.base_ptr = data as *mut c_void;
-    value.accessPolicyWindow.num_bytes = N * size_of::<c_int>();
-    value.accessPolicyWindow.hitRatio = 1.0;
-    value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
-    value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
-    check!(unsafe {
-        cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &value)
-    });
-    value = unsafe { zeroed() };
-    value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
-    check!(unsafe { cuStreamSetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value) });
-    check!(unsafe { cuStreamCopyAttributes(copy, plain) });
-    value = unsafe { zeroed() };
-    check!(unsafe {
-        cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY, &mut value)
-    });
-    expect(
-        unsafe { value.syncPolicy } == CU_SYNC_POLICY_YIELD,
-        "the synchronization policy copied",
-    );
-    value = unsafe { zeroed() };
-    check!(unsafe {
-        cuStreamGetAttribute(copy, CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW, &mut value)
-    });
-    expect(
-        unsafe { value.accessPolicyWindow.num_bytes } == N * size_of::<c_int>(),
-        "the access policy window copied",
-    );
-    value = unsafe { zeroed() };
-    check!(unsafe { cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &mut value) });
-    expect(
-        unsafe { value.priority } == greatest,
-        "the priority attribute",
-    );
+        // Attributes.
+        let mut value: CUstreamAttrValue = zeroed();
+        value.syncPolicy = CU_SYNC_POLICY_YIELD;
+        check!(cuStreamSetAttribute(
+            plain,
+            CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY,
+            &value
+        ));
+        value = zeroed();
+        value.accessPolicyWindow.base_ptr = data as *mut c_void;
+        value.accessPolicyWindow.num_bytes = N * size_of::<c_int>();
+        value.accessPolicyWindow.hitRatio = 1.0;
+        value.accessPolicyWindow.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+        value.accessPolicyWindow.missProp = CU_ACCESS_PROPERTY_STREAMING;
+        check!(cuStreamSetAttribute(
+            plain,
+            CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW,
+            &value
+        ));
+        value = zeroed();
+        value.memSyncDomain = CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE;
+        check!(cuStreamSetAttribute(
+            plain,
+            CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN,
+            &value
+        ));
+        check!(cuStreamCopyAttributes(copy, plain));
+        value = zeroed();
+        check!(cuStreamGetAttribute(
+            copy,
+            CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY,
+            &mut value
+        ));
+        expect(
+            value.syncPolicy == CU_SYNC_POLICY_YIELD,
+            "the synchronization policy copied",
+        );
+        value = zeroed();
+        check!(cuStreamGetAttribute(
+            copy,
+            CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW,
+            &mut value
+        ));
+        expect(
+            value.accessPolicyWindow.num_bytes == N * size_of::<c_int>(),
+            "the access policy window copied",
+        );
+        value = zeroed();
+        check!(cuStreamGetAttribute(
+            urgent,
+            CU_STREAM_ATTRIBUTE_PRIORITY,
+            &mut value
+        ));
+        expect(value.priority == greatest, "the priority attribute");
 
-    // Work, callbacks, events and waits.
-    let mut timing_start: CUevent = ptr::null_mut();
-    let mut timing_end: CUevent = ptr::null_mut();
-    let mut blocking: CUevent = ptr::null_mut();
-    let mut no_timing: CUevent = ptr::null_mut();
-    let mut interprocess: CUevent = ptr::null_mut();
-    check!(unsafe { cuEventCreate(&mut timing_start, CU_EVENT_DEFAULT.0) });
-    check!(unsafe { cuEventCreate(&mut timing_end, CU_EVENT_DEFAULT.0) });
-    check!(unsafe { cuEventCreate(&mut blocking, CU_EVENT_BLOCKING_SYNC.0) });
-    check!(unsafe { cuEventCreate(&mut no_timing, CU_EVENT_DISABLE_TIMING.0) });
-    check!(unsafe {
-        cuEventCreate(
+        // Work, callbacks, events and waits.
+        let mut timing_start: CUevent = ptr::null_mut();
+        let mut timing_end: CUevent = ptr::null_mut();
+        let mut blocking: CUevent = ptr::null_mut();
+        let mut no_timing: CUevent = ptr::null_mut();
+        let mut interprocess: CUevent = ptr::null_mut();
+        check!(cuEventCreate(&mut timing_start, CU_EVENT_DEFAULT.0));
+        check!(cuEventCreate(&mut timing_end, CU_EVENT_DEFAULT.0));
+        check!(cuEventCreate(&mut blocking, CU_EVENT_BLOCKING_SYNC.0));
+        check!(cuEventCreate(&mut no_timing, CU_EVENT_DISABLE_TIMING.0));
+        check!(cuEventCreate(
             &mut interprocess,
             CU_EVENT_INTERPROCESS.0 | CU_EVENT_DISABLE_TIMING.0,
-        )
-    });
-    check!(unsafe { cuMemsetD32(data, 0, N) });
-    check!(unsafe { cuCtxSynchronize() });
-    let mut calls: c_int = 0;
-    check!(unsafe { cuEventRecord(timing_start, plain) });
-    add(add_value, plain, data, 1);
-    check!(unsafe { cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT.0) });
-    check!(unsafe { cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT.0) });
-    add(add_value, urgent, data, 2);
-    check!(unsafe { cuEventRecord(blocking, urgent) });
-    check!(unsafe { cuStreamWaitEvent(plain, blocking, 0) });
-    add(add_value, plain, data, 4);
-    check!(unsafe {
-        cuStreamAddCallback(plain, Some(count_call), &raw mut calls as *mut c_void, 0)
-    });
-    check!(unsafe { cuEventRecord(timing_end, plain) });
-    check!(unsafe { cuEventRecord(interprocess, plain) });
-    check!(unsafe { cuEventSynchronize(timing_end) });
-    check!(unsafe { cuEventQuery(timing_end) });
-    check!(unsafe { cuStreamSynchronize(plain) });
-    check!(unsafe { cuStreamQuery(plain) });
-    println!("callback calls: {}", calls);
-    let mut ms: f32 = -1.0;
-    check!(unsafe { cuEventElapsedTime(&mut ms, timing_start, timing_end) });
-    expect(ms >= 0.0, "an elapsed time measured");
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        ms = -1.0;
-        check!(unsafe { cuEventElapsedTime_v2(&mut ms, timing_start, timing_end) });
-        expect(ms >= 0.0, "an elapsed time measured (v2)");
-    }
-    show("cuEventElapsedTime(DISABLE_TIMING)", unsafe {
-        cuEventElapsedTime(&mut ms, timing_start, no_timing)
-    });
-    let mut host = [0 as c_int; N];
-    check!(unsafe {
-        cuMemcpyDtoH(
+        ));
+        check!(cuMemsetD32(data, 0, N));
+        check!(cuCtxSynchronize());
+        let mut calls: c_int = 0;
+        check!(cuEventRecord(timing_start, plain));
+        add(add_value, plain, data, 1);
+        check!(cuEventRecordWithFlags(
+            no_timing,
+            plain,
+            CU_EVENT_RECORD_DEFAULT.0
+        ));
+        check!(cuStreamWaitEvent(
+            urgent,
+            no_timing,
+            CU_EVENT_WAIT_DEFAULT.0
+        ));
+        add(add_value, urgent, data, 2);
+        check!(cuEventRecord(blocking, urgent));
+        check!(cuStreamWaitEvent(plain, blocking, 0));
+        add(add_value, plain, data, 4);
+        check!(cuStreamAddCallback(
+            plain,
+            Some(count_call),
+            &raw mut calls as *mut c_void,
+            0
+        ));
+        check!(cuEventRecord(timing_end, plain));
+        check!(cuEventRecord(interprocess, plain));
+        check!(cuEventSynchronize(timing_end));
+        check!(cuEventQuery(timing_end));
+        check!(cuStreamSynchronize(plain));
+        check!(cuStreamQuery(plain));
+        println!("callback calls: {}", calls);
+        let mut ms: f32 = -1.0;
+        check!(cuEventElapsedTime(&mut ms, timing_start, timing_end));
+        expect(ms >= 0.0, "an elapsed time measured");
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            ms = -1.0;
+            check!(cuEventElapsedTime_v2(&mut ms, timing_start, timing_end));
+            expect(ms >= 0.0, "an elapsed time measured (v2)");
+        }
+        show(
+            "cuEventElapsedTime(DISABLE_TIMING)",
+            cuEventElapsedTime(&mut ms, timing_start, no_timing),
+        );
+        let mut host = [0 as c_int; N];
+        check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
             data,
             size_of::<[c_int; N]>(),
-        )
-    });
-    println!(
-        "three kernels on two streams, ordered by events: {}",
-        host[0]
-    );
-    expect(
-        host.iter().all(|&h| h == 7),
-        "three kernels ordered by events",
-    );
-    expect(calls == 1, "the callback ran once");
+        ));
+        println!(
+            "three kernels on two streams, ordered by events: {}",
+            host[0]
+        );
+        expect(
+            host.iter().all(|&h| h == 7),
+            "three kernels ordered by events",
+        );
+        expect(calls == 1, "the callback ran once");
 
-    // Managed memory attached to one stream.
-    let mut managed: CUdeviceptr = 0;
-    check!(unsafe { cuMemAllocManaged(&mut managed, 4096, CU_MEM_ATTACH_GLOBAL.0) });
-    check!(unsafe { cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE.0) });
-    check!(unsafe { cuStreamSynchronize(plain) });
-    let managed_ptr = managed as *mut c_int;
-    unsafe { managed_ptr.write_volatile(5) };
-    add(add_value, plain, managed, 1);
-    check!(unsafe { cuStreamSynchronize(plain) });
-    let attached = unsafe { managed_ptr.read_volatile() };
-    println!("managed memory attached to the stream: {}", attached);
-    expect(attached == 6, "managed memory attached to the stream");
-    check!(unsafe { cuMemFree(managed) });
+        // Managed memory attached to one stream.
+        let mut managed: CUdeviceptr = 0;
+        check!(cuMemAllocManaged(
+            &mut managed,
+            4096,
+            CU_MEM_ATTACH_GLOBAL.0
+        ));
+        check!(cuStreamAttachMemAsync(
+            plain,
+            managed,
+            0,
+            CU_MEM_ATTACH_SINGLE.0
+        ));
+        check!(cuStreamSynchronize(plain));
+        let managed_ptr = managed as *mut c_int;
+        managed_ptr.write_volatile(5);
+        add(add_value, plain, managed, 1);
+        check!(cuStreamSynchronize(plain));
+        let attached = managed_ptr.read_volatile();
+        println!("managed memory attached to the stream: {}", attached);
+        expect(attached == 6, "managed memory attached to the stream");
+        check!(cuMemFree(managed));
 
-    // Stream capture.
-    let mut mode = CU_STREAM_CAPTURE_MODE_RELAXED;
-    check!(unsafe { cuThreadExchangeStreamCaptureMode(&mut mode) });
-    expect(
-        mode == CU_STREAM_CAPTURE_MODE_GLOBAL,
-        "the thread's capture mode was global",
-    );
-    check!(unsafe { cuThreadExchangeStreamCaptureMode(&mut mode) });
-    let mut status = CU_STREAM_CAPTURE_STATUS_NONE;
-    check!(unsafe { cuStreamIsCapturing(plain, &mut status) });
-    expect(status == CU_STREAM_CAPTURE_STATUS_NONE, "not capturing yet");
-    check!(unsafe { cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL) });
-    add(add_value, plain, data, 1);
-    check!(unsafe { cuStreamIsCapturing(plain, &mut status) });
-    expect(status == CU_STREAM_CAPTURE_STATUS_ACTIVE, "capturing");
-    let mut capture_id: cuuint64_t = 0;
-    let mut capturing: CUgraph = ptr::null_mut();
-    let mut deps: *const CUgraphNode = ptr::null();
-    let mut edges: *const CUgraphEdgeData = ptr::null();
-    let mut count: usize = 0;
-    #[cfg(feature = "cuda-13000")]
-    check!(unsafe {
-        cuStreamGetCaptureInfo(
+        // Stream capture.
+        let mut mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+        check!(cuThreadExchangeStreamCaptureMode(&mut mode));
+        expect(
+            mode == CU_STREAM_CAPTURE_MODE_GLOBAL,
+            "the thread's capture mode was global",
+        );
+        check!(cuThreadExchangeStreamCaptureMode(&mut mode));
+        let mut status = CU_STREAM_CAPTURE_STATUS_NONE;
+        check!(cuStreamIsCapturing(plain, &mut status));
+        expect(status == CU_STREAM_CAPTURE_STATUS_NONE, "not capturing yet");
+        check!(cuStreamBeginCapture(plain, CU_STREAM_CAPTURE_MODE_GLOBAL));
+        add(add_value, plain, data, 1);
+        check!(cuStreamIsCapturing(plain, &mut status));
+        expect(status == CU_STREAM_CAPTURE_STATUS_ACTIVE, "capturing");
+        let mut capture_id: cuuint64_t = 0;
+        let mut capturing: CUgraph = ptr::null_mut();
+        let mut deps: *const CUgraphNode = ptr::null();
+        let mut edges: *const CUgraphEdgeData = ptr::null();
+        let mut count: usize = 0;
+        #[cfg(feature = "cuda-13000")]
+        check!(cuStreamGetCaptureInfo(
             plain,
             &mut status,
             &mut capture_id,
@@ -280,22 +320,18 @@ fn main() {
             &mut deps,
             &mut edges,
             &mut count,
-        )
-    });
-    #[cfg(not(feature = "cuda-13000"))]
-    {
-        check!(unsafe {
-            cuStreamGetCaptureInfo(
+        ));
+        #[cfg(not(feature = "cuda-13000"))]
+        {
+            check!(cuStreamGetCaptureInfo(
                 plain,
                 &mut status,
                 &mut capture_id,
                 &mut capturing,
                 &mut deps,
                 &mut count,
-            )
-        });
-        check!(unsafe {
-            cuStreamGetCaptureInfo_v3(
+            ));
+            check!(cuStreamGetCaptureInfo_v3(
                 plain,
                 &mut status,
                 &mut capture_id,
@@ -303,136 +339,121 @@ fn main() {
                 &mut deps,
                 &mut edges,
                 &mut count,
-            )
-        });
-    }
-    let _ = edges;
-    println!("capture info: {} dependency", count);
-    expect(
-        count == 1 && capture_id != 0 && !capturing.is_null(),
-        "the capture's dependency, id and graph",
-    );
-    // The dependencies set to the first kernel's node (as they are), the second kernel, then the
-    // first node added again: the last kernel depends on both.
-    let mut first: CUgraphNode = if count == 1 {
-        unsafe { *deps }
-    } else {
-        ptr::null_mut()
-    };
-    #[cfg(feature = "cuda-13000")]
-    check!(unsafe {
-        cuStreamUpdateCaptureDependencies(
+            ));
+        }
+        let _ = edges;
+        println!("capture info: {} dependency", count);
+        expect(
+            count == 1 && capture_id != 0 && !capturing.is_null(),
+            "the capture's dependency, id and graph",
+        );
+        // The dependencies set to the first kernel's node (as they are), the second kernel, then the
+        // first node added again: the last kernel depends on both.
+        let mut first: CUgraphNode = if count == 1 { *deps } else { ptr::null_mut() };
+        #[cfg(feature = "cuda-13000")]
+        check!(cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
             ptr::null(),
             1,
             CU_STREAM_SET_CAPTURE_DEPENDENCIES.0,
-        )
-    });
-    #[cfg(not(feature = "cuda-13000"))]
-    check!(unsafe {
-        cuStreamUpdateCaptureDependencies(
+        ));
+        #[cfg(not(feature = "cuda-13000"))]
+        check!(cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
             1,
             CU_STREAM_SET_CAPTURE_DEPENDENCIES.0,
-        )
-    });
-    add(add_value, plain, data, 10);
-    #[cfg(feature = "cuda-13000")]
-    check!(unsafe {
-        cuStreamUpdateCaptureDependencies(
+        ));
+        add(add_value, plain, data, 10);
+        #[cfg(feature = "cuda-13000")]
+        check!(cuStreamUpdateCaptureDependencies(
             plain,
             &mut first,
             ptr::null(),
             1,
             CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
-        )
-    });
-    #[cfg(not(feature = "cuda-13000"))]
-    check!(unsafe {
-        cuStreamUpdateCaptureDependencies_v2(
+        ));
+        #[cfg(not(feature = "cuda-13000"))]
+        check!(cuStreamUpdateCaptureDependencies_v2(
             plain,
             &mut first,
             ptr::null(),
             1,
             CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
-        )
-    });
-    add(add_value, plain, data, 100);
-    let mut captured: CUgraph = ptr::null_mut();
-    check!(unsafe { cuStreamEndCapture(plain, &mut captured) });
-    let (mut nodes, mut roots): (usize, usize) = (0, 0);
-    check!(unsafe { cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes) });
-    check!(unsafe { cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots) });
-    println!("captured {} nodes, {} of them roots", nodes, roots);
-    run_and_check("the captured graph", captured, plain, data, 111);
+        ));
+        add(add_value, plain, data, 100);
+        let mut captured: CUgraph = ptr::null_mut();
+        check!(cuStreamEndCapture(plain, &mut captured));
+        let (mut nodes, mut roots): (usize, usize) = (0, 0);
+        check!(cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes));
+        check!(cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots));
+        println!("captured {} nodes, {} of them roots", nodes, roots);
+        run_and_check("the captured graph", captured, plain, data, 111);
 
-    // A capture into an existing graph, after its node.
-    let mut existing: CUgraph = ptr::null_mut();
-    let mut empty: CUgraphNode = ptr::null_mut();
-    check!(unsafe { cuGraphCreate(&mut existing, 0) });
-    check!(unsafe { cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0) });
-    check!(unsafe {
-        cuStreamBeginCaptureToGraph(
+        // A capture into an existing graph, after its node.
+        let mut existing: CUgraph = ptr::null_mut();
+        let mut empty: CUgraphNode = ptr::null_mut();
+        check!(cuGraphCreate(&mut existing, 0));
+        check!(cuGraphAddEmptyNode(&mut empty, existing, ptr::null(), 0));
+        check!(cuStreamBeginCaptureToGraph(
             plain,
             existing,
             &empty,
             ptr::null(),
             1,
             CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
-        )
-    });
-    add(add_value, plain, data, 3);
-    let mut same: CUgraph = ptr::null_mut();
-    check!(unsafe { cuStreamEndCapture(plain, &mut same) });
-    expect(same == existing, "the capture ends in the existing graph");
-    run_and_check("the graph captured into", existing, plain, data, 3);
-    #[cfg(feature = "cuda-13020")]
-    {
-        let mut cig: CUstreamCigCaptureParams = unsafe { zeroed() };
-        match entry::cuStreamBeginCaptureToCig_v13010.get() {
-            Ok(begin_to_cig) => {
-                show("cuStreamBeginCaptureToCig", unsafe {
-                    begin_to_cig(plain, &mut cig)
-                });
+        ));
+        add(add_value, plain, data, 3);
+        let mut same: CUgraph = ptr::null_mut();
+        check!(cuStreamEndCapture(plain, &mut same));
+        expect(same == existing, "the capture ends in the existing graph");
+        run_and_check("the graph captured into", existing, plain, data, 3);
+        #[cfg(feature = "cuda-13020")]
+        {
+            let mut cig: CUstreamCigCaptureParams = zeroed();
+            match entry::cuStreamBeginCaptureToCig_v13010.get() {
+                Ok(begin_to_cig) => {
+                    show("cuStreamBeginCaptureToCig", begin_to_cig(plain, &mut cig));
+                }
+                Err(e) => show_missing("cuStreamBeginCaptureToCig", e),
             }
-            Err(e) => show_missing("cuStreamBeginCaptureToCig", e),
-        }
-        match entry::cuStreamEndCaptureToCig_v13010.get() {
-            Ok(end_to_cig) => {
-                show("cuStreamEndCaptureToCig", unsafe { end_to_cig(plain) });
+            match entry::cuStreamEndCaptureToCig_v13010.get() {
+                Ok(end_to_cig) => {
+                    show("cuStreamEndCaptureToCig", end_to_cig(plain));
+                }
+                Err(e) => show_missing("cuStreamEndCaptureToCig", e),
             }
-            Err(e) => show_missing("cuStreamEndCaptureToCig", e),
         }
-    }
-    #[cfg(feature = "cuda-13030")]
-    match entry::cuStreamBeginRecaptureToGraph_v13030.get() {
-        Ok(recapture) => {
-            show("cuStreamBeginRecaptureToGraph", unsafe {
-                recapture(
-                    plain,
-                    CU_STREAM_CAPTURE_MODE_GLOBAL,
-                    existing,
-                    None,
-                    ptr::null_mut(),
-                )
-            });
+        #[cfg(feature = "cuda-13030")]
+        match entry::cuStreamBeginRecaptureToGraph_v13030.get() {
+            Ok(recapture) => {
+                show(
+                    "cuStreamBeginRecaptureToGraph",
+                    recapture(
+                        plain,
+                        CU_STREAM_CAPTURE_MODE_GLOBAL,
+                        existing,
+                        None,
+                        ptr::null_mut(),
+                    ),
+                );
+            }
+            Err(e) => show_missing("cuStreamBeginRecaptureToGraph", e),
         }
-        Err(e) => show_missing("cuStreamBeginRecaptureToGraph", e),
-    }
 
-    check!(unsafe { cuGraphDestroy(existing) });
-    check!(unsafe { cuGraphDestroy(captured) });
-    let events = [timing_start, timing_end, blocking, no_timing, interprocess];
-    for event in events {
-        check!(unsafe { cuEventDestroy(event) });
+        check!(cuGraphDestroy(existing));
+        check!(cuGraphDestroy(captured));
+        let events = [timing_start, timing_end, blocking, no_timing, interprocess];
+        for event in events {
+            check!(cuEventDestroy(event));
+        }
+        check!(cuStreamDestroy(copy));
+        check!(cuStreamDestroy(urgent));
+        check!(cuStreamDestroy(plain));
+        check!(cuMemFree(data));
+        check!(cuModuleUnload(module));
+        check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    check!(unsafe { cuStreamDestroy(copy) });
-    check!(unsafe { cuStreamDestroy(urgent) });
-    check!(unsafe { cuStreamDestroy(plain) });
-    check!(unsafe { cuMemFree(data) });
-    check!(unsafe { cuModuleUnload(module) });
-    check!(unsafe { cuDevicePrimaryCtxRelease(device) });
-    finish()
 }

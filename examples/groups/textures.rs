@@ -350,8 +350,8 @@ fn main() {
         check!(cuArrayDestroy(array));
         check!(cuModuleUnload(module));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }
 
 /// Every `cuTexRefSet*` and `cuTexRefGet*` of `tex_ref`, each result printed; it ends bound to
@@ -365,135 +365,137 @@ unsafe fn references_of_texture(
     pitched: CUdeviceptr,
     pitch: usize,
 ) {
-    let mut offset: usize = 0;
-    let mut flat: CUDA_ARRAY_DESCRIPTOR = zeroed();
-    flat.Width = W as usize;
-    flat.Height = H as usize;
-    flat.Format = CU_AD_FORMAT_FLOAT;
-    flat.NumChannels = 1;
-    let mut border: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
-    let mut mipmapped: CUmipmappedArray = ptr::null_mut();
-    let mut mip_desc = *desc;
-    mip_desc.Flags = 0;
-    check!(cuMipmappedArrayCreate(&mut mipmapped, &mip_desc, 2));
-    let show = |what: &str, code: CUresult| println!("{what}: {}", result_name(code));
-    show(
-        "cuTexRefSetFormat",
-        cuTexRefSetFormat(tex_ref, CU_AD_FORMAT_FLOAT, 1),
-    );
-    show(
-        "cuTexRefSetAddressMode",
-        cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP),
-    );
-    show(
-        "cuTexRefSetFilterMode",
-        cuTexRefSetFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
-    );
-    show("cuTexRefSetFlags", cuTexRefSetFlags(tex_ref, 0));
-    show(
-        "cuTexRefSetBorderColor",
-        cuTexRefSetBorderColor(tex_ref, border.as_mut_ptr()),
-    );
-    show(
-        "cuTexRefSetMaxAnisotropy",
-        cuTexRefSetMaxAnisotropy(tex_ref, 1),
-    );
-    show(
-        "cuTexRefSetMipmapFilterMode",
-        cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
-    );
-    show(
-        "cuTexRefSetMipmapLevelBias",
-        cuTexRefSetMipmapLevelBias(tex_ref, 0.0),
-    );
-    show(
-        "cuTexRefSetMipmapLevelClamp",
-        cuTexRefSetMipmapLevelClamp(tex_ref, 0.0, 1.0),
-    );
-    show(
-        "cuTexRefSetAddress",
-        cuTexRefSetAddress(&mut offset, tex_ref, out, bytes),
-    );
-    let mut address: CUdeviceptr = 0;
-    let code = cuTexRefGetAddress(&mut address, tex_ref);
-    let same = if address == out { "yes" } else { "no" };
-    println!(
-        "cuTexRefGetAddress: {}, the buffer {same}",
-        result_name(code)
-    );
-    show(
-        "cuTexRefSetAddress2D",
-        cuTexRefSetAddress2D(tex_ref, &flat, pitched, pitch),
-    );
-    let override_format = CU_TRSA_OVERRIDE_FORMAT;
-    show(
-        "cuTexRefSetMipmappedArray",
-        cuTexRefSetMipmappedArray(tex_ref, mipmapped, override_format),
-    );
-    let mut mip_back: CUmipmappedArray = ptr::null_mut();
-    let code = cuTexRefGetMipmappedArray(&mut mip_back, tex_ref);
-    let same = if mip_back == mipmapped { "yes" } else { "no" };
-    println!(
-        "cuTexRefGetMipmappedArray: {}, the mipmapped array {same}",
-        result_name(code)
-    );
-    show(
-        "cuTexRefSetArray",
-        cuTexRefSetArray(tex_ref, array, override_format),
-    );
-    let mut array_back: CUarray = ptr::null_mut();
-    let code = cuTexRefGetArray(&mut array_back, tex_ref);
-    let same = if array_back == array { "yes" } else { "no" };
-    println!("cuTexRefGetArray: {}, the array {same}", result_name(code));
-    let mut format = CU_AD_FORMAT_UNSIGNED_INT8;
-    let mut channels: c_int = 0;
-    let code = cuTexRefGetFormat(&mut format, &mut channels, tex_ref);
-    println!(
-        "cuTexRefGetFormat: {}, format {}, {channels} channel(s)",
-        result_name(code),
-        format.0
-    );
-    let mut mode = CU_TR_ADDRESS_MODE_WRAP;
-    let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
-    println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
-    let mut filter = CU_TR_FILTER_MODE_LINEAR;
-    let code = cuTexRefGetFilterMode(&mut filter, tex_ref);
-    println!("cuTexRefGetFilterMode: {}, {}", result_name(code), filter.0);
-    let mut tex_flags: c_uint = 99;
-    let code = cuTexRefGetFlags(&mut tex_flags, tex_ref);
-    println!("cuTexRefGetFlags: {}, {tex_flags}", result_name(code));
-    let mut color: [f32; 4] = [0.0; 4];
-    let code = cuTexRefGetBorderColor(color.as_mut_ptr(), tex_ref);
-    println!(
-        "cuTexRefGetBorderColor: {}, {:.2} {:.2} {:.2} {:.2}",
-        result_name(code),
-        color[0],
-        color[1],
-        color[2],
-        color[3]
-    );
-    let mut anisotropy: c_int = 0;
-    let code = cuTexRefGetMaxAnisotropy(&mut anisotropy, tex_ref);
-    println!(
-        "cuTexRefGetMaxAnisotropy: {}, {anisotropy}",
-        result_name(code)
-    );
-    let code = cuTexRefGetMipmapFilterMode(&mut filter, tex_ref);
-    println!(
-        "cuTexRefGetMipmapFilterMode: {}, {}",
-        result_name(code),
-        filter.0
-    );
-    let (mut bias, mut low, mut high): (f32, f32, f32) = (-1.0, -1.0, -1.0);
-    let code = cuTexRefGetMipmapLevelBias(&mut bias, tex_ref);
-    println!(
-        "cuTexRefGetMipmapLevelBias: {}, {bias:.2}",
-        result_name(code)
-    );
-    let code = cuTexRefGetMipmapLevelClamp(&mut low, &mut high, tex_ref);
-    println!(
-        "cuTexRefGetMipmapLevelClamp: {}, {low:.2} {high:.2}",
-        result_name(code)
-    );
-    check!(cuMipmappedArrayDestroy(mipmapped));
+    unsafe {
+        let mut offset: usize = 0;
+        let mut flat: CUDA_ARRAY_DESCRIPTOR = zeroed();
+        flat.Width = W as usize;
+        flat.Height = H as usize;
+        flat.Format = CU_AD_FORMAT_FLOAT;
+        flat.NumChannels = 1;
+        let mut border: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
+        let mut mipmapped: CUmipmappedArray = ptr::null_mut();
+        let mut mip_desc = *desc;
+        mip_desc.Flags = 0;
+        check!(cuMipmappedArrayCreate(&mut mipmapped, &mip_desc, 2));
+        let show = |what: &str, code: CUresult| println!("{what}: {}", result_name(code));
+        show(
+            "cuTexRefSetFormat",
+            cuTexRefSetFormat(tex_ref, CU_AD_FORMAT_FLOAT, 1),
+        );
+        show(
+            "cuTexRefSetAddressMode",
+            cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP),
+        );
+        show(
+            "cuTexRefSetFilterMode",
+            cuTexRefSetFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
+        );
+        show("cuTexRefSetFlags", cuTexRefSetFlags(tex_ref, 0));
+        show(
+            "cuTexRefSetBorderColor",
+            cuTexRefSetBorderColor(tex_ref, border.as_mut_ptr()),
+        );
+        show(
+            "cuTexRefSetMaxAnisotropy",
+            cuTexRefSetMaxAnisotropy(tex_ref, 1),
+        );
+        show(
+            "cuTexRefSetMipmapFilterMode",
+            cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
+        );
+        show(
+            "cuTexRefSetMipmapLevelBias",
+            cuTexRefSetMipmapLevelBias(tex_ref, 0.0),
+        );
+        show(
+            "cuTexRefSetMipmapLevelClamp",
+            cuTexRefSetMipmapLevelClamp(tex_ref, 0.0, 1.0),
+        );
+        show(
+            "cuTexRefSetAddress",
+            cuTexRefSetAddress(&mut offset, tex_ref, out, bytes),
+        );
+        let mut address: CUdeviceptr = 0;
+        let code = cuTexRefGetAddress(&mut address, tex_ref);
+        let same = if address == out { "yes" } else { "no" };
+        println!(
+            "cuTexRefGetAddress: {}, the buffer {same}",
+            result_name(code)
+        );
+        show(
+            "cuTexRefSetAddress2D",
+            cuTexRefSetAddress2D(tex_ref, &flat, pitched, pitch),
+        );
+        let override_format = CU_TRSA_OVERRIDE_FORMAT;
+        show(
+            "cuTexRefSetMipmappedArray",
+            cuTexRefSetMipmappedArray(tex_ref, mipmapped, override_format),
+        );
+        let mut mip_back: CUmipmappedArray = ptr::null_mut();
+        let code = cuTexRefGetMipmappedArray(&mut mip_back, tex_ref);
+        let same = if mip_back == mipmapped { "yes" } else { "no" };
+        println!(
+            "cuTexRefGetMipmappedArray: {}, the mipmapped array {same}",
+            result_name(code)
+        );
+        show(
+            "cuTexRefSetArray",
+            cuTexRefSetArray(tex_ref, array, override_format),
+        );
+        let mut array_back: CUarray = ptr::null_mut();
+        let code = cuTexRefGetArray(&mut array_back, tex_ref);
+        let same = if array_back == array { "yes" } else { "no" };
+        println!("cuTexRefGetArray: {}, the array {same}", result_name(code));
+        let mut format = CU_AD_FORMAT_UNSIGNED_INT8;
+        let mut channels: c_int = 0;
+        let code = cuTexRefGetFormat(&mut format, &mut channels, tex_ref);
+        println!(
+            "cuTexRefGetFormat: {}, format {}, {channels} channel(s)",
+            result_name(code),
+            format.0
+        );
+        let mut mode = CU_TR_ADDRESS_MODE_WRAP;
+        let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
+        println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
+        let mut filter = CU_TR_FILTER_MODE_LINEAR;
+        let code = cuTexRefGetFilterMode(&mut filter, tex_ref);
+        println!("cuTexRefGetFilterMode: {}, {}", result_name(code), filter.0);
+        let mut tex_flags: c_uint = 99;
+        let code = cuTexRefGetFlags(&mut tex_flags, tex_ref);
+        println!("cuTexRefGetFlags: {}, {tex_flags}", result_name(code));
+        let mut color: [f32; 4] = [0.0; 4];
+        let code = cuTexRefGetBorderColor(color.as_mut_ptr(), tex_ref);
+        println!(
+            "cuTexRefGetBorderColor: {}, {:.2} {:.2} {:.2} {:.2}",
+            result_name(code),
+            color[0],
+            color[1],
+            color[2],
+            color[3]
+        );
+        let mut anisotropy: c_int = 0;
+        let code = cuTexRefGetMaxAnisotropy(&mut anisotropy, tex_ref);
+        println!(
+            "cuTexRefGetMaxAnisotropy: {}, {anisotropy}",
+            result_name(code)
+        );
+        let code = cuTexRefGetMipmapFilterMode(&mut filter, tex_ref);
+        println!(
+            "cuTexRefGetMipmapFilterMode: {}, {}",
+            result_name(code),
+            filter.0
+        );
+        let (mut bias, mut low, mut high): (f32, f32, f32) = (-1.0, -1.0, -1.0);
+        let code = cuTexRefGetMipmapLevelBias(&mut bias, tex_ref);
+        println!(
+            "cuTexRefGetMipmapLevelBias: {}, {bias:.2}",
+            result_name(code)
+        );
+        let code = cuTexRefGetMipmapLevelClamp(&mut low, &mut high, tex_ref);
+        println!(
+            "cuTexRefGetMipmapLevelClamp: {}, {low:.2} {high:.2}",
+            result_name(code)
+        );
+        check!(cuMipmappedArrayDestroy(mipmapped));
+    }
 }

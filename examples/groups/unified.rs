@@ -80,21 +80,23 @@ const RANGES: [(CUmem_range_attribute, &str); 8] = named![
 
 /// Every pointer attribute of `ptr`, one line each.
 unsafe fn pointer_attributes(what: &str, ptr: CUdeviceptr) {
-    println!("{what}:");
-    for &(attribute, name, kind) in ATTRIBUTES {
-        let mut value: [c_ulonglong; 8] = [0; 8];
-        let code = cuPointerGetAttribute(value.as_mut_ptr().cast(), attribute, ptr);
-        if code != CUresult::CUDA_SUCCESS || kind == ResultOnly {
-            println!("  {name}: {}", result_name(code));
-        } else if kind == Pointer {
-            println!("  {name} = {}", p(value[0] as *const c_void));
-        } else if kind == Number {
-            println!("  {name} = {}", value[0] as c_uint);
-        } else if kind == Size {
-            println!("  {name} = {}", value[0]);
-        } else {
-            let nonzero = if value[0] != 0 { "nonzero" } else { "zero" };
-            println!("  {name}: {nonzero}");
+    unsafe {
+        println!("{what}:");
+        for &(attribute, name, kind) in ATTRIBUTES {
+            let mut value: [c_ulonglong; 8] = [0; 8];
+            let code = cuPointerGetAttribute(value.as_mut_ptr().cast(), attribute, ptr);
+            if code != CUresult::CUDA_SUCCESS || kind == ResultOnly {
+                println!("  {name}: {}", result_name(code));
+            } else if kind == Pointer {
+                println!("  {name} = {}", p(value[0] as *const c_void));
+            } else if kind == Number {
+                println!("  {name} = {}", value[0] as c_uint);
+            } else if kind == Size {
+                println!("  {name} = {}", value[0]);
+            } else {
+                let nonzero = if value[0] != 0 { "nonzero" } else { "zero" };
+                println!("  {name}: {nonzero}");
+            }
         }
     }
 }
@@ -111,8 +113,10 @@ unsafe fn range_attribute(
     ptr: CUdeviceptr,
     size: usize,
 ) -> CUresult {
-    let data = (value as *mut c_int).cast();
-    cuMemRangeGetAttribute(data, size_of::<c_int>(), attribute, ptr, size)
+    unsafe {
+        let data = (value as *mut c_int).cast();
+        cuMemRangeGetAttribute(data, size_of::<c_int>(), attribute, ptr, size)
+    }
 }
 
 fn main() {
@@ -364,6 +368,6 @@ fn main() {
         check!(cuMemFreeHost(pinned));
         check!(cuMemFree(device_memory));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

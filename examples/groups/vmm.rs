@@ -45,69 +45,75 @@ impl Tile {
 
     /// Maps the tile onto the pool at `offset` (`CU_MEM_OPERATION_TYPE_MAP`) or, with `None`,
     /// unmaps it, on the null stream, then synchronized; whether both calls succeeded.
-    fn map(&self, offset: Option<usize>) -> bool {
-        // SAFETY: a C struct of integers, handles and unions of them: zero is valid.
-        let mut info: CUarrayMapInfo = unsafe { zeroed() };
-        info.resourceType = CU_RESOURCE_TYPE_ARRAY;
-        info.resource.array = self.array;
-        info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
-        info.subresource.sparseLevel.extentWidth = self.width;
-        info.subresource.sparseLevel.extentHeight = self.height;
-        info.subresource.sparseLevel.extentDepth = 1;
-        info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
-        info.deviceBitMask = 1 << self.device as c_uint;
-        match offset {
-            Some(offset) => {
-                info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
-                info.memHandle.memHandle = self.pool;
-                info.offset = offset as c_ulonglong;
+    unsafe fn map(&self, offset: Option<usize>) -> bool {
+        // SAFETY: zero is a valid `CUarrayMapInfo` (integers, handles and unions of them); the
+        // driver reads the one map info, filled in, on the null stream.
+        unsafe {
+            let mut info: CUarrayMapInfo = zeroed();
+            info.resourceType = CU_RESOURCE_TYPE_ARRAY;
+            info.resource.array = self.array;
+            info.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
+            info.subresource.sparseLevel.extentWidth = self.width;
+            info.subresource.sparseLevel.extentHeight = self.height;
+            info.subresource.sparseLevel.extentDepth = 1;
+            info.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
+            info.deviceBitMask = 1 << self.device as c_uint;
+            match offset {
+                Some(offset) => {
+                    info.memOperationType = CU_MEM_OPERATION_TYPE_MAP;
+                    info.memHandle.memHandle = self.pool;
+                    info.offset = offset as c_ulonglong;
+                }
+                None => info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP,
             }
-            None => info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP,
+            check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()))
+                && check!(cuStreamSynchronize(ptr::null_mut()))
         }
-        // SAFETY: one map info, filled in above; the null stream.
-        check!(unsafe { cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()) })
-            && check!(unsafe { cuStreamSynchronize(ptr::null_mut()) })
     }
 
     /// Copies `words` into the tile (cuMemcpy2D), mapped onto the pool at `offset` for the copy;
     /// nothing is copied where the mapping fails.
-    fn copy_in(&self, offset: usize, words: &[c_uint]) {
-        assert_eq!(size_of_val(words), self.bytes());
-        if self.map(Some(offset)) {
-            // SAFETY: a C struct of integers, pointers and handles: zero is valid.
-            let mut copy: CUDA_MEMCPY2D = unsafe { zeroed() };
-            copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-            copy.srcHost = words.as_ptr().cast();
-            copy.srcPitch = self.bytes() / self.height as usize;
-            copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-            copy.dstArray = self.array;
-            copy.WidthInBytes = copy.srcPitch;
-            copy.Height = self.height as usize;
-            // SAFETY: `words` holds the tile's bytes (asserted above).
-            check!(unsafe { cuMemcpy2D(&copy) });
-            self.map(None);
+    unsafe fn copy_in(&self, offset: usize, words: &[c_uint]) {
+        // SAFETY: zero is a valid `CUDA_MEMCPY2D` (integers, pointers and handles); `words` holds
+        // the tile's bytes (asserted first).
+        unsafe {
+            assert_eq!(size_of_val(words), self.bytes());
+            if self.map(Some(offset)) {
+                let mut copy: CUDA_MEMCPY2D = zeroed();
+                copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+                copy.srcHost = words.as_ptr().cast();
+                copy.srcPitch = self.bytes() / self.height as usize;
+                copy.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+                copy.dstArray = self.array;
+                copy.WidthInBytes = copy.srcPitch;
+                copy.Height = self.height as usize;
+                check!(cuMemcpy2D(&copy));
+                self.map(None);
+            }
         }
     }
 
     /// The tile's words (cuMemcpy2D), mapped onto the pool at `offset` for the copy; all zero
     /// where the mapping fails (nothing is read then).
-    fn read(&self, offset: usize) -> Vec<c_uint> {
-        let mut words = vec![0; self.bytes() / size_of::<c_uint>()];
-        if self.map(Some(offset)) {
-            // SAFETY: a C struct of integers, pointers and handles: zero is valid.
-            let mut copy: CUDA_MEMCPY2D = unsafe { zeroed() };
-            copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-            copy.srcArray = self.array;
-            copy.dstMemoryType = CU_MEMORYTYPE_HOST;
-            copy.dstHost = words.as_mut_ptr().cast();
-            copy.dstPitch = self.bytes() / self.height as usize;
-            copy.WidthInBytes = copy.dstPitch;
-            copy.Height = self.height as usize;
-            // SAFETY: `words` holds the tile's bytes.
-            check!(unsafe { cuMemcpy2D(&copy) });
-            self.map(None);
+    unsafe fn read(&self, offset: usize) -> Vec<c_uint> {
+        // SAFETY: zero is a valid `CUDA_MEMCPY2D` (integers, pointers and handles); `words` holds
+        // the tile's bytes.
+        unsafe {
+            let mut words = vec![0; self.bytes() / size_of::<c_uint>()];
+            if self.map(Some(offset)) {
+                let mut copy: CUDA_MEMCPY2D = zeroed();
+                copy.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+                copy.srcArray = self.array;
+                copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+                copy.dstHost = words.as_mut_ptr().cast();
+                copy.dstPitch = self.bytes() / self.height as usize;
+                copy.WidthInBytes = copy.dstPitch;
+                copy.Height = self.height as usize;
+                check!(cuMemcpy2D(&copy));
+                self.map(None);
+            }
+            words
         }
-        words
     }
 }
 
@@ -116,41 +122,43 @@ impl Tile {
 /// what was copied in at each place is what reads back there, the data held by the pool's memory
 /// and reached only through a mapping. The control `other_offset` reads each place's data back
 /// from the other place.
-fn check_tile_data(tile: &Tile) {
-    let first: Vec<c_uint> = (0..tile.bytes() / size_of::<c_uint>())
-        .map(|i| (i as c_uint).wrapping_mul(2654435761))
-        .collect();
-    let second: Vec<c_uint> = first.iter().map(|w| !w).collect();
-    let places = [0, tile.bytes()];
-    tile.copy_in(places[0], &first);
-    tile.copy_in(places[1], &second);
-    println!(
+unsafe fn check_tile_data(tile: &Tile) {
+    unsafe {
+        let first: Vec<c_uint> = (0..tile.bytes() / size_of::<c_uint>())
+            .map(|i| (i as c_uint).wrapping_mul(2654435761))
+            .collect();
+        let second: Vec<c_uint> = first.iter().map(|w| !w).collect();
+        let places = [0, tile.bytes()];
+        tile.copy_in(places[0], &first);
+        tile.copy_in(places[1], &second);
+        println!(
         "sparse array: the tile mapped at pool offsets {} and {} in turn, data copied in at each",
         places[0], places[1]
     );
-    // Where each set is read back: where it was copied in, but for the control.
-    let read_at = if control("other_offset") {
-        [places[1], places[0]]
-    } else {
-        places
-    };
-    let mut equal = 0;
-    for (offset, (data, name)) in read_at
-        .into_iter()
-        .zip([(&first, "first"), (&second, "second")])
-    {
-        let back = tile.read(offset);
-        let same = back.iter().zip(data).filter(|(b, d)| b == d).count();
-        println!(
+        // Where each set is read back: where it was copied in, but for the control.
+        let read_at = if control("other_offset") {
+            [places[1], places[0]]
+        } else {
+            places
+        };
+        let mut equal = 0;
+        for (offset, (data, name)) in read_at
+            .into_iter()
+            .zip([(&first, "first"), (&second, "second")])
+        {
+            let back = tile.read(offset);
+            let same = back.iter().zip(data).filter(|(b, d)| b == d).count();
+            println!(
             "sparse array: read back at pool offset {offset}: {same} of {} words of the {name} data",
             data.len()
         );
-        equal += same;
+            equal += same;
+        }
+        expect(
+            equal == 2 * first.len(),
+            "the tile reads back at each pool offset the data copied in there",
+        );
     }
-    expect(
-        equal == 2 * first.len(),
-        "the tile reads back at each pool offset the data copied in there",
-    );
 }
 
 fn main() {
@@ -350,6 +358,6 @@ fn main() {
         }
         check!(cuMemRelease(handle));
         check!(cuDevicePrimaryCtxRelease(device));
+        finish()
     }
-    finish()
 }

@@ -166,10 +166,12 @@ pub fn location_id(location: &CUmemLocation) -> c_int {
 pub fn primary_context() -> Option<(CUdevice, CUcontext)> {
     let mut device: CUdevice = 0;
     let mut context: CUcontext = std::ptr::null_mut();
-    // SAFETY: out-pointers to locals.
-    let ok = check!(unsafe { cuDeviceGet(&mut device, 0) })
-        && check!(unsafe { cuDevicePrimaryCtxRetain(&mut context, device) })
-        && check!(unsafe { cuCtxSetCurrent(context) });
+    // SAFETY: out-pointers to locals; the context the driver gave.
+    let ok = unsafe {
+        check!(cuDeviceGet(&mut device, 0))
+            && check!(cuDevicePrimaryCtxRetain(&mut context, device))
+            && check!(cuCtxSetCurrent(context))
+    };
     ok.then_some((device, context))
 }
 

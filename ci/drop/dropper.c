@@ -16,7 +16,9 @@
  * signature without knowing it. cuGetProcAddress and cuGetProcAddress_v2 are the dropper's own:
  * they call the real ones and hand back, for a pointer the driver gave, the trampoline of the
  * entry whose real function it is (the table, `dynamic-loading` and the C twins' entry() reach
- * the dropper through them); a pointer that is no entry's is handed back as the driver gave it.
+ * the dropper through them); a pointer that is no entry's is handed back as the driver gave it
+ * (an older ABI's function, which the bindings do not declare: cuGetProcAddress("cuMemcpyHtoD",
+ * 2000) gives the driver's cuMemcpyHtoD, not cuMemcpyHtoD_v2; its calls pass by the dropper).
  * An entry the real driver lacks answers CUDA_ERROR_NOT_FOUND, and cuGetProcAddress never hands
  * out its trampoline.
  *
@@ -40,6 +42,7 @@
  *     # exe <path of the program>
  *     # pid <pid> parent <parent pid> generation <g>
  *     <entry> <calls>        each droppable entry the process called, in order of first call
+ *                            (not one the real driver lacks: that answers CUDA_ERROR_NOT_FOUND)
  *     dropped <entry> <k>    where the process dropped that call
  *
  * DROP_MUTANT_* are deliberate faults for the dropper's own tests (xtask's gpu::bundle::dropper),
@@ -259,6 +262,8 @@ static void read_drop(void) {
     int length = colon == NULL ? 0 : (int)(colon - drop_spec);
     if (length == 0) refuse_settings("CUDA_DROP=%.256s names no call (<entry>:<k>)", drop_spec);
     char count[64], *at;
+    if (strlen(colon + 1) >= sizeof count)
+        refuse_settings("CUDA_DROP=%.256s: what follows : is too long", drop_spec);
     snprintf(count, sizeof count, "%s", colon + 1);
     value = 0;
     if ((at = strchr(count, '@')) != NULL) {

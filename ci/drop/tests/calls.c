@@ -80,12 +80,12 @@ static void *proc(const char *name, const char *symbol_name, int v2) {
         int status = -1;
         CUresult (*get)(const char *, void **, int, unsigned long long, int *) =
             symbol("cuGetProcAddress_v2");
-        result = get(name, &function, 12000, 0, &status);
+        result = get(name, &function, ASKED_VERSION, 0, &status);
         printf("proc_v2 %s status %d\n", name, status);
     } else {
         CUresult (*get)(const char *, void **, int, unsigned long long) =
             symbol("cuGetProcAddress");
-        result = get(name, &function, 12000, 0);
+        result = get(name, &function, ASKED_VERSION, 0);
     }
     printf("proc %s -> %d, %s\n", name, result,
            function == symbol(symbol_name) ? "same as dlsym's" : "not dlsym's");
@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
         void *function = NULL;
         CUresult (*get)(const char *, void **, int, unsigned long long) =
             symbol("cuGetProcAddress");
-        CUresult result = get("cuMemsetD8", &function, 12000, 0);
+        CUresult result = get("cuMemsetD8", &function, ASKED_VERSION, 0);
         printf("missing proc cuMemsetD8 -> %d, %s\n", result, function ? "a pointer" : "none");
     } else if (strcmp(how, "threads") == 0) {
         through_dlsym();

@@ -28,6 +28,9 @@ typedef struct {
 /* The version cuDriverGetVersion reports. */
 #define FAKE_VERSION 12345
 
+/* The ABI version the test program asks cuGetProcAddress for (the fake driver ignores it). */
+#define ASKED_VERSION 3020
+
 CUresult cuInit(unsigned int flags);
 CUresult cuDriverGetVersion(int *version);
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes);

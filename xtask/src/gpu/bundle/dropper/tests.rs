@@ -602,6 +602,7 @@ fn no_driver(built: &Built, dropper: &Path) -> Result<(), String> {
 /// A `CUDA_DROP` or `CUDA_DROP_GENERATION` the dropper cannot follow ends the program at its first
 /// driver call with exit code 2, after one line on stderr; nothing reaches the driver.
 fn bad_drop(built: &Built, dropper: &Path) -> Result<(), String> {
+    let long = format!("cuLaunchKernel:1@{}", "0".repeat(70));
     for (drop, generation, why) in [
         (
             "cuInit:1",
@@ -634,6 +635,7 @@ fn bad_drop(built: &Built, dropper: &Path) -> Result<(), String> {
             None,
             "the generation after @ is not a whole number",
         ),
+        (&long, None, "what follows : is too long"),
         (
             "list",
             Some("-1"),

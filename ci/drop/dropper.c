@@ -34,9 +34,11 @@
  *   CUDA_DROP_DIR         where each process writes <pid>.drops: at exit (atexit and the
  *                         destructor), and when it drops its call (so that a crash after the drop
  *                         still shows it).
- *   CUDA_DROP_GENERATION  the process's generation: 0 where unset (the program), and the dropper
- *                         sets it to one more for the processes a program starts (a fork()ed
- *                         child counts as one more too, its counts from zero).
+ *   CUDA_DROP_GENERATION  the process's generation: 0 where unset (the program). The dropper sets
+ *                         it to one more for the processes a process starts, and
+ *                         CUDA_DROP_GENERATION_SET_BY to that process's pid: a process that finds
+ *                         its own pid there is the one that set it, after an exec(), and keeps its
+ *                         generation. A fork()ed child is of one more too, its counts from zero.
  *
  * <pid>.drops:
  *     # exe <path of the program>
@@ -44,6 +46,7 @@
  *     <entry> <calls>        each droppable entry the process called, in order of first call
  *                            (not one the real driver lacks: that answers CUDA_ERROR_NOT_FOUND)
  *     dropped <entry> <k>    where the process dropped that call
+ * (a process that exec()s another program writes that program's calls: the counts start anew)
  *
  * DROP_MUTANT_* are deliberate faults for the dropper's own tests (xtask's gpu::bundle::dropper),
  * which build a copy with each and require their checks to fail on it:
@@ -214,7 +217,7 @@ static int dropped;
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static pthread_mutex_t writing = PTHREAD_MUTEX_INITIALIZER;
 
-/* The generation the processes this one starts have, in their environment. */
+/* The generation the processes this one starts have, in their environment, and who set it. */
 static void set_children_generation(void) {
     char text[24];
 #ifdef DROP_MUTANT_SAME_GENERATION
@@ -223,6 +226,8 @@ static void set_children_generation(void) {
     snprintf(text, sizeof text, "%ld", generation + 1);
 #endif
     setenv("CUDA_DROP_GENERATION", text, 1);
+    snprintf(text, sizeof text, "%ld", (long)getpid());
+    setenv("CUDA_DROP_GENERATION_SET_BY", text, 1);
 }
 
 /* The whole decimal number `text` (digits only, no sign) in `value`; 0 where it is none. */
@@ -469,8 +474,13 @@ __attribute__((constructor)) static void at_load(void) {
     drop_spec = copy_of("CUDA_DROP");
     drops_dir = copy_of("CUDA_DROP_DIR");
     generation_text = copy_of("CUDA_DROP_GENERATION");
-    unsigned long long value;
-    if (whole_number(generation_text, &value) && value < LONG_MAX) generation = (long)value;
+    unsigned long long value, set_by;
+    if (whole_number(generation_text, &value) && value < LONG_MAX) {
+        generation = (long)value;
+        if (whole_number(getenv("CUDA_DROP_GENERATION_SET_BY"), &set_by) &&
+            set_by == (unsigned long long)getpid() && generation > 0)
+            generation--;
+    }
     set_children_generation();
     atexit(write_drops);
     pthread_atfork(NULL, NULL, in_forked_child);

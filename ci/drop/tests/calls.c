@@ -12,6 +12,8 @@
  *   threads   two threads one after the other, one call each; then four at once, 500 calls each
  *   child     a copy, the program started anew (`dlsym`), waited for, a copy
  *   fork      a copy, a fork()ed child making two copies, waited for, a copy
+ *   forkexec  a copy, a fork()ed child that runs the program anew (`dlsym`), waited for, a copy
+ *   exec      a copy, then the program anew (`dlsym`) in its place
  * (each copy's arguments, and so its line in the fake driver's log, its own)
  */
 #include "driver.h"
@@ -194,6 +196,29 @@ static void forked(void) {
     copy("fork", 24);
 }
 
+/* A copy, a fork()ed child running the program anew (`dlsym`), waited for, a copy. */
+static void fork_exec(void) {
+    copy("forkexec", 41);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "calls", "dlsym", (char *)NULL);
+        perror("calls: execl");
+        _exit(1);
+    }
+    wait_for(pid);
+    copy("forkexec", 42);
+}
+
+/* A copy, then the program anew (`dlsym`) in this process's place. */
+static void exec_anew(void) {
+    copy("exec", 51);
+    fflush(stdout);
+    execl("/proc/self/exe", "calls", "dlsym", (char *)NULL);
+    perror("calls: execl");
+    exit(1);
+}
+
 int main(int argc, char **argv) {
     const char *how = argc == 2 ? argv[1] : "";
 #ifdef LINKED
@@ -235,6 +260,12 @@ int main(int argc, char **argv) {
     } else if (strcmp(how, "fork") == 0) {
         through_dlsym();
         forked();
+    } else if (strcmp(how, "forkexec") == 0) {
+        through_dlsym();
+        fork_exec();
+    } else if (strcmp(how, "exec") == 0) {
+        through_dlsym();
+        exec_anew();
     } else {
         fprintf(stderr, "calls: no way `%s` to reach the driver\n", how);
         return 1;

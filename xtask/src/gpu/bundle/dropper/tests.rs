@@ -66,6 +66,8 @@ const CHECKS: &[Check] = &[
     ("threads", threads),
     ("child", child),
     ("fork", fork),
+    ("fork exec", fork_exec),
+    ("exec", exec),
     ("no driver", no_driver),
     ("bad CUDA_DROP", bad_drop),
 ];
@@ -80,7 +82,10 @@ const MUTANTS: &[(&str, &[&str])] = &[
         "DROP_MUTANT_REAL_POINTERS",
         &["list proc", "list proc_v2", "drop proc", "drop proc_v2"],
     ),
-    ("DROP_MUTANT_SAME_GENERATION", &["child", "fork"]),
+    (
+        "DROP_MUTANT_SAME_GENERATION",
+        &["child", "fork", "fork exec"],
+    ),
 ];
 
 /// The checks of a drop, one per way of reaching the driver.
@@ -515,6 +520,24 @@ fn fork(built: &Built, dropper: &Path) -> Result<(), String> {
         "forked cuMemcpyHtoD_v2 23 -> 0",
     );
     same_text("@1: the output", &run.stdout, &want)
+}
+
+/// A fork()ed child that runs a program is of generation 1 (the fork()ed child's environment
+/// gives the program its generation).
+fn fork_exec(built: &Built, dropper: &Path) -> Result<(), String> {
+    let plain = built.run(None, Program::Dynamic, "forkexec", "", &[]);
+    generations(built, dropper, "forkexec", &plain, &counted(DROPPABLE, 3))
+}
+
+/// A process that runs a program in its place (exec) keeps its generation, 0; its `.drops` file
+/// is that program's.
+fn exec(built: &Built, dropper: &Path) -> Result<(), String> {
+    let plain = built.run(None, Program::Dynamic, "exec", "", &[]);
+    let run = built.run(Some(dropper), Program::Dynamic, "exec", "list", &[]);
+    run.clean()?;
+    same_text("the output", &run.stdout, &plain.stdout)?;
+    let drops = run.program_drops()?;
+    same("the counts", &drops.calls, &counted(DROPPABLE, 3))
 }
 
 /// `how` under `CUDA_DROP=list` prints what it printed on the fake driver alone (`plain`) and

@@ -100,10 +100,11 @@ static const unsigned char may_drop[ENTRIES] = {
 
 /* The trampolines, 16 bytes apart from drop_trampolines in index order: each puts its index in
  * r11 and jumps to drop_common (a jmp of 32-bit displacement, spelled out so that its length is
- * known where the assembler checks it). drop_common keeps rsp at 16 bytes' alignment for the call (on
- * entry rsp is 8 past it: the caller's return address), saves the argument registers in 200
- * bytes below it, and after drop_decide either jumps to the address it gave, with every
- * argument register and the stack as on entry, or returns the result it gave (below 4096). */
+ * known where the assembler checks it). drop_common saves the argument registers in 200 bytes
+ * below rsp (on entry 8 past a 16-byte boundary, the caller's return address: so the call of
+ * drop_decide has rsp aligned as the convention wants), and after drop_decide either jumps to
+ * the address it gave, with every argument register and the stack as on entry, or returns the
+ * result it gave (below 4096). r11, which no argument uses, carries the index and the target. */
 #define DROP_ENTRY(index, name, droppable)                                                         \
     ".globl " #name "\n"                                                                           \
     ".type " #name ", @function\n"                                                                 \

@@ -105,6 +105,19 @@ static void through_proc(int v2) {
         proc("cuEGLStreamProducerPresentFrame", "cuEGLStreamProducerPresentFrame", v2);
 }
 
+/* cuMemsetD8_v2, which the fake driver lacks, through dlsym and cuGetProcAddress. */
+static void missing(void) {
+    CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = dlsym(library(), "cuMemsetD8_v2");
+    if (memset_d8 == NULL)
+        printf("missing cuMemsetD8_v2 absent\n");
+    else
+        report("missing", "cuMemsetD8_v2", 1, memset_d8(1, 2, 3));
+    void *function = NULL;
+    CUresult (*get)(const char *, void **, int, unsigned long long) = symbol("cuGetProcAddress");
+    CUresult result = get("cuMemsetD8", &function, ASKED_VERSION, 0);
+    printf("missing proc cuMemsetD8 -> %d, %s\n", result, function ? "a pointer" : "none");
+}
+
 /* A copy whose arguments tell call `i` apart. */
 static void copy(const char *how, long i) {
     char text[32];
@@ -241,16 +254,7 @@ int main(int argc, char **argv) {
         through_proc(strcmp(how, "proc_v2") == 0);
         round_of_calls(how);
     } else if (strcmp(how, "missing") == 0) {
-        CUresult (*memset_d8)(CUdeviceptr, unsigned char, size_t) = dlsym(library(), "cuMemsetD8_v2");
-        if (memset_d8 == NULL)
-            printf("missing cuMemsetD8_v2 absent\n");
-        else
-            report(how, "cuMemsetD8_v2", 1, memset_d8(1, 2, 3));
-        void *function = NULL;
-        CUresult (*get)(const char *, void **, int, unsigned long long) =
-            symbol("cuGetProcAddress");
-        CUresult result = get("cuMemsetD8", &function, ASKED_VERSION, 0);
-        printf("missing proc cuMemsetD8 -> %d, %s\n", result, function ? "a pointer" : "none");
+        missing();
     } else if (strcmp(how, "threads") == 0) {
         through_dlsym();
         threads();

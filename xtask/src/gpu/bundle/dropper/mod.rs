@@ -9,7 +9,8 @@ use crate::base::scratch::Scratch;
 use crate::base::{droppable, process, prototypes, Result};
 use std::path::Path;
 
-#[cfg(test)]
+// The dropper is x86-64 code (its trampolines), as the GPU machine is.
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests;
 
 /// The dropper's file name in the bundle's `lib/`.

@@ -6,13 +6,14 @@
 //! pinned crate files ([`pinned_crate`]), the dependents' outcomes ([`outcomes`]), headings and
 //! times ([`steps`]), rustup ([`rustup`]), libtest's output ([`libtest`]), medians ([`median`]),
 //! what a binary links dynamically ([`elf`]), the driver functions the bindings declare
-//! ([`prototypes`]), and a task's [`Result`].
+//! ([`prototypes`]), which of them the dropper may drop ([`droppable`]), and a task's [`Result`].
 
 pub mod args;
 pub mod capture;
 pub mod cargo_json;
 pub mod deps;
 pub mod driver;
+pub mod droppable;
 pub mod elf;
 pub mod examples;
 pub mod files;

@@ -17,9 +17,11 @@
 //! the start-time rows), rustacuda 0.1.3's tests on this crate (`rustacuda/`), cust 0.3.2's on this
 //! crate and on cust_raw 0.11.3 (`cust/`, about 20 MB), cudarc 0.19.10's on its own `sys` and on
 //! this crate with the NVRTC they link (`cudarc.tar.xz`, which gpu-run unpacks), `checks.json`, the
-//! example builds each GPU check takes, and the coverage recorder ([`recorder`]).
+//! example builds each GPU check takes, the coverage recorder ([`recorder`]) and the driver-call
+//! dropper ([`dropper`]).
 
 mod builds;
+mod dropper;
 mod recorder;
 
 use crate::base::args::Args;
@@ -127,7 +129,9 @@ fn everything_but_the_benchmark(out: &Path, versions: &Versions) -> Result {
         tests(out, &build, &stub)?;
     }
     println!("building the coverage recorder (CUPTI's driver API callbacks)");
-    recorder::build(out)
+    recorder::build(out)?;
+    println!("building the driver-call dropper (the drop runs)");
+    dropper::build(out)
 }
 
 /// The examples of `build` into `examples-<tag>/`, its C twins (built by the tests' build script)

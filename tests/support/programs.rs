@@ -111,6 +111,30 @@ pub const CONTROLS: &[Control] = &[
     },
 ];
 
+/// A group program run as one of its controls under one dropped driver call (a drop run's
+/// `CUDA_DROP_CONTROL` and `CUDA_DROP`).
+// xtask's GPU runner reads these; the tests' build script, which includes this file too, does not.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DropControl {
+    /// The group program.
+    pub program: &'static str,
+    /// The control, as `CUDA_GROUP_CONTROL` names it: the program with one check disabled.
+    pub name: &'static str,
+    /// The drop that check notices, `<entry>:<k>` (the k-th call of the driver entry `<entry>`).
+    pub drop: &'static str,
+}
+
+/// The control of the drop runs' page (`docs/CHECKED.md`): under its drop, the program without
+/// the check that notices it must pass, and the page's report, given that passing drop as the
+/// program's, must fail for want of a reason. The GPU runner's drop part runs it and says both.
+#[allow(dead_code)]
+pub const PAGE_CONTROL: DropControl = DropControl {
+    program: "mem",
+    name: "no_copy_check",
+    drop: "cuMemcpyDtoH_v2:1",
+};
+
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as
 /// cuda-python's samples do).

@@ -233,7 +233,7 @@ const CONCERNS: &[Concern] = &[
             Task {
                 name: "coverage",
                 usage: "OUT | --check",
-                about: "write docs/COVERAGE.md from a GPU run's logs (--check: its functions are the newest headers')",
+                about: "write docs/COVERAGE.md (and docs/CHECKED.md, from drops.txt) from a GPU run's logs (--check: its functions are the newest headers')",
                 run: gpu::coverage::run,
             },
             Task {

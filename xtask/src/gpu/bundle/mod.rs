@@ -205,6 +205,9 @@ fn runner(out: &Path, versions: &Versions) -> Result {
     let names = |text: String| Vec::from_iter(text.split_whitespace().map(String::from));
     let all: String = examples.iter().map(|v| format!(" {v}")).collect();
     let newest = examples.last().map_or(String::new(), |v| format!(" {v}"));
+    let drop = examples
+        .last()
+        .ok_or("versions.txt tags no `gpu-examples` version")?;
     let programs = crate::base::examples::group_programs()?;
     let programs: String = programs.iter().map(|p| format!(" {}", p.name)).collect();
     let checks = Checks {
@@ -212,6 +215,7 @@ fn runner(out: &Path, versions: &Versions) -> Result {
         sanitizer: names(format!("{d}{all} {d}-dyn")),
         profiler: names(format!("{d} {d}-dyn{newest}")),
         api_errors: names(format!("ptx_jit profiler{programs}")),
+        drop: drop.to_string(),
     };
     write(&out.join("checks.json"), checks.render())
 }

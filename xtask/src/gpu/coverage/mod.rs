@@ -1,10 +1,14 @@
 //! `cargo xtask coverage OUT | --check`: the driver API coverage report, `docs/COVERAGE.md`,
 //! written from OUT, the logs of a GPU bundle's run (`run.sh OUT`: the recorder's calls, the GPUs,
 //! the date); `--check` (a CI step) fails unless its rows are exactly the functions the newest
-//! headers declare. What it shows and what counts: docs/DESIGN.md, "Coverage".
+//! headers declare. What it shows and what counts: docs/DESIGN.md, "Coverage". Where OUT holds
+//! the drop part's results (`drops.txt`) it writes the drop runs' page, `docs/CHECKED.md`, too
+//! (docs/DESIGN.md, "The drop runs").
 
 mod answers;
 mod calls;
+mod checked;
+pub mod drop_reasons;
 mod headers;
 mod report;
 
@@ -12,11 +16,15 @@ use crate::base::args::Args;
 use crate::base::process::root;
 use crate::base::versions::dotted;
 use crate::base::{files, Result};
+use crate::gpu::run::drop;
 use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The report.
 const PAGE: &str = "docs/COVERAGE.md";
+
+/// The drop runs' page.
+const CHECKED: &str = "docs/CHECKED.md";
 
 /// Runs the task.
 pub fn run(args: &Args) -> Result {
@@ -26,21 +34,49 @@ pub fn run(args: &Args) -> Result {
     }
 }
 
-/// Writes the report from the run's logs in `out`.
+/// Writes the pages whose logs the run in `out` holds: the report from the recorder's calls
+/// (`calls/`), the drop runs' page from the drop part's results (`drops.txt`).
 fn write(out: &Path) -> Result {
+    let machine = report::Machine::read(out)?;
+    let drops = out.join("drops.txt");
+    let recorded = out.join("calls").is_dir();
+    if recorded || !drops.is_file() {
+        write_coverage(out, &machine)?;
+    }
+    if drops.is_file() {
+        write_checked(&drops, &machine)?;
+    }
+    Ok(())
+}
+
+/// Writes the report from the recorder's calls of the run in `out`, on `machine`.
+fn write_coverage(out: &Path, machine: &report::Machine) -> Result {
     let headers = headers::Headers::read(true)?;
     let calls = calls::read(out)?;
-    let machine = report::Machine::read(out)?;
     let text = report::render(
         &headers,
         &calls,
-        &machine,
+        machine,
         &answers::table(answers::ERROR_ONLY),
     )?;
     files::write(&root().join(PAGE), &text)?;
     let (functions, processes) = (headers.functions.len(), calls.processes);
     let calls = calls.calls;
     println!("coverage: wrote {PAGE}: {functions} functions; {calls} calls recorded in {processes} processes");
+    Ok(())
+}
+
+/// Writes the drop runs' page from the drop part's results `drops` (`drops.txt`), on `machine`.
+fn write_checked(drops: &Path, machine: &report::Machine) -> Result {
+    let results = drop::results::Results::parse(&files::read(drops)?)
+        .map_err(|e| format!("{}: {e}", drops.display()))?;
+    let build = checked::build(&results)?;
+    let groups = crate::base::examples::group_programs_at(build)?;
+    let reasons = drop_reasons::table(drop_reasons::PASSING_DROPS)?;
+    let text = checked::render(&results, &groups, machine, &reasons)?;
+    files::write(&root().join(CHECKED), &text)?;
+    let (runs, build) = (results.runs.len(), dotted(build));
+    println!("coverage: wrote {CHECKED}: {runs} drops of the {build} build's programs");
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The bundle's `checks.json`: which example builds gpu-run checks beyond running the tests.
 //! gpu-bundle writes it from the version list and the group programs' declarations (which the GPU
 //! machine does not have); gpu-run reads it. Each check's key lists the `examples-<TAG>` folders
-//! of the bundle it takes; `api_errors` lists examples.
+//! of the bundle it takes (`default` and `drop` name one); `api_errors` lists examples.
 
 use crate::base::Result;
 use serde_json::{json, Value};
@@ -19,6 +19,8 @@ pub struct Checks {
     /// deprecated function's answer, the group programs' answers of the driver): memcheck does
     /// not report their API errors (memory errors and leaks still count).
     pub api_errors: Vec<String>,
+    /// The build whose programs the drop part runs with each droppable driver call taken away.
+    pub drop: String,
 }
 
 impl Checks {
@@ -29,6 +31,7 @@ impl Checks {
             "sanitizer": self.sanitizer,
             "profiler": self.profiler,
             "api_errors": self.api_errors,
+            "drop": self.drop,
         });
         format!("{checks:#}\n")
     }
@@ -41,14 +44,17 @@ impl Checks {
             items.map(|v| v.as_str().map(String::from)).collect()
         };
         let list = |key: &str| names(key).ok_or(format!("`{key}` is not a list of names"));
-        let default = checks["default"]
-            .as_str()
-            .ok_or("it names no `default` build")?;
+        let build = |key: &str| {
+            checks[key]
+                .as_str()
+                .ok_or(format!("it names no `{key}` build"))
+        };
         Ok(Checks {
-            default: default.into(),
+            default: build("default")?.into(),
             sanitizer: list("sanitizer")?,
             profiler: list("profiler")?,
             api_errors: list("api_errors")?,
+            drop: build("drop")?.into(),
         })
     }
 }
@@ -64,10 +70,15 @@ mod tests {
             sanitizer: vec!["1".into(), "2".into()],
             profiler: vec!["1-dyn".into()],
             api_errors: vec!["ptx_jit".into()],
+            drop: "2".into(),
         };
         assert_eq!(Checks::parse(&checks.render()).unwrap(), checks);
-        let no_default = r#"{"sanitizer": [], "profiler": [], "api_errors": []}"#;
-        assert!(Checks::parse(no_default).is_err());
+        let lists = r#""sanitizer": [], "profiler": [], "api_errors": []"#;
+        let no_default = format!(r#"{{{lists}, "drop": "2"}}"#);
+        assert!(Checks::parse(&no_default).is_err());
+        let no_drop = format!(r#"{{"default": "1", {lists}}}"#);
+        let error = Checks::parse(&no_drop).err().unwrap().to_string();
+        assert_eq!(error, "it names no `drop` build");
         assert!(Checks::parse("default 1\n").is_err());
     }
 }

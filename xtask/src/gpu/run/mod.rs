@@ -2,10 +2,11 @@
 //! no Rust toolchain (the bundle's `run.sh` calls the bundle's own xtask binary). Prints one line
 //! per check and a summary; fails on any failure. Logs of every step go to OUT (default: the
 //! bundle's `out/`). GPU_RUN_PARTS picks the parts to run, to fit a time limit per command
-//! (default: "tests sanitizer bench rustacuda cust cudarc").
+//! (default: "tests sanitizer bench rustacuda cust cudarc drop").
 
 pub mod checks;
 mod cudarc;
+pub mod drop;
 mod log;
 mod sanitizer;
 mod tests;
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The parts GPU_RUN_PARTS picks from, all of them by default.
-const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc";
+const PARTS: &str = "tests sanitizer bench rustacuda cust cudarc drop";
 
 /// Runs the task.
 pub fn run(args: &Args) -> Result {
@@ -65,6 +66,9 @@ pub fn run(args: &Args) -> Result {
     }
     if want("bench") {
         bench(&here, &mut logs)?;
+    }
+    if want("drop") {
+        drop::run(&here, &checks.drop, &mut logs)?;
     }
     println!();
     let (waived, failures, n) = (&logs.waived, &logs.failures, logs.waived.len());

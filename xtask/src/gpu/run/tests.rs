@@ -37,12 +37,7 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
         let name = files::name(&test);
         // tests/<name>-<tag>, the tag of the examples and twins it runs
         let tag = name.split_once('-').map_or("", |(_, tag)| tag);
-        let test_command = || {
-            let mut command = Command::new(&test);
-            command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
-            command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
-            command
-        };
+        let test_command = || test_command(here, &test, tag);
         let mut command = test_command();
         command.args(["--test-threads", "1", "--nocapture"]);
         // The programs and their twins: the coverage of the workspace's own programs.
@@ -109,6 +104,15 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
     }
     gl_interop(here, logs)?;
     profiler(here, checks, logs)
+}
+
+/// The test binary `test` of the bundle `here` (`tests/<name>-<tag>`), given the examples and C
+/// twins of its build `tag`.
+pub fn test_command(here: &Path, test: &Path, tag: &str) -> Command {
+    let mut command = Command::new(test);
+    command.env("CUDA_EXAMPLES_DIR", here.join(format!("examples-{tag}")));
+    command.env("CUDA_C_TWIN_DIR", here.join(format!("c-twins-{tag}")));
+    command
 }
 
 /// The program and its reason of a parity line that says it was waived

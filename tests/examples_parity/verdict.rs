@@ -81,7 +81,10 @@ pub struct Required {
 pub fn required(name: &str) -> Required {
     // The posts' programs ask the driver for this header's version of a function
     // (`cuGetProcAddress` with `CUDA_VERSION`), which a driver older than the header refuses
-    // (CUDA_ERROR_INVALID_VALUE): they run on drivers at least as new as their header.
+    // (CUDA_ERROR_INVALID_VALUE): they run on drivers at least as new as their header. The group
+    // programs look a function newer than the driver up at that function's own version (C's
+    // `entry`, Rust's typed entry points) and print that the driver lacks it: they must succeed on
+    // any driver.
     let older_driver = older_driver_than_header().filter(|_| !GROUP_PROGRAMS.contains(&name));
     // A tool the programs inherit (CUDA_INJECTION64_PATH: the GPU run's coverage recorder), under
     // which the driver refuses some programs' calls: both sides must refuse alike.

@@ -116,6 +116,8 @@ pub const CONTROLS: &[Control] = &[
 /// `argument_control::<program>_<name>` runs the C twin plainly and the Rust example with
 /// `CUDA_GROUP_CONTROL=<name>`; their outputs must be the same, and where the recorder records (on
 /// a GPU) the trace comparison must fail at a call of the entry, naming the argument.
+// Read by the tests' build script alone, not by xtask, which includes this file too.
+#[allow(dead_code)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArgumentControl {
     /// The group program.
@@ -130,6 +132,7 @@ pub struct ArgumentControl {
 
 /// The argument controls, run on every build of their program, one of each kind of wrong
 /// argument.
+#[allow(dead_code)]
 pub const ARGUMENT_CONTROLS: &[ArgumentControl] = &[
     // A wrong handle: an event recorded on another stream than the twin's.
     ArgumentControl {

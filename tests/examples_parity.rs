@@ -159,7 +159,8 @@
 //! The modules, a concern each: `binaries` (where the programs are), `run` (running one),
 //! `output` (normalising and diffing outputs), `trace` and `arguments` (reading the recorder's
 //! traces), `compare` (comparing them), `verdict` (what a run requires beyond parity), `drop` (the
-//! drop mode). This file holds the test lists and the entry points.
+//! drop mode), `parity_test` (one test: its sides run and judged by those rules). This file holds
+//! the test lists and the entry points.
 
 #[path = "examples_parity/arguments.rs"]
 mod arguments;
@@ -172,6 +173,8 @@ mod compare;
 mod drop;
 #[path = "examples_parity/output.rs"]
 mod output;
+#[path = "examples_parity/parity_test.rs"]
+mod parity_test;
 #[path = "examples_parity/run.rs"]
 mod run;
 #[path = "examples_parity/trace.rs"]
@@ -179,13 +182,8 @@ mod trace;
 #[path = "examples_parity/verdict.rs"]
 mod verdict;
 
-use binaries::{examples_dir, kernels_dir, twin_dir};
-use output::{diff, normalise};
-#[cfg(any(unix, feature = "dynamic-loading"))]
-use run::run_with_args;
-use std::env::consts::EXE_SUFFIX;
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use binaries::twin_dir;
+use parity_test::Variant;
 
 /// Every example: (name, whether it checks its results and prints `Result = PASS|FAIL`). The C
 /// twins `examples/*.cpp` are the list `cargo xtask first-run` uses;
@@ -297,6 +295,8 @@ const NO_LIBRARY_REPORT: &str = "  code = <CUresult 303, not named: no driver li
 #[test]
 #[ignore = "needs no driver library reachable: cargo xtask dynamic-check runs it"]
 fn examples_start_without_the_driver_library() {
+    use binaries::{examples_dir, kernels_dir};
+    use run::run_with_args;
     let dir = examples_dir().unwrap_or_else(|e| panic!("{e}"));
     let mut problems = Vec::new();
     let examples = EXAMPLES.iter().map(|(name, _)| {
@@ -348,8 +348,12 @@ const TAKE_A_KERNELS_FOLDER: &[&str] = &[
 #[test]
 #[ignore = "98 runs of the examples and twins: cargo xtask bad-input runs it once"]
 fn bad_kernels_folders_behave_as_in_c() {
-    use std::ffi::OsString;
+    use binaries::{examples_dir, kernels_dir};
+    use output::{diff, normalise};
+    use run::run_with_args;
+    use std::ffi::{OsStr, OsString};
     use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
     let kernels = kernels_dir();
     let scratch = std::env::temp_dir().join(format!("cuda-bad-kernels-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -463,270 +467,17 @@ fn every_twin_has_a_parity_test() {
     );
 }
 
-/// What a parity test runs: a program, or one of its controls.
-enum Variant<'a> {
-    /// The program itself (with the dropper where the environment asks for the drop mode).
-    Program,
-    /// A control of `CONTROLS`: both sides as the variant `name`; on a GPU both must print
-    /// `FAILED: <fails_with>`.
-    Control { name: &'a str, fails_with: &'a str },
-    /// An argument control of `ARGUMENT_CONTROLS`: the Rust side alone as the variant `name`;
-    /// where traces are recorded, their comparison must fail at a call of `entry` naming the
-    /// argument `path`.
-    Arguments {
-        name: &'a str,
-        entry: &'a str,
-        path: &'a str,
-    },
-}
-
 /// Runs the twin and the example `name` and compares them; panics with every difference found.
 fn parity(name: &str) {
-    parity_of(name, Variant::Program)
+    parity_test::check(name, Variant::Program)
 }
 
 /// Runs the control `name` of the group program `program` (`control::` tests).
 fn control(program: &str, name: &str, fails_with: &str) {
-    parity_of(program, Variant::Control { name, fails_with })
+    parity_test::check(program, Variant::Control { name, fails_with })
 }
 
 /// Runs the argument control `name` of the group program `program` (`argument_control::` tests).
 fn argument_control(program: &str, name: &str, entry: &str, path: &str) {
-    parity_of(program, Variant::Arguments { name, entry, path })
-}
-
-/// Runs the twin and the example `name` as `variant` says and compares them; panics with every
-/// difference found.
-fn parity_of(name: &str, variant: Variant) {
-    let checks_results = EXAMPLES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, checks)| *checks)
-        .or(GROUP_PROGRAMS.contains(&name).then_some(true))
-        .expect("the example is in EXAMPLES or GROUP_PROGRAMS");
-    let drop = match variant {
-        Variant::Program => drop::mode().unwrap_or_else(|e| panic!("{name}: {e}")),
-        _ => None,
-    };
-    let control = match &variant {
-        Variant::Program => drop.as_ref().and_then(|d| d.control.as_deref()),
-        Variant::Control { name, .. } | Variant::Arguments { name, .. } => Some(*name),
-    };
-    // How the line and the output folders name the run: `launch` or `launch, control plain`.
-    let kind = match variant {
-        Variant::Arguments { .. } => "argument control",
-        _ => "control",
-    };
-    let (label, run_name) = match control {
-        Some(c) => (format!("{name}, {kind} {c}"), format!("{name}-{c}")),
-        None => (name.to_string(), name.to_string()),
-    };
-    let captured = std::env::var_os("CUDA_EXAMPLES_OUTPUT_DIR").map(PathBuf::from);
-    if captured.is_some() && control.is_some() {
-        println!("{label}: not run (CUDA_EXAMPLES_OUTPUT_DIR holds the programs' own runs only)");
-        return;
-    }
-    assert!(
-        captured.is_none() || drop.is_none(),
-        "{label}: the drop mode runs the programs, which CUDA_EXAMPLES_OUTPUT_DIR says not to"
-    );
-    let (twin, example) = programs(name, &label, captured.as_deref());
-    // With a call dropped, the runs are judged by their verdicts, and not traced.
-    let dropping_one = drop
-        .as_ref()
-        .is_some_and(|d| matches!(d.spec, drop::Spec::Call { .. }));
-    let traces = match captured.is_none() && !dropping_one {
-        true => compare::trace_dirs(&run_name).unwrap_or_else(|e| panic!("{label}: {e}")),
-        false => None,
-    };
-    let drops = (drop.as_ref().map(|d| d.dirs(&run_name)).transpose())
-        .unwrap_or_else(|e| panic!("{label}: {e}"));
-
-    let env = |side: usize| -> Vec<(&str, &OsStr)> {
-        let mut env = Vec::new();
-        let as_control = match variant {
-            Variant::Program => false,
-            Variant::Control { .. } => true,
-            Variant::Arguments { .. } => side == 1,
-        };
-        if let Some(c) = control.filter(|_| as_control) {
-            env.push(("CUDA_GROUP_CONTROL", OsStr::new(c)));
-        }
-        if let Some(dirs) = &traces {
-            env.push(("CUDA_CALLS_DIR", dirs[side].as_os_str()));
-        }
-        if let (Some(mode), Some(dirs)) = (&drop, &drops) {
-            env.extend(mode.env(&dirs[side]));
-        }
-        env
-    };
-    let kernels = kernels_dir();
-    let args = [kernels.as_os_str()];
-    type Start = fn(&str, &Path, &[&OsStr], &[(&str, &OsStr)]) -> Result<run::Run, String>;
-    let start: Start = match dropping_one {
-        true => run::run_bounded,
-        false => run::run_with,
-    };
-    let c = start("C twin", &twin, &args, &env(0)).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let rust = match &captured {
-        Some(dir) => run::read_captured(dir, name),
-        None => start("Rust example", &example, &args, &env(1)),
-    }
-    .unwrap_or_else(|e| panic!("{label}: {e}"));
-    // (The C library's `%p`: mingw-w64's is not glibc's, which the examples print everywhere.)
-    let c_stdout = if cfg!(windows) {
-        output::msvcrt_pointers(&c.stdout)
-    } else {
-        c.stdout.clone()
-    };
-    let c_lines = normalise(&c_stdout);
-    let rust_lines = normalise(&rust.stdout);
-    let read_drops = |dir: &PathBuf| drop::read(dir).unwrap_or_else(|e| panic!("{label}: {e}"));
-
-    if let (Some(mode), Some([c_dir, rust_dir]), true) = (&drop, &drops, dropping_one) {
-        let (c_drops, rust_drops) = (read_drops(c_dir), read_drops(rust_dir));
-        let side = |run, lines, drops| drop::Side { run, lines, drops };
-        let group = GROUP_PROGRAMS.contains(&name);
-        let c_side = side(&c, &c_lines[..], &c_drops[..]);
-        let rust_side = side(&rust, &rust_lines[..], &rust_drops[..]);
-        match drop::judge_call(&label, &mode.spec, group, checks_results, c_side, rust_side) {
-            Ok(line) => println!("{line}"),
-            Err(e) => panic!("{e}"),
-        }
-        return;
-    }
-
-    let mut problems = Vec::new();
-    if c_lines != rust_lines {
-        problems.push(format!(
-            "stdout differs after normalisation (- C twin, + Rust example):\n{}",
-            diff(&c_lines, &rust_lines, 40)
-        ));
-    }
-    if c.status.code() != rust.status.code() || c.status.code().is_none() {
-        problems.push(format!(
-            "exit status: C twin {}, Rust example {}",
-            c.describe_status(),
-            rust.describe_status()
-        ));
-    }
-    let required = verdict::required(name);
-    let sides = [
-        ("C twin", &c, &c_lines[..]),
-        ("Rust example", &rust, &rust_lines[..]),
-    ];
-    required.check(name, &variant, checks_results, sides, &mut problems);
-    let stopped = [&c, &rust].iter().any(|r| r.status.code() == Some(127));
-    let must_load = verdict::gpu_expected() && !stopped;
-    let trace = trace_line(&variant, traces.as_ref(), must_load).unwrap_or_else(|e| {
-        problems.push(e);
-        String::new()
-    });
-    let drops_line = drops.as_ref().and_then(|[c_dir, rust_dir]| {
-        let (c_drops, rust_drops) = (read_drops(c_dir), read_drops(rust_dir));
-        drop::compare_listings(&label, &c_drops, &rust_drops)
-            .map_err(|e| problems.push(e))
-            .ok()
-    });
-    if !problems.is_empty() {
-        let stderr = |who: &str, r: &run::Run| {
-            if r.stderr.is_empty() {
-                String::new()
-            } else {
-                format!("\n{who} stderr:\n{}", r.stderr)
-            }
-        };
-        panic!(
-            "{label}: parity FAILED (C twin {}, Rust example {})\n{}{}{}",
-            twin.display(),
-            example.display(),
-            problems.join("\n"),
-            stderr("C twin", &c),
-            stderr("Rust example", &rust)
-        );
-    }
-
-    if let Some(symbol) = verdict::missing_symbol(&c, &rust) {
-        println!(
-            "{label}: parity ok (both stop at start: the driver library lacks {symbol}, which \
-             this header's C spelling binds; exit code 127){trace}"
-        );
-    } else {
-        println!(
-            "{label}: parity ok ({} lines, {}){}{trace}",
-            rust_lines.len(),
-            run::describe_status(rust.status),
-            required.results(&variant, checks_results, &rust_lines)
-        );
-    }
-    if let Some(line) = drops_line {
-        println!("{line}");
-    }
-}
-
-/// The C twin and the Rust example (or its captured stdout) of the program `name`; panics,
-/// naming what is missing, where one of them or the kernels folder is.
-fn programs(name: &str, label: &str, captured: Option<&Path>) -> (PathBuf, PathBuf) {
-    let twin = twin_dir().join(format!("{name}{EXE_SUFFIX}"));
-    let example = match captured {
-        Some(dir) => dir.join(format!("{name}.stdout")),
-        None => examples_dir()
-            .unwrap_or_else(|e| panic!("{label}: {e}"))
-            .join(format!("{name}{EXE_SUFFIX}")),
-    };
-    let kernels = kernels_dir();
-    let mut missing = Vec::new();
-    if !twin.is_file() {
-        missing.push(format!(
-            "the C twin {} (built by the tests' build script from examples/{name}.cpp; \
-             CUDA_C_TWIN_DIR sets the folder)",
-            twin.display()
-        ));
-    }
-    if !example.is_file() {
-        missing.push(format!(
-            "the example {} (`cargo build --example {name}`; CUDA_EXAMPLES_DIR sets the folder)",
-            example.display()
-        ));
-    }
-    if !kernels.is_dir() {
-        missing.push(format!(
-            "the kernels folder {} (CUDA_KERNELS_DIR sets it)",
-            kernels.display()
-        ));
-    }
-    assert!(
-        missing.is_empty(),
-        "{label}: missing {}",
-        missing.join("; ")
-    );
-    (twin, example)
-}
-
-/// The parity line's part that says what the traces in `dirs` (C, Rust; `None` where none were
-/// recorded) showed, or why the test fails: a difference, or for an argument control, a
-/// comparison that did not fail at its argument. Where the recorder `must_load` (on a GPU), a side
-/// without a process that loaded it fails.
-fn trace_line(
-    variant: &Variant,
-    dirs: Option<&[PathBuf; 2]>,
-    must_load: bool,
-) -> Result<String, String> {
-    let Some([c_dir, rust_dir]) = dirs else {
-        return Ok(match variant {
-            Variant::Arguments { .. } => "; no trace here (no recorder)".to_string(),
-            _ => String::new(),
-        });
-    };
-    let compared = compare::compare_traces(c_dir, rust_dir, must_load);
-    match variant {
-        Variant::Arguments { entry, path, .. } => match compared {
-            Ok(compare::Traces::NotLoaded) => {
-                Ok("; no trace here (no process loaded the recorder)".to_string())
-            }
-            compared => compare::failed_at(compared, entry, path)
-                .map(|line| format!("; the trace differs as the control must: {line}")),
-        },
-        _ => (compared.map(|traces| format!("; trace: {traces}"))).map_err(|e| e.to_string()),
-    }
+    parity_test::check(program, Variant::Arguments { name, entry, path })
 }

@@ -6,8 +6,8 @@
 
 use crate::common;
 use crate::group::{GROUP_PROGRAMS, TWO_GPUS, WAIVED_EXIT_CODE, WITHOUT_TOOLS};
+use crate::parity_test::Variant;
 use crate::run::Run;
-use crate::Variant;
 use std::sync::OnceLock;
 
 /// Whether this machine has a GPU the examples must succeed on.

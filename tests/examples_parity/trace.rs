@@ -1,6 +1,6 @@
 //! The driver-call traces the coverage recorder (`ci/coverage/recorder.c`) writes of each side of
-//! a parity run, and their comparison (the rules are in the parent module's documentation, rule
-//! "The driver-call trace").
+//! a parity run, read (module `compare` compares them; the rules are in the parent module's
+//! documentation, "The driver-call trace").
 //!
 //! A trace file, `<pid>.calls`, is one process's:
 //!
@@ -8,14 +8,16 @@
 //! # exe <path of the program>
 //! # pid <pid> parent <parent pid>
 //! # injected
-//! <thread> <entry> <result> <count>
+//! <thread> <entry> <result> <count> <arguments>
 //! ```
 //!
 //! `<thread>` is the thread's ordinal in its process (by first driver call), `<count>` how many
-//! calls in a row that thread made of `<entry>` with `<result>`; consecutive lines of one thread
-//! with the same entry and result are one run. `# cupti-error <code> <message>` says the recorder
-//! could not subscribe.
+//! calls in a row that thread made of `<entry>` with `<result>` and `<arguments>` (module
+//! `arguments`; a line without them, the recorder's older format, reads as `-`, none); consecutive
+//! lines of one thread with the same entry, result and arguments are one run.
+//! `# cupti-error <code> <message>` says the recorder could not subscribe.
 
+use crate::arguments;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -24,17 +26,32 @@ use std::path::Path;
 /// running, which the two sides may get a different number of times.
 pub const NOT_READY: u32 = 600;
 
-/// Calls in a row of one entry, by one thread, with one result.
+/// Calls in a row of one entry, by one thread, with one result and the same arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
     pub entry: String,
     pub result: u32,
     pub count: u64,
+    /// As the trace writes them ([`arguments::NONE`] where there are none).
+    pub arguments: String,
+}
+
+impl Run {
+    /// Whether `other` continues this run: the same entry, result and arguments.
+    pub fn continued_by(&self, other: &Run) -> bool {
+        self.entry == other.entry
+            && self.result == other.result
+            && self.arguments == other.arguments
+    }
 }
 
 impl fmt::Display for Run {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} -> {} x{}", self.entry, self.result, self.count)
+        f.write_str(&self.entry)?;
+        if self.arguments != arguments::NONE {
+            write!(f, "({})", self.arguments)?;
+        }
+        write!(f, " -> {} x{}", self.result, self.count)
     }
 }
 
@@ -66,6 +83,15 @@ pub struct Side {
     pub processes: Vec<(String, Process)>,
 }
 
+impl Side {
+    /// Whether any run of the side has arguments: the recorder wrote them.
+    pub fn has_arguments(&self) -> bool {
+        let threads = self.processes.iter().flat_map(|(_, p)| &p.threads);
+        let mut runs = threads.flat_map(|t| &t.runs);
+        runs.any(|r| r.arguments != arguments::NONE)
+    }
+}
+
 /// Parses one trace file's `text`, the runs of the entries whose names begin with one of
 /// `set_apart` taken out.
 pub fn parse(text: &str, set_apart: &[&str]) -> Result<Process, String> {
@@ -90,9 +116,13 @@ pub fn parse(text: &str, set_apart: &[&str]) -> Result<Process, String> {
         } else if line.starts_with('#') {
             return Err(bad("an unknown comment"));
         } else {
-            let words: Vec<&str> = line.split(' ').collect();
-            let [thread, entry, result, count] = words[..] else {
-                return Err(bad("not `<thread> <entry> <result> <count>`"));
+            let words: Vec<&str> = line.splitn(5, ' ').collect();
+            let (thread, entry, result, count, arguments) = match words[..] {
+                [thread, entry, result, count] => (thread, entry, result, count, arguments::NONE),
+                [thread, entry, result, count, arguments] => {
+                    (thread, entry, result, count, arguments)
+                }
+                _ => return Err(bad("not `<thread> <entry> <result> <count> <arguments>`")),
             };
             let (Ok(thread), Ok(result), Ok(count)) =
                 (thread.parse(), result.parse(), count.parse::<u64>())
@@ -102,10 +132,12 @@ pub fn parse(text: &str, set_apart: &[&str]) -> Result<Process, String> {
             if entry.is_empty() || count == 0 {
                 return Err(bad("an empty entry or a count of 0"));
             }
+            arguments::parse(arguments).map_err(|e| bad(&e))?;
             let run = Run {
                 entry: entry.to_string(),
                 result,
                 count,
+                arguments: arguments.to_string(),
             };
             lines.entry(thread).or_default().push(run);
         }
@@ -128,7 +160,7 @@ pub fn parse(text: &str, set_apart: &[&str]) -> Result<Process, String> {
 }
 
 /// A thread of the runs `lines`: those of `set_apart`'s entries taken out, then consecutive runs of
-/// the same entry and result merged.
+/// the same entry, result and arguments merged.
 fn thread(ordinal: u32, lines: Vec<Run>, set_apart: &[&str]) -> Thread {
     let mut runs: Vec<Run> = Vec::new();
     let mut taken = vec![0; set_apart.len()];
@@ -138,9 +170,7 @@ fn thread(ordinal: u32, lines: Vec<Run>, set_apart: &[&str]) -> Thread {
             continue;
         }
         match runs.last_mut() {
-            Some(last) if last.entry == run.entry && last.result == run.result => {
-                last.count += run.count
-            }
+            Some(last) if last.continued_by(&run) => last.count += run.count,
             _ => runs.push(run),
         }
     }
@@ -195,216 +225,17 @@ pub fn tree(mut processes: Vec<Process>) -> Side {
     side
 }
 
-/// The runs of a thread as the comparison sees them: a poll run ([`NOT_READY`]) followed by the
-/// same entry's other result taken out (one side polled, the other found the work done, or polled
-/// more often), and the runs that then meet merged.
-pub fn settled(runs: &[Run]) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::new();
-    for (k, run) in runs.iter().enumerate() {
-        let ended_poll = run.result == NOT_READY
-            && runs
-                .get(k + 1)
-                .is_some_and(|next| next.entry == run.entry && next.result != NOT_READY);
-        if ended_poll {
-            continue;
-        }
-        match out.last_mut() {
-            Some(last) if last.entry == run.entry && last.result == run.result => {
-                last.count += run.count
-            }
-            _ => out.push(run.clone()),
-        }
-    }
-    out
-}
-
-/// Where the settled runs `c` and `rust` ([`settled`]) first differ (the index of each), or
-/// `None` where they are the same: the same entries and results in the same order, and the same
-/// counts but for a poll run that never ended ([`NOT_READY`] last), whose count may differ.
-pub fn first_difference(c: &[Run], rust: &[Run]) -> Option<(usize, usize)> {
-    let n = c.len().max(rust.len());
-    (0..n)
-        .find(|&k| match (c.get(k), rust.get(k)) {
-            (Some(a), Some(b)) => {
-                a.entry != b.entry
-                    || a.result != b.result
-                    || (a.count != b.count && a.result != NOT_READY)
-            }
-            _ => true,
-        })
-        .map(|k| (k, k))
-}
-
-/// The threads of `c` and `rust` paired: first each C thread with a Rust thread whose runs are the
-/// same ([`first_difference`]), the one of the same ordinal before the others (so that threads
-/// that made their first calls in a different order on each side still pair); then the rest in
-/// ordinal order, and a thread left over on one side with none.
-pub fn pair_threads(c: &[Thread], rust: &[Thread]) -> Vec<(Option<usize>, Option<usize>)> {
-    let mut pairs = Vec::new();
-    let mut c_paired = vec![false; c.len()];
-    let mut rust_paired = vec![false; rust.len()];
-    for (i, thread) in c.iter().enumerate() {
-        let same = |j: &usize| {
-            !rust_paired[*j]
-                && first_difference(&settled(&thread.runs), &settled(&rust[*j].runs)).is_none()
-        };
-        let same_ordinal = rust.iter().position(|r| r.ordinal == thread.ordinal);
-        let found = same_ordinal
-            .filter(same)
-            .or_else(|| (0..rust.len()).find(same));
-        if let Some(j) = found {
-            pairs.push((Some(i), Some(j)));
-            c_paired[i] = true;
-            rust_paired[j] = true;
-        }
-    }
-    let c_left = (0..c.len()).filter(|&i| !c_paired[i]);
-    let mut rust_left = (0..rust.len()).filter(|&j| !rust_paired[j]);
-    for i in c_left {
-        pairs.push((Some(i), rust_left.next()));
-    }
-    pairs.extend(rust_left.map(|j| (None, Some(j))));
-    pairs
-}
-
-/// What two sides' traces have, where they are the same.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Same {
-    /// The C side's calls and runs (after the set-apart entries are taken out).
-    pub calls: u64,
-    pub runs: usize,
-    pub processes: usize,
-    pub threads: usize,
-    /// Per entry set apart, its calls: C and Rust.
-    pub set_apart: Vec<(String, u64, u64)>,
-    /// The calls that returned [`NOT_READY`], C and Rust.
-    pub polls: (u64, u64),
-}
-
-impl fmt::Display for Same {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let count =
-            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        write!(
-            f,
-            "{} in {}, {}, {}, the same (",
-            count(self.calls, "call", "calls"),
-            count(self.runs as u64, "run", "runs"),
-            count(self.processes as u64, "process", "processes"),
-            count(self.threads as u64, "thread", "threads"),
-        )?;
-        let apart = self.set_apart.iter();
-        let apart: Vec<String> =
-            (apart.map(|(e, c, r)| format!("{e} set apart: C {c}, Rust {r}"))).collect();
-        f.write_str(&apart.join("; "))?;
-        if self.polls != (0, 0) {
-            write!(
-                f,
-                "; polls answered CUDA_ERROR_NOT_READY: C {}, Rust {}",
-                self.polls.0, self.polls.1
-            )?;
-        }
-        f.write_str(")")
-    }
-}
-
-/// Compares the two sides' traces, whose entries `set_apart` were taken out: [`Same`], or the
-/// first difference, shown.
-pub fn compare(c: &Side, rust: &Side, set_apart: &[&str]) -> Result<Same, String> {
-    let places = |s: &Side| -> Vec<String> { s.processes.iter().map(|(p, _)| p.clone()).collect() };
-    if places(c) != places(rust) {
-        return Err(format!(
-            "the processes differ: C twin {:?}, Rust example {:?} (places in the process tree)",
-            places(c),
-            places(rust)
-        ));
-    }
-    let mut same = Same {
-        calls: 0,
-        runs: 0,
-        processes: c.processes.len(),
-        threads: 0,
-        set_apart: (set_apart.iter().map(|e| (e.to_string(), 0, 0))).collect(),
-        polls: (0, 0),
-    };
-    let polls = |t: &Thread| -> u64 {
-        (t.runs.iter().filter(|r| r.result == NOT_READY))
-            .map(|r| r.count)
-            .sum()
-    };
-    for ((place, cp), (_, rp)) in c.processes.iter().zip(&rust.processes) {
-        for (i, j) in pair_threads(&cp.threads, &rp.threads) {
-            let where_ = format!(
-                "process {place} (pid: C twin {}, Rust example {}), thread {} (C twin) and {} \
-                 (Rust example)",
-                cp.pid,
-                rp.pid,
-                i.map_or("none".into(), |i| cp.threads[i].ordinal.to_string()),
-                j.map_or("none".into(), |j| rp.threads[j].ordinal.to_string()),
-            );
-            let empty = Thread {
-                ordinal: 0,
-                runs: Vec::new(),
-                set_apart: vec![0; set_apart.len()],
-            };
-            let ct = i.map_or(&empty, |i| &cp.threads[i]);
-            let rt = j.map_or(&empty, |j| &rp.threads[j]);
-            let (cs, rs) = (settled(&ct.runs), settled(&rt.runs));
-            if let Some((a, b)) = first_difference(&cs, &rs) {
-                return Err(format!(
-                    "{where_}: they differ at run {} (C twin) and {} (Rust example) of their \
-                     polls settled, counted from 0:\n{}",
-                    a,
-                    b,
-                    show(&cs, a, &rs, b)
-                ));
-            }
-            same.threads += 1;
-            same.runs += ct.runs.len();
-            same.calls += ct.runs.iter().map(|r| r.count).sum::<u64>();
-            for (k, (_, c, r)) in same.set_apart.iter_mut().enumerate() {
-                *c += ct.set_apart.get(k).copied().unwrap_or(0);
-                *r += rt.set_apart.get(k).copied().unwrap_or(0);
-            }
-            same.polls.0 += polls(ct);
-            same.polls.1 += polls(rt);
-        }
-    }
-    Ok(same)
-}
-
-/// The runs around the first difference, `-` the C twin's and `+` the Rust example's: two before
-/// and the differing one of each.
-fn show(c: &[Run], a: usize, rust: &[Run], b: usize) -> String {
-    let mut out = String::new();
-    for (sign, runs, at) in [('-', c, a), ('+', rust, b)] {
-        for k in at.saturating_sub(2)..=at {
-            match runs.get(k) {
-                Some(run) => out.push_str(&format!("{sign} {k:>5} | {run}\n")),
-                None => out.push_str(&format!("{sign} {k:>5} | (no more calls)\n")),
-            }
-        }
-    }
-    out
-}
-
+/// The unit tests, and their trace files for module `compare`'s.
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
 
-    fn file(pid: u32, parent: u32, lines: &str) -> String {
+    /// A trace file of the process `pid`, child of `parent`, with the run lines `lines`.
+    pub fn file(pid: u32, parent: u32, lines: &str) -> String {
         format!("# exe /bin/p\n# pid {pid} parent {parent}\n# injected\n{lines}")
     }
 
     const APART: &[&str] = &["cuGetProcAddress"];
-
-    fn side(files: &[String]) -> Side {
-        tree(files.iter().map(|f| parse(f, APART).unwrap()).collect())
-    }
-
-    fn compare(c: &Side, rust: &Side) -> Result<Same, String> {
-        super::compare(c, rust, APART)
-    }
 
     #[test]
     fn lines_of_a_thread_merge_and_lookups_are_set_apart() {
@@ -447,123 +278,36 @@ mod tests {
         assert!(parse("# exe /bin/p\n# pid 1 parent 0\n", APART).is_err());
     }
 
+    /// Runs merge only where their arguments are the same; lines without arguments (the older
+    /// format) read as `-`, as the recorder writes a call without parameters.
     #[test]
-    fn a_swapped_pair_of_calls_differs() {
-        let c = side(&[file(1, 0, "0 cuMemAlloc_v2 0 1\n0 cuMemFree_v2 0 1\n")]);
-        let rust = side(&[file(2, 0, "0 cuMemFree_v2 0 1\n0 cuMemAlloc_v2 0 1\n")]);
-        let e = compare(&c, &rust).unwrap_err();
-        assert!(
-            e.contains("process 1 (pid: C twin 1, Rust example 2), thread 0"),
-            "{e}"
-        );
-        assert!(e.contains("-     0 | cuMemAlloc_v2 -> 0 x1"), "{e}");
-        assert!(e.contains("+     0 | cuMemFree_v2 -> 0 x1"), "{e}");
-        // A count that differs, a result that differs, a call missing.
-        for other in [
-            "0 cuMemAlloc_v2 0 2\n0 cuMemFree_v2 0 1\n",
-            "0 cuMemAlloc_v2 2 1\n0 cuMemFree_v2 0 1\n",
-            "0 cuMemAlloc_v2 0 1\n",
-        ] {
-            assert!(compare(&c, &side(&[file(2, 0, other)])).is_err(), "{other}");
-        }
-    }
-
-    #[test]
-    fn polls_may_differ_in_count_and_lookups_are_set_apart() {
-        let c = side(&[file(
-            1,
-            0,
-            "0 cuLaunchKernel 0 1\n0 cuEventQuery 600 3\n0 cuEventQuery 0 1\n\
-             0 cuGetProcAddress 0 2\n0 cuStreamQuery 0 1\n",
-        )]);
-        let rust = side(&[file(
-            2,
-            0,
-            "0 cuGetProcAddress_v2 0 1\n0 cuLaunchKernel 0 1\n0 cuEventQuery 600 40\n\
-             0 cuEventQuery 0 1\n0 cuGetProcAddress_v2 0 8\n0 cuStreamQuery 600 2\n\
-             0 cuStreamQuery 0 1\n",
-        )]);
-        let same = compare(&c, &rust).unwrap();
-        assert_eq!(
-            same,
-            Same {
-                calls: 6,
-                runs: 4,
-                processes: 1,
-                threads: 1,
-                set_apart: vec![("cuGetProcAddress".into(), 2, 9)],
-                polls: (3, 42),
-            }
-        );
-        assert_eq!(
-            same.to_string(),
-            "6 calls in 4 runs, 1 process, 1 thread, the same (cuGetProcAddress set apart: C 2, \
-             Rust 9; polls answered CUDA_ERROR_NOT_READY: C 3, Rust 42)"
-        );
-        // A poll is not a stand-in for another entry, nor for a call the other side did not make.
-        let other_poll = side(&[file(
-            2,
-            0,
-            "0 cuLaunchKernel 0 1\n0 cuStreamQuery 600 3\n0 cuEventQuery 0 1\n\
-             0 cuStreamQuery 0 1\n",
-        )]);
-        assert!(compare(&c, &other_poll).is_err());
-        let last_poll = side(&[file(2, 0, "0 cuLaunchKernel 0 1\n0 cuEventQuery 600 3\n")]);
-        assert!(compare(&c, &last_poll).is_err());
-        // Two streams polled in turn: the second found done at once on one side, polled on the
-        // other; its success then meets the first's on one side only.
-        let at_once = side(&[file(1, 0, "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 2\n")]);
-        let polled = side(&[file(
-            2,
-            0,
-            "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 1\n0 cuStreamQuery 600 3\n\
-             0 cuStreamQuery 0 1\n",
-        )]);
-        assert!(compare(&at_once, &polled).is_ok());
-        let once = side(&[file(2, 0, "0 cuStreamQuery 600 1\n0 cuStreamQuery 0 1\n")]);
-        assert!(compare(&at_once, &once).is_err());
-    }
-
-    #[test]
-    fn threads_pair_by_their_calls_and_processes_by_their_place() {
-        let parent = "0 cuInit 0 1\n";
-        let worker = |n| format!("{n} cuCtxSetCurrent 0 1\n{n} cuLaunchKernel 0 2\n");
-        let other = |n| format!("{n} cuMemcpyHtoD_v2 0 1\n");
-        // The two workers started their calls in the other order on the Rust side.
-        let c = side(&[
-            file(10, 1, &format!("{parent}{}{}", worker(1), other(2))),
-            file(12, 10, "0 cuMemAlloc_v2 0 1\n"),
-            file(11, 10, "0 cuMemFree_v2 0 1\n"),
-        ]);
-        let rust = side(&[
-            file(20, 1, &format!("{parent}{}{}", other(1), worker(2))),
-            file(21, 20, "0 cuMemFree_v2 0 1\n"),
-            file(22, 20, "0 cuMemAlloc_v2 0 1\n"),
-        ]);
-        let places: Vec<&str> = c.processes.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(places, ["1", "1.1", "1.2"]);
-        assert_eq!(c.processes[1].1.pid, 11);
-        let same = compare(&c, &rust).unwrap();
-        assert_eq!((same.processes, same.threads, same.calls), (3, 5, 7));
-        // A child the other side did not start.
-        let one_child = side(&[
-            file(20, 1, &format!("{parent}{}{}", other(1), worker(2))),
-            file(21, 20, "0 cuMemFree_v2 0 1\n"),
-        ]);
-        let e = compare(&c, &one_child).unwrap_err();
-        assert!(e.contains("the processes differ"), "{e}");
-        // A thread whose calls differ is reported by its ordinal on each side.
-        let changed = side(&[
-            file(
-                20,
+    fn runs_merge_only_with_the_same_arguments() {
+        let p = parse(
+            &file(
+                7,
                 1,
-                &format!("{parent}{}2 cuCtxSetCurrent 0 1\n", other(1)),
+                "0 cuEventRecord 0 1 hEvent=CUevent#1 hStream=CUstream#1\n\
+                 0 cuGetProcAddress_v2 0 1 symbol=\"cuEventRecord\" pfn==>addr#1\n\
+                 0 cuEventRecord 0 2 hEvent=CUevent#1 hStream=CUstream#1\n\
+                 0 cuEventRecord 0 1 hEvent=CUevent#1 hStream=CUstream#2\n\
+                 0 cuCtxSynchronize 0 1 -\n0 cuCtxSynchronize 0 1\n",
             ),
-            file(21, 20, "0 cuMemFree_v2 0 1\n"),
-            file(22, 20, "0 cuMemAlloc_v2 0 1\n"),
-        ]);
-        let e = compare(&c, &changed).unwrap_err();
-        assert!(e.contains("thread 1 (C twin) and 2 (Rust example)"), "{e}");
-        assert!(e.contains("+     1 | (no more calls)"), "{e}");
+            APART,
+        )
+        .unwrap();
+        let runs: Vec<String> = p.threads[0].runs.iter().map(|r| r.to_string()).collect();
+        assert_eq!(
+            runs,
+            [
+                "cuEventRecord(hEvent=CUevent#1 hStream=CUstream#1) -> 0 x3",
+                "cuEventRecord(hEvent=CUevent#1 hStream=CUstream#2) -> 0 x1",
+                "cuCtxSynchronize -> 0 x2",
+            ]
+        );
+        assert_eq!(p.threads[0].set_apart, [1]);
+        // Arguments that do not read are an error naming the line.
+        let e = parse(&file(1, 0, "0 cuX 0 1 hStream=\n"), APART).unwrap_err();
+        assert!(e.starts_with("line 4: arguments `hStream=`"), "{e}");
+        assert!(parse(&file(1, 0, "0 cuX 0 1 \n"), APART).is_err());
     }
 }

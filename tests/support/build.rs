@@ -204,9 +204,10 @@ fn build() -> Result<(), String> {
     Ok(())
 }
 
-/// `$OUT_DIR/group_programs.rs` and `$OUT_DIR/controls.rs`, which `tests/examples_parity.rs`
-/// includes: the group programs this header builds, with one parity test each, and one test for
-/// each of their controls (`support/programs.rs`, `CONTROLS`).
+/// `$OUT_DIR/group_programs.rs`, `$OUT_DIR/controls.rs` and `$OUT_DIR/argument_controls.rs`,
+/// which `tests/examples_parity.rs` includes: the group programs this header builds, with one
+/// parity test each, and one test for each of their controls and argument controls
+/// (`support/programs.rs`, `CONTROLS` and `ARGUMENT_CONTROLS`).
 fn write_group_tests(out: &Path, names: &[String]) -> Result<(), String> {
     let built = |n: &&str| names.iter().any(|m| m == n);
     let quoted = |list: &mut dyn Iterator<Item = &str>| -> String {
@@ -232,23 +233,61 @@ fn write_group_tests(out: &Path, names: &[String]) -> Result<(), String> {
     );
     let path = out.join("group_programs.rs");
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let valid = |kind: &str, program: &str, name: &str| {
+        let word =
+            |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        match word(program) && word(name) {
+            true => Ok(()),
+            false => Err(format!(
+                "support/programs.rs: the {kind} {name:?} of {program:?}: names are letters, \
+                 digits and `_`"
+            )),
+        }
+    };
     let mut text =
         String::from("// Written by the tests' build script (support/build.rs) from CONTROLS.\n");
     for c in programs::CONTROLS.iter().filter(|c| built(&c.program)) {
-        let valid =
-            |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        if !valid(c.program) || !valid(c.name) {
-            return Err(format!(
-                "support/programs.rs: the control {:?} of {:?}: names are letters, digits and `_`",
-                c.name, c.program
-            ));
-        }
+        valid("control", c.program, c.name)?;
         text.push_str(&format!(
-            "#[test]\nfn {}_{}() {{\n    crate::parity_of({:?}, Some(({:?}, {:?})));\n}}\n",
+            "#[test]\nfn {}_{}() {{\n    crate::control({:?}, {:?}, {:?});\n}}\n",
             c.program, c.name, c.program, c.name, c.fails_with
         ));
     }
     let path = out.join("controls.rs");
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut text = String::from(
+        "// Written by the tests' build script (support/build.rs) from ARGUMENT_CONTROLS.\n",
+    );
+    for c in programs::ARGUMENT_CONTROLS
+        .iter()
+        .filter(|c| built(&c.program))
+    {
+        valid("argument control", c.program, c.name)?;
+        let same = |d: &&programs::Control| d.program == c.program && d.name == c.name;
+        if programs::CONTROLS.iter().any(|d| same(&d)) {
+            return Err(format!(
+                "support/programs.rs: {:?} of {:?} is both a control and an argument control",
+                c.name, c.program
+            ));
+        }
+        let (entry, path) = c
+            .argument
+            .split_once(' ')
+            .filter(|(e, p)| !e.is_empty() && !p.is_empty() && !p.contains(' '))
+            .ok_or_else(|| {
+                format!(
+                    "support/programs.rs: the argument control {:?} of {:?}: its argument {:?} \
+                     is not `<entry> <argument path>`",
+                    c.name, c.program, c.argument
+                )
+            })?;
+        text.push_str(&format!(
+            "#[test]\nfn {}_{}() {{\n    crate::argument_control({:?}, {:?}, {entry:?}, \
+             {path:?});\n}}\n",
+            c.program, c.name, c.program, c.name
+        ));
+    }
+    let path = out.join("argument_controls.rs");
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

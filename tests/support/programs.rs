@@ -135,6 +135,55 @@ pub const PAGE_CONTROL: DropControl = DropControl {
     drop: "cuMemcpyDtoH_v2:1",
 };
 
+/// A deliberately wrong argument in a group program's Rust side that its output does not show, to
+/// show that the driver-call trace comparison notices it: the test
+/// `argument_control::<program>_<name>` runs the C twin plainly and the Rust example with
+/// `CUDA_GROUP_CONTROL=<name>`; their outputs must be the same, and where the recorder records (on
+/// a GPU) the trace comparison must fail at a call of the entry, naming the argument.
+// Read by the tests' build script alone, not by xtask, which includes this file too.
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgumentControl {
+    /// The group program.
+    pub program: &'static str,
+    /// The variant, as `CUDA_GROUP_CONTROL` names it (letters, digits and `_`; not a name of
+    /// [`CONTROLS`] for the same program: both write their traces under `<program>-<name>`).
+    pub name: &'static str,
+    /// `<entry> <argument>`: the driver symbol of the call (its `_ptsz`/`_ptds` variant matches
+    /// too) and the path of the argument the comparison must name (`config.sharedMemBytes`).
+    pub argument: &'static str,
+}
+
+/// The argument controls, run on every build of their program, one of each kind of wrong
+/// argument.
+#[allow(dead_code)]
+pub const ARGUMENT_CONTROLS: &[ArgumentControl] = &[
+    // A wrong handle: an event recorded on another stream than the twin's.
+    ArgumentControl {
+        program: "streams_events",
+        name: "wrong_stream",
+        argument: "cuEventRecord hStream",
+    },
+    // A wrong flag: a stream created with other flags.
+    ArgumentControl {
+        program: "stream_memops",
+        name: "wrong_flag",
+        argument: "cuStreamCreate Flags",
+    },
+    // A wrong offset into the right allocation: a pointer's attribute asked of another byte.
+    ArgumentControl {
+        program: "unified",
+        name: "wrong_offset",
+        argument: "cuPointerGetAttribute ptr",
+    },
+    // A wrong field of a structure: a launch configuration with other dynamic shared memory.
+    ArgumentControl {
+        program: "launch",
+        name: "wrong_shared_bytes",
+        argument: "cuLaunchKernelEx config.sharedMemBytes",
+    },
+];
+
 /// The exit code of a program that cannot test what it is for on this machine (one GPU for a
 /// peer program): it prints `Result = WAIVED: <why>`, not PASS, and exits with this (as
 /// cuda-python's samples do).

@@ -32,7 +32,7 @@ static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int va
     CUcontext current = nullptr, popped = nullptr;
     int n = N;
     void* args[] = { &data, &value, &n };
-    int host[N];
+    int host[N] = { 0 };
     *same = 0;
     *turn = check(cuCtxPushCurrent(ctx)) && check(cuCtxGetCurrent(&current)) && current == ctx &&
             check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&

@@ -4,12 +4,14 @@
 // host and the device released), restores it and unlocks it. Checked: the child's state before
 // and after each step (running, locked, checkpointed, locked, running), its restore thread id
 // (positive), and that the child, told to go on, finds its device memory holds what it wrote (its
-// exit status). cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with
+// exit status). A child not running after the unlock is ended rather than told to go on (it would
+// wait for ever), which fails that check. cuCheckpointOperationComplete (CUDA 13.4 headers) is looked up with
 // cuGetProcAddress (entry): its answer is printed, or where the driver has no such function, the
 // driver's answer to the lookup (show_missing).
 // argv[1]: the kernels folder (unused); the child is started with a second argument, --child.
 #include "common.h"
 #include <cudaTypedefs.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,13 +59,14 @@ static const char* state_name(CUprocessState state)
     }
 }
 
-// Prints the child's state and checks it is `expected`.
-static void check_state(int pid, CUprocessState expected)
+// Prints the child's state and checks it is `expected`; whether it is.
+static bool check_state(int pid, CUprocessState expected)
 {
     CUprocessState state = CU_PROCESS_STATE_FAILED;
     if (check(cuCheckpointProcessGetState(pid, &state)))
         printf("  state: %s\n", state_name(state));
     expect(state == expected, "the child's state");
+    return state == expected;
 }
 
 int main(int argc, char** argv)
@@ -73,6 +76,8 @@ int main(int argc, char** argv)
 
     if (!check(cuInit(0)))
         return 1;
+    // A write to a child that has ended fails rather than ending this program, as in Rust.
+    signal(SIGPIPE, SIG_IGN);
     printf("sizes of the arguments: lock %zu, checkpoint %zu, restore %zu, unlock %zu\n", sizeof(CUcheckpointLockArgs),
            sizeof(CUcheckpointCheckpointArgs), sizeof(CUcheckpointRestoreArgs), sizeof(CUcheckpointUnlockArgs));
 
@@ -106,6 +111,9 @@ int main(int argc, char** argv)
     bool ready = fgets(line, sizeof(line), child_out) && strcmp(line, "ready\n") == 0;
     expect(ready, "the child filled its device memory");
 
+    // Whether the child is to be told to go on: not where it is left locked or checkpointed, where
+    // it would wait for ever.
+    bool running = ready;
     if (ready) {
         check_state(pid, CU_PROCESS_STATE_RUNNING);
         int tid = 0;
@@ -127,7 +135,7 @@ int main(int argc, char** argv)
         CUcheckpointUnlockArgs unlock;
         memset(&unlock, 0, sizeof(unlock));
         check(cuCheckpointProcessUnlock(pid, &unlock));
-        check_state(pid, CU_PROCESS_STATE_RUNNING);
+        running = check_state(pid, CU_PROCESS_STATE_RUNNING);
 #if CUDA_VERSION >= 13040
         PFN_cuCheckpointOperationComplete_v13040 complete =
             (PFN_cuCheckpointOperationComplete_v13040)entry("cuCheckpointOperationComplete", 13040);
@@ -137,8 +145,13 @@ int main(int argc, char** argv)
             show_missing("cuCheckpointOperationComplete");
 #endif
     }
-    // The child goes on: it checks its memory.
-    expect(write(to_child[1], "go\n", 3) == 3, "the child told to go on");
+    // The child goes on: it checks its memory. A child that is not running is ended instead.
+    if (running) {
+        expect(write(to_child[1], "go\n", 3) == 3, "the child told to go on");
+    } else if (ready) {
+        printf("child: ended, not running after the unlock\n");
+        kill(pid, SIGKILL);
+    }
     close(to_child[1]);
     while (fgets(line, sizeof(line), child_out))
         printf("child: %s", line);

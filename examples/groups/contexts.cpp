@@ -2,15 +2,26 @@
 // context's flags and state, set, retained, released and reset; a context created, made current,
 // pushed and popped, and what it reports (device, flags, id, API version, stream priorities,
 // execution affinity); every limit read, the stack size set; the cache and shared memory
-// configuration; L2 persisting lines reset; an event recorded on a context and waited for; a
-// context limited to part of the SMs (execution affinity); the deprecated attach and detach. Then,
-// in the manner of NVIDIA's threadMigration sample, one context used by four threads in turn,
-// each pushing it, launching a kernel, checking what the kernel left and popping it.
-// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+// configuration; L2 persisting lines reset; the context synchronized after a kernel that writes
+// host-mapped words late (the words must be there); an event recorded on the context after such a
+// kernel and waited for by the primary context, whose kernel then copies the words (the copy must
+// hold them); a context limited to part of the SMs (execution affinity: its SM count checked where
+// the driver makes one, which it does only under MPS); the deprecated attach and detach. Then, in
+// the manner of NVIDIA's threadMigration sample, one context used by four threads in turn, each
+// pushing it, launching a kernel, checking what the kernel left and popping it.
+// Kernels: examples/kernels/graphs.ptx (add_value) and late_write.ptx (late_fill, copy_words);
+// argv[1] is the kernels folder.
 #include "common.h"
 #include <thread>
 
 #define N 256
+// What the shared context's data starts as, before the threads add to it.
+#define BASE 100
+// The host-mapped words the late kernel writes, and the primary context's copy of them.
+#define WORDS 256
+// How long the late kernel waits before it writes: far longer than the host takes to read the
+// words after a call that did not wait for it.
+#define LATE_NS 200000000ULL
 
 // One thread's turn with the shared context: push it, add `value` to every element, count in
 // `*same` the elements that then hold `expected`, pop it. `*turn` whether the context was current
@@ -21,7 +32,7 @@ static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int va
     CUcontext current = nullptr, popped = nullptr;
     int n = N;
     void* args[] = { &data, &value, &n };
-    int host[N];
+    int host[N] = { 0 };
     *same = 0;
     *turn = check(cuCtxPushCurrent(ctx)) && check(cuCtxGetCurrent(&current)) && current == ctx &&
             check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr)) &&
@@ -29,6 +40,25 @@ static void worker(CUcontext ctx, CUfunction add_value, CUdeviceptr data, int va
             check(cuCtxPopCurrent(&popped)) && popped == ctx;
     for (int i = 0; i < N; ++i)
         *same += host[i] == expected;
+}
+
+// Launches late_fill on the current context's null stream: `value` into the WORDS words at `words`,
+// LATE_NS after the kernel starts.
+static void fill_late(CUfunction late_fill, CUdeviceptr words, unsigned int value)
+{
+    unsigned int n = WORDS;
+    unsigned long long ns = LATE_NS;
+    void* args[] = { &words, &n, &value, &ns };
+    check(cuLaunchKernel(late_fill, 1, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr));
+}
+
+// How many of the WORDS host-mapped words at `words` hold `value`, as the GPU left them.
+static size_t holding(const volatile unsigned int* words, unsigned int value)
+{
+    size_t same = 0;
+    for (int i = 0; i < WORDS; ++i)
+        same += words[i] == value;
+    return same;
 }
 
 int main(int argc, char** argv)
@@ -49,7 +79,14 @@ int main(int argc, char** argv)
     check(cuDevicePrimaryCtxRetain(&primary, device));
     check(cuDevicePrimaryCtxGetState(device, &flags, &active));
     printf("primary context retained: flags 0x%x, active %d\n", flags, active);
+    expect((flags & CU_CTX_SCHED_MASK) == CU_CTX_SCHED_BLOCKING_SYNC, "the primary context's flags set");
     check(cuCtxSetCurrent(primary));
+    // The primary context's copy of the late words, loaded now: loaded at its first launch, it
+    // could wait for the other context's kernel, as the event is to make it.
+    CUmodule copier = load_module(argc, argv, "late_write.ptx");
+    CUfunction copy_words = get_function(copier, "copy_words");
+    if (copy_words == NULL || !check(cuFuncLoad(copy_words)))
+        return finish();
     CUexecAffinityParam affinity;
     memset(&affinity, 0, sizeof(affinity));
     show("cuCtxGetExecAffinity(SM_COUNT)", cuCtxGetExecAffinity(&affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
@@ -69,13 +106,32 @@ int main(int argc, char** argv)
     CUdevice ctx_device = -1;
     check(cuCtxGetDevice(&ctx_device));
     expect(ctx_device == device, "the context's device");
+    CUmodule late = load_module(argc, argv, "late_write.ptx");
+    CUfunction late_fill = get_function(late, "late_fill");
+    if (late_fill == NULL)
+        return finish();
+    // The late words and the primary context's copy of them: host memory both contexts map.
+    void* host_words = nullptr;
+    const size_t host_bytes = 2 * WORDS * sizeof(unsigned int);
+    if (!check(cuMemHostAlloc(&host_words, host_bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP)))
+        return finish();
+    memset(host_words, 0, host_bytes);
+    volatile unsigned int* words = (volatile unsigned int*)host_words;
+    volatile unsigned int* copied = words + WORDS;
+    CUdeviceptr words_device = 0;
+    check(cuMemHostGetDevicePointer(&words_device, host_words, 0));
+    CUdeviceptr copied_device = words_device + WORDS * sizeof(unsigned int);
 #if CUDA_VERSION >= 13000
     ctx_device = -1;
     check(cuCtxGetDevice_v2(&ctx_device, ctx));
     expect(ctx_device == device, "the context's device (v2)");
+    fill_late(late_fill, words_device, 1);
     check(cuCtxSynchronize_v2(ctx));
+    expect_all("words of the late kernel, after cuCtxSynchronize_v2", holding(words, 1), WORDS);
 #endif
+    fill_late(late_fill, words_device, 2);
     check(cuCtxSynchronize());
+    expect_all("words of the late kernel, after cuCtxSynchronize", holding(words, 2), WORDS);
     unsigned long long id_ctx = 0, id_primary = 0;
     check(cuCtxGetId(ctx, &id_ctx));
     check(cuCtxGetId(primary, &id_primary));
@@ -101,6 +157,7 @@ int main(int argc, char** argv)
     size_t stack = 0;
     check(cuCtxGetLimit(&stack, CU_LIMIT_STACK_SIZE));
     printf("stack size: %zu\n", stack);
+    expect(stack >= 4096, "the stack size set (4096 or more)");
     CUfunc_cache cache;
     check(cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_SHARED));
     check(cuCtxGetCacheConfig(&cache));
@@ -109,20 +166,27 @@ int main(int argc, char** argv)
     show("cuCtxSetSharedMemConfig(FOUR_BYTE)", cuCtxSetSharedMemConfig(CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE));
     show("cuCtxGetSharedMemConfig", cuCtxGetSharedMemConfig(&shared));
     check(cuCtxResetPersistingL2Cache());
+    // An event recorded on the context after a late kernel, which the primary context waits for.
     CUevent event;
     check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    fill_late(late_fill, words_device, 3);
     check(cuCtxRecordEvent(ctx, event));
     check(cuCtxWaitEvent(primary, event));
-    check(cuEventDestroy(event));
 
-    // Push and pop.
+    // Push and pop: the primary context, pushed, copies the words after the event.
     CUcontext popped = nullptr;
     check(cuCtxPushCurrent(primary));
     check(cuCtxGetCurrent(&current));
     expect(current == primary, "the primary context pushed");
+    unsigned int n = WORDS;
+    void* copy_args[] = { &words_device, &copied_device, &n };
+    check(cuLaunchKernel(copy_words, 1, 1, 1, 256, 1, 1, 0, nullptr, copy_args, nullptr));
+    check(cuCtxSynchronize());
+    expect_all("words the primary context copied after cuCtxWaitEvent", holding(copied, 3), WORDS);
     check(cuCtxPopCurrent(&popped));
     check(cuCtxGetCurrent(&current));
     expect(popped == primary && current == ctx, "the primary context popped, the new one current again");
+    check(cuEventDestroy(event));
 
     // The deprecated attach and detach.
     CUcontext attached = nullptr;
@@ -136,14 +200,14 @@ int main(int argc, char** argv)
     if (add_value == NULL)
         return finish();
     check(cuMemAlloc(&data, N * sizeof(int)));
-    check(cuMemsetD32(data, 0, N));
+    check(cuMemsetD32(data, BASE, N));
     check(cuCtxPopCurrent(&popped));
     check(cuCtxGetCurrent(&current));
     expect(current == primary, "the main thread back on the primary context");
     for (int t = 0; t < 4; ++t) {
         size_t same = 0;
         bool turn = false;
-        int expected = (t + 1) * (t + 2) / 2;
+        int expected = BASE + (t + 1) * (t + 2) / 2;
         std::thread thread(worker, ctx, add_value, data, t + 1, expected, &same, &turn);
         thread.join();
         char what[64];
@@ -154,6 +218,8 @@ int main(int argc, char** argv)
     check(cuCtxPushCurrent(ctx));
     check(cuMemFree(data));
     check(cuModuleUnload(module));
+    check(cuModuleUnload(late));
+    check(cuMemFreeHost(host_words));
     check(cuCtxDestroy(ctx));
 
     // A context limited to part of the SMs.
@@ -170,22 +236,29 @@ int main(int argc, char** argv)
     params.numExecAffinityParams = 1;
     CUcontext part = nullptr;
 #if CUDA_VERSION >= 13000
-    bool created = show("cuCtxCreate(exec affinity)", cuCtxCreate(&part, &params, 0, device));
+    CUresult code = cuCtxCreate(&part, &params, 0, device);
+    show("cuCtxCreate(exec affinity)", code);
 #else
-    bool created = show("cuCtxCreate_v4(exec affinity)", cuCtxCreate_v4(&part, &params, 0, device));
-    if (created) {
+    if (show("cuCtxCreate_v4(exec affinity)", cuCtxCreate_v4(&part, &params, 0, device))) {
         check(cuCtxDestroy(part));
         part = nullptr;
     }
-    created = show("cuCtxCreate_v3(exec affinity)", cuCtxCreate_v3(&part, &limited, 1, 0, device));
+    CUresult code = cuCtxCreate_v3(&part, &limited, 1, 0, device);
+    show("cuCtxCreate_v3(exec affinity)", code);
 #endif
-    if (created) {
+    if (code == CUDA_SUCCESS) {
         memset(&affinity, 0, sizeof(affinity));
         show("cuCtxGetExecAffinity(SM_COUNT)", cuCtxGetExecAffinity(&affinity, CU_EXEC_AFFINITY_TYPE_SM_COUNT));
-        printf("  %u SMs\n", affinity.param.smCount.val);
+        unsigned int count = affinity.param.smCount.val;
+        printf("  %u SMs\n", count);
+        expect(count >= 8 && (int)count < sms, "the limited context has the 8 SMs asked for or more, not all");
         check(cuCtxDestroy(part));
+    } else {
+        printf("  its SM count: not checked (the driver limits SMs only under MPS)\n");
+        expect(code == CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY, "the SM-count affinity refused only as unsupported");
     }
 
+    check(cuModuleUnload(copier));
     check(cuCtxSetCurrent(nullptr));
     check(cuDevicePrimaryCtxRelease(device));
     check(cuDevicePrimaryCtxReset(device));

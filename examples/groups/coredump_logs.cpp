@@ -1,6 +1,7 @@
 // C twin of examples/groups/coredump_logs.rs. The coredump and logs groups of the Driver API:
 // every coredump attribute read process-wide and for the current context, the file name and the
-// generation flags set both ways and read back (coredumps stay off: nothing here faults); the
+// generation flags set both ways and read back, coredumps on exceptions turned on and off again
+// process-wide before any context, each read back (coredumps stay off: nothing here faults); the
 // coredump callbacks of CUDA 13.2 headers looked up with cuGetProcAddress (where the driver has
 // none, what its lookup answered); a log callback registered, an error the
 // driver logs provoked (a copy to device address 0), the log dumped to memory and to a file from
@@ -63,9 +64,19 @@ int main()
     char file[] = "/tmp/coredump-logs-global.core";
     size_t size = sizeof(file);
     check(cuCoredumpSetAttributeGlobal(CU_COREDUMP_FILE, file, &size));
-    bool off = false;
-    size = sizeof(off);
-    check(cuCoredumpSetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &off, &size));
+    // Coredumps on exceptions turned on and off again (before any context, which would take the
+    // setting), each read back.
+    const bool settings[] = {true, false};
+    for (bool on : settings) {
+        bool enable = on;
+        size = sizeof(enable);
+        check(cuCoredumpSetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &enable, &size));
+        unsigned char back = 2;
+        size = sizeof(bool);
+        check(cuCoredumpGetAttributeGlobal(CU_COREDUMP_ENABLE_ON_EXCEPTION, &back, &size));
+        printf("  enable on exception: %u\n", back);
+        expect(back == (unsigned char)on, "the process-wide enable on exception read back");
+    }
     char back[1024];
     memset(back, 0, sizeof(back));
     size = sizeof(back);

@@ -1,5 +1,6 @@
 //! The coredump and logs groups of the Driver API: every coredump attribute read process-wide and
-//! for the current context, the file name and the generation flags set both ways and read back
+//! for the current context, the file name and the generation flags set both ways and read back,
+//! coredumps on exceptions turned on and off again process-wide before any context, each read back
 //! (coredumps stay off: nothing here faults); the coredump callbacks of CUDA 13.2 headers looked up
 //! with the typed cuGetProcAddress (`entry`; where the driver has none, what its lookup answered);
 //! a log callback registered, an error the driver logs provoked (a copy to device address 0), the
@@ -105,13 +106,29 @@ fn main() {
             file.as_mut_ptr() as *mut c_void,
             &mut size,
         ));
-        let mut off = false;
-        size = size_of::<bool>();
-        check!(cuCoredumpSetAttributeGlobal(
-            CU_COREDUMP_ENABLE_ON_EXCEPTION,
-            &raw mut off as *mut c_void,
-            &mut size,
-        ));
+        // Coredumps on exceptions turned on and off again (before any context, which would take
+        // the setting), each read back.
+        for on in [true, false] {
+            let mut enable = on;
+            size = size_of::<bool>();
+            check!(cuCoredumpSetAttributeGlobal(
+                CU_COREDUMP_ENABLE_ON_EXCEPTION,
+                &raw mut enable as *mut c_void,
+                &mut size,
+            ));
+            let mut back: u8 = 2;
+            size = size_of::<bool>();
+            check!(cuCoredumpGetAttributeGlobal(
+                CU_COREDUMP_ENABLE_ON_EXCEPTION,
+                &raw mut back as *mut c_void,
+                &mut size,
+            ));
+            println!("  enable on exception: {back}");
+            expect(
+                back == on as u8,
+                "the process-wide enable on exception read back",
+            );
+        }
         let mut back = [0 as c_char; 1024];
         size = back.len();
         check!(cuCoredumpGetAttributeGlobal(

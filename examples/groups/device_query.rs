@@ -1,9 +1,10 @@
 //! Device query, in the manner of NVIDIA's `deviceQueryDrv`: every device, every
 //! `CUdevice_attribute` by name, and the rest of the device group (`cuDeviceGet*`,
 //! `cuDeviceTotalMem`, UUID, LUID and NvSci attributes with what the driver answers on this system,
-//! exec affinity support, default and current memory pools, texture 1D linear width, host atomic
-//! capabilities, GPUDirect RDMA flush), the deprecated device queries, and the PCI bus id both
-//! ways. C twin: `device_query.cpp`. An attribute of a header newer than the driver prints the
+//! exec affinity support, default and current memory pools (where the device has them: another
+//! pool made current, then the default one again, each read back), texture 1D linear width, host
+//! atomic capabilities, GPUDirect RDMA flush), the deprecated device queries, and the PCI bus id
+//! both ways. C twin: `device_query.cpp`. An attribute of a header newer than the driver prints the
 //! driver's answer (`CUDA_ERROR_INVALID_VALUE`): the same on both sides.
 
 #[path = "common/mod.rs"]
@@ -397,9 +398,16 @@ unsafe fn query(ordinal: c_int) {
                     "cuDeviceSetMemPool makes the new pool current",
                 );
                 check!(cuDeviceSetMemPool(device, default_pool));
+                check!(cuDeviceGetMemPool(&mut current, device));
+                expect(
+                    current == default_pool,
+                    "cuDeviceSetMemPool makes the default pool current again",
+                );
                 check!(cuMemPoolDestroy(own));
             }
             println!("  memory pools: the default one current, another set and reset");
+        } else {
+            println!("  memory pools: not tested (the device has none)");
         }
 
         // GPUDirect RDMA: a flush of the current context's remote writes, where supported.

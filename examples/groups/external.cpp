@@ -9,8 +9,10 @@
 // memory's mapping read back through the array. The semaphore orders a read after a write on
 // another stream: the writer's stream, held by a host function until well after the reader's
 // copy would have run unordered, writes through the external buffer and signals; the reader's
-// stream waits, then copies through the memory's own mapping, and must read every word written.
-// A refused import or call fails the program, as does any word that differs.
+// stream waits, then copies through the memory's own mapping, and must read every word written,
+// and must still be waiting while the writer is held. The mappings' access is read back, and the
+// words of the memory the array does not use must stay as the program zeroed them. A refused
+// import or call fails the program, as does any word that differs.
 // Controls: no_wait (the reader does not wait, and reads the words from before the write) and
 // other_memory (another allocation is imported: what one mapping writes, the other does not read).
 // Rust program: external.rs.
@@ -25,8 +27,8 @@ struct Exported {
     int fd;
 };
 
-// Creates `size` bytes as `prop` says, maps them and exports their descriptor; false where a call
-// failed (reported and counted).
+// Creates `size` bytes as `prop` says, maps them read-write (checked: the access read back) and
+// exports their descriptor; false where a call failed (reported and counted).
 static bool export_memory(Exported* out, const CUmemAllocationProp* prop, size_t size) {
     out->handle = 0;
     out->address = 0;
@@ -35,9 +37,13 @@ static bool export_memory(Exported* out, const CUmemAllocationProp* prop, size_t
     memset(&access, 0, sizeof access);
     access.location = prop->location;
     access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    return check(cuMemCreate(&out->handle, size, prop, 0)) && check(cuMemAddressReserve(&out->address, size, 0, 0, 0)) &&
-           check(cuMemMap(out->address, size, 0, out->handle, 0)) && check(cuMemSetAccess(out->address, size, &access, 1)) &&
-           check(cuMemExportToShareableHandle(&out->fd, out->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    bool ok = check(cuMemCreate(&out->handle, size, prop, 0)) && check(cuMemAddressReserve(&out->address, size, 0, 0, 0)) &&
+              check(cuMemMap(out->address, size, 0, out->handle, 0)) && check(cuMemSetAccess(out->address, size, &access, 1)) &&
+              check(cuMemExportToShareableHandle(&out->fd, out->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    unsigned long long flags = 0;
+    bool readable = ok && check(cuMemGetAccess(&flags, &prop->location, out->address));
+    expect(readable && flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the device reads and writes the mapping");
+    return ok;
 }
 
 // Closes the descriptor, unmaps and releases the allocation.
@@ -187,6 +193,9 @@ int main() {
         size_t once = 0;
         for (int t = 0; t < TEXELS; t++) once += found[t] == 1;
         expect_all("texels written through the mapped array, found once in the memory", once, TEXELS);
+        size_t zero = 0;
+        for (size_t i = 0; i < count; i++) zero += seen[i] == 0;
+        expect_all("words of the memory the array did not write, zero as set", zero, count - TEXELS);
         // Each texel's word retagged where it lies, through the memory's mapping, then read through
         // the array: every texel must hold its own retagged word.
         for (size_t i = 0; i < count; i++)
@@ -231,6 +240,7 @@ int main() {
         check(cuMemcpyDtoHAsync(seen, memory.address, size, reader));
         struct timespec pause = {0, 200000000};
         nanosleep(&pause, NULL);
+        expect(cuStreamQuery(reader) == CUDA_ERROR_NOT_READY, "the reader still waiting while the writer is held");
         released.store(true);
         bool done = finished(writer) && finished(reader);
         expect(done, "the writer's and the reader's streams finished within 10 s");

@@ -10,7 +10,9 @@
 //! write on another stream: the writer's stream, held by a host function until well after the
 //! reader's copy would have run unordered, writes through the external buffer and signals; the
 //! reader's stream waits, then copies through the memory's own mapping, and must read every word
-//! written. A refused import or call fails the program, as does any word that differs.
+//! written, and must still be waiting while the writer is held. The mappings' access is read back,
+//! and the words of the memory the array does not use must stay as the program zeroed them. A
+//! refused import or call fails the program, as does any word that differs.
 //! Controls: `no_wait` (the reader does not wait, and reads the words from before the write) and
 //! `other_memory` (another allocation is imported: what one mapping writes, the other does not
 //! read). C twin: `external.cpp`.
@@ -18,7 +20,7 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::mem::zeroed;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,8 +37,8 @@ struct Exported {
     fd: c_int,
 }
 
-/// Creates `size` bytes as `prop` says, maps them and exports their descriptor; `None` where a
-/// call failed (reported and counted).
+/// Creates `size` bytes as `prop` says, maps them read-write (checked: the access read back) and
+/// exports their descriptor; `None` where a call failed (reported and counted).
 unsafe fn export_memory(prop: &CUmemAllocationProp, size: usize) -> Option<Exported> {
     // SAFETY: zero is a valid `CUmemAccessDesc` (integers); the calls write `out`'s fields
     // through out-pointers and read `prop` and `access`, initialised.
@@ -58,6 +60,12 @@ unsafe fn export_memory(prop: &CUmemAllocationProp, size: usize) -> Option<Expor
             && check!(cuMemExportToShareableHandle(
                 shareable, out.handle, posix_fd, 0
             ));
+        let mut flags: c_ulonglong = 0;
+        let readable = ok && check!(cuMemGetAccess(&mut flags, &prop.location, out.address));
+        expect(
+            readable && flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE.0 as c_ulonglong,
+            "the device reads and writes the mapping",
+        );
         ok.then_some(out)
     }
 }
@@ -258,6 +266,12 @@ fn main() {
                 once,
                 TEXELS,
             );
+            let zero = seen.iter().filter(|w| **w == 0).count();
+            expect_all(
+                "words of the memory the array did not write, zero as set",
+                zero,
+                count - TEXELS,
+            );
             // Each texel's word retagged where it lies, through the memory's mapping, then read
             // through the array: every texel must hold its own retagged word.
             for w in seen.iter_mut() {
@@ -318,6 +332,10 @@ fn main() {
                 reader
             ));
             std::thread::sleep(Duration::from_millis(200));
+            expect(
+                cuStreamQuery(reader) == CUresult::CUDA_ERROR_NOT_READY,
+                "the reader still waiting while the writer is held",
+            );
             RELEASED.store(true, Ordering::SeqCst);
             let done = finished(writer) && finished(reader);
             expect(

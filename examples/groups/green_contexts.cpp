@@ -2,8 +2,10 @@
 // device's SM resource split by count into two groups, a resource descriptor and a green context
 // for each, their SM resources read back (from the green context and from the context it converts
 // to), a stream in each. Checked: each stream's green context; a kernel launched in each partition,
-// recording the SM each of its blocks ran on, ran on no more SMs than the partition was given, and
-// the two sets of SMs are disjoint; the green contexts' ids differ (CUDA 13.0 headers); and an
+// recording the SM each of its blocks ran on in host-mapped words, ran on no more SMs than the
+// partition was given, and the two sets of SMs are disjoint; each partition's stream, whose last
+// kernel marks a host-mapped word 100 ms (the first) or 300 ms (the second) after it starts, has
+// marked it when synchronized; the green contexts' ids differ (CUDA 13.0 headers); and an
 // event orders the second partition's work after the first's, once through the streams and once
 // through the green contexts: the first partition's kernel writes its words 300 ms after it starts,
 // the event captures it (cuEventRecord on the first partition's stream; cuGreenCtxRecordEvent), the
@@ -26,6 +28,12 @@
 #define WORDS (1 << 16)
 // How long the first partition's kernel waits before it writes: far longer than the copy takes.
 #define LATE_NS 300000000ULL
+// How long each partition's last kernel waits before it marks its stream finished: the second's
+// far longer than the first's, so that the host, checking the second after synchronizing with the
+// first, would find it unfinished without synchronizing with it too.
+static const unsigned long long FINISH_NS[2] = { 100000000ULL, 300000000ULL };
+// The mark of a partition's finished stream.
+#define FINISHED 0xf1du
 
 int main(int argc, char** argv)
 {
@@ -73,10 +81,20 @@ int main(int argc, char** argv)
            remaining.sm.smCount);
 
     expect(groups == 2, "two groups of SMs");
+    // Each partition's blocks' SMs, and its finish mark: host memory every context maps, the SMs not
+    // yet recorded (no SM has that number), the marks not yet made.
+    void* host_words = nullptr;
+    if (!check(cuMemHostAlloc(&host_words, (2 * BLOCKS + 2) * sizeof(unsigned int),
+                              CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP)))
+        return finish();
+    volatile unsigned int* host = (volatile unsigned int*)host_words;
+    for (int w = 0; w < 2 * BLOCKS + 2; ++w)
+        host[w] = w < 2 * BLOCKS ? 0xffffffffu : 0;
+    CUdeviceptr host_device = 0;
+    check(cuMemHostGetDevicePointer(&host_device, host_words, 0));
     CUgreenCtx green[2];
     CUcontext ctx[2];
     CUstream stream[2];
-    CUdeviceptr sm_of_block[2];
     for (int i = 0; i < 2; ++i) {
         printf("partition %d:\n", i);
         CUdevResourceDesc desc;
@@ -104,14 +122,36 @@ int main(int argc, char** argv)
         else if (show("  cuStreamGetDevResource", streamGetDevResource(stream[i], &r, CU_DEV_RESOURCE_TYPE_SM)))
             printf("  the stream: %u SMs\n", r.sm.smCount);
 #endif
-
-        // The kernel, in the context the green context converts to, on its stream.
+    }
+    // Every kernel loaded into each partition's context before any runs: loaded at its first launch,
+    // a kernel could wait for the other partition's work (on an H200 the copy of the rounds below
+    // did), which would order that work without the event, or end a partition's work before the
+    // host synchronizes with it.
+    for (int i = 0; i < 2; ++i) {
+        check(cuCtxSetCurrent(ctx[i]));
+        const CUkernel kernels[] = { record_sm, late_fill, copy_words };
+        for (CUkernel kernel : kernels) {
+            CUfunction function;
+            check(cuKernelGetFunction(&function, kernel));
+            check(cuFuncLoad(function));
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        // The kernels, in the context the green context converts to, on its stream: the SMs
+        // recorded, then the stream's finish marked late.
         check(cuCtxSetCurrent(ctx[i]));
         CUfunction f;
         check(cuKernelGetFunction(&f, record_sm));
-        check(cuMemAlloc(&sm_of_block[i], BLOCKS * sizeof(unsigned int)));
-        void* args[] = { &sm_of_block[i] };
+        CUdeviceptr sm_of_block = host_device + i * BLOCKS * sizeof(unsigned int);
+        void* args[] = { &sm_of_block };
         check(cuLaunchKernel(f, BLOCKS, 1, 1, 128, 1, 1, 0, stream[i], args, nullptr));
+        CUfunction mark;
+        check(cuKernelGetFunction(&mark, late_fill));
+        CUdeviceptr mark_at = host_device + (2 * BLOCKS + i) * sizeof(unsigned int);
+        unsigned int one = 1, finished = FINISHED;
+        unsigned long long ns = FINISH_NS[i];
+        void* mark_args[] = { &mark_at, &one, &finished, &ns };
+        check(cuLaunchKernel(mark, 1, 1, 1, 32, 1, 1, 0, stream[i], mark_args, nullptr));
     }
 #if CUDA_VERSION >= 13000
     unsigned long long id0 = 0, id1 = 0;
@@ -120,20 +160,26 @@ int main(int argc, char** argv)
     expect(id0 != id1, "two green contexts' ids differ");
 #endif
 
-    static unsigned int host[2][BLOCKS];
     static bool used[2][MAX_SM];
     for (int i = 0; i < 2; ++i) {
         check(cuCtxSetCurrent(ctx[i]));
         check(cuStreamSynchronize(stream[i]));
-        check(cuMemcpyDtoH(host[i], sm_of_block[i], sizeof(host[i])));
+        expect(host[2 * BLOCKS + i] == FINISHED, "a partition's stream finished when synchronized");
         unsigned int distinct = 0;
+        size_t recorded = 0;
         for (int b = 0; b < BLOCKS; ++b) {
-            unsigned int s = host[i][b] < MAX_SM ? host[i][b] : MAX_SM - 1;
+            unsigned int sm = host[i * BLOCKS + b];
+            if (sm < MAX_SM)
+                ++recorded;
+            unsigned int s = sm < MAX_SM ? sm : MAX_SM - 1;
             if (!used[i][s]) {
                 used[i][s] = true;
                 ++distinct;
             }
         }
+        char what[64];
+        snprintf(what, sizeof what, "partition %d: blocks that recorded their SM", i);
+        expect_all(what, recorded, BLOCKS);
         expect(distinct > 0 && distinct <= split[i].sm.smCount, "a partition ran on its SMs only");
     }
     bool disjoint = true;
@@ -153,15 +199,6 @@ int main(int argc, char** argv)
     check(cuMemAlloc(&seen, WORDS * sizeof(unsigned int)));
     check(cuMemsetD32(written, 0, WORDS));
     check(cuCtxSynchronize());
-    // Each kernel loaded into its partition's context before the rounds: loading the copy at its
-    // first launch would wait for the first partition's kernel (on an H200 it did), which would
-    // order the first round without the event.
-    for (int i = 0; i < 2; ++i) {
-        CUfunction function;
-        check(cuCtxSetCurrent(ctx[i]));
-        check(cuKernelGetFunction(&function, i == 0 ? late_fill : copy_words));
-        check(cuFuncLoad(function));
-    }
     static unsigned int copied[WORDS];
     for (int round = 0; round < 2; ++round) {
         bool through_green = round == 1;
@@ -216,9 +253,9 @@ int main(int argc, char** argv)
     check(cuCtxSetCurrent(primary));
     check(cuMemFree(written));
     check(cuMemFree(seen));
+    check(cuMemFreeHost(host_words));
     for (int i = 0; i < 2; ++i) {
         check(cuCtxSetCurrent(ctx[i]));
-        check(cuMemFree(sm_of_block[i]));
         check(cuStreamDestroy(stream[i]));
         check(cuCtxSetCurrent(primary));
         check(cuGreenCtxDestroy(green[i]));

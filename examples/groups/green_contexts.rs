@@ -1,8 +1,10 @@
 //! The green contexts group of the Driver API: the device's SM resource split by count into two
 //! groups, a resource descriptor and a green context for each, their SM resources read back (from
 //! the green context and from the context it converts to), a stream in each. Checked: each stream's
-//! green context; a kernel launched in each partition, recording the SM each of its blocks ran on,
-//! ran on no more SMs than the partition was given, and the two sets of SMs are disjoint; the green
+//! green context; a kernel launched in each partition, recording the SM each of its blocks ran on
+//! in host-mapped words, ran on no more SMs than the partition was given, and the two sets of SMs
+//! are disjoint; each partition's stream, whose last kernel marks a host-mapped word 100 ms (the
+//! first) or 300 ms (the second) after it starts, has marked it when synchronized; the green
 //! contexts' ids differ (CUDA 13.0 headers); and an event orders the second partition's work after
 //! the first's, once through the streams and once through the green contexts: the first partition's
 //! kernel writes its words 300 ms after it starts, the event captures it (cuEventRecord on the
@@ -36,6 +38,12 @@ const MAX_SM: usize = 1024;
 const WORDS: usize = 1 << 16;
 /// How long the first partition's kernel waits before it writes: far longer than the copy takes.
 const LATE_NS: u64 = 300_000_000;
+/// How long each partition's last kernel waits before it marks its stream finished: the second's
+/// far longer than the first's, so that the host, checking the second after synchronizing with
+/// the first, would find it unfinished without synchronizing with it too.
+const FINISH_NS: [u64; 2] = [100_000_000, 300_000_000];
+/// The mark of a partition's finished stream.
+const FINISHED: c_uint = 0xf1d;
 
 /// The SM count of an SM resource.
 fn sm_count(r: &CUdevResource) -> c_uint {
@@ -148,10 +156,24 @@ fn main() {
         );
 
         expect(groups == 2, "two groups of SMs");
+        // Each partition's blocks' SMs, and its finish mark: host memory every context maps, the
+        // SMs not yet recorded (no SM has that number), the marks not yet made.
+        let mut host_words: *mut c_void = ptr::null_mut();
+        let flags_host = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP;
+        let host_bytes = (2 * BLOCKS + 2) * size_of::<c_uint>();
+        if !check!(cuMemHostAlloc(&mut host_words, host_bytes, flags_host)) {
+            finish();
+        }
+        let host = std::slice::from_raw_parts_mut(host_words.cast::<c_uint>(), 2 * BLOCKS + 2);
+        host.fill(c_uint::MAX);
+        host[2 * BLOCKS..].fill(0);
+        let host = host.as_ptr();
+        let mut host_device: CUdeviceptr = 0;
+        check!(cuMemHostGetDevicePointer(&mut host_device, host_words, 0));
+        let word = size_of::<c_uint>() as CUdeviceptr;
         let mut green: [CUgreenCtx; 2] = [ptr::null_mut(); 2];
         let mut ctx: [CUcontext; 2] = [ptr::null_mut(); 2];
         let mut stream: [CUstream; 2] = [ptr::null_mut(); 2];
-        let mut sm_of_block: [CUdeviceptr; 2] = [0; 2];
         for i in 0..2 {
             println!("partition {}:", i);
             let mut desc: CUdevResourceDesc = ptr::null_mut();
@@ -199,16 +221,27 @@ fn main() {
                     Err(e) => common::show_missing("  cuStreamGetDevResource", e),
                 }
             }
-
-            // The kernel, in the context the green context converts to, on its stream.
+        }
+        // Every kernel loaded into each partition's context before any runs: loaded at its first
+        // launch, a kernel could wait for the other partition's work (on an H200 the copy of the
+        // rounds below did), which would order that work without the event, or end a partition's
+        // work before the host synchronizes with it.
+        for i in 0..2 {
+            check!(cuCtxSetCurrent(ctx[i]));
+            for kernel in [record_sm, late_fill, copy_words] {
+                let mut function: CUfunction = ptr::null_mut();
+                check!(cuKernelGetFunction(&mut function, kernel));
+                check!(cuFuncLoad(function));
+            }
+        }
+        for i in 0..2 {
+            // The kernels, in the context the green context converts to, on its stream: the SMs
+            // recorded, then the stream's finish marked late.
             check!(cuCtxSetCurrent(ctx[i]));
             let mut f: CUfunction = ptr::null_mut();
             check!(cuKernelGetFunction(&mut f, record_sm));
-            check!(cuMemAlloc(
-                &mut sm_of_block[i],
-                BLOCKS * size_of::<c_uint>()
-            ));
-            let mut args: [*mut c_void; 1] = [&raw mut sm_of_block[i] as *mut c_void];
+            let mut sm_of_block = host_device + (i * BLOCKS) as CUdeviceptr * word;
+            let mut args: [*mut c_void; 1] = [&raw mut sm_of_block as *mut c_void];
             check!(cuLaunchKernel(
                 f,
                 BLOCKS as c_uint,
@@ -222,6 +255,29 @@ fn main() {
                 args.as_mut_ptr(),
                 ptr::null_mut(),
             ));
+            let mut mark: CUfunction = ptr::null_mut();
+            check!(cuKernelGetFunction(&mut mark, late_fill));
+            let mut mark_at = host_device + (2 * BLOCKS + i) as CUdeviceptr * word;
+            let (mut one, mut finished, mut ns) = (1 as c_uint, FINISHED, FINISH_NS[i]);
+            let mut mark_args: [*mut c_void; 4] = [
+                (&raw mut mark_at).cast(),
+                (&raw mut one).cast(),
+                (&raw mut finished).cast(),
+                (&raw mut ns).cast(),
+            ];
+            check!(cuLaunchKernel(
+                mark,
+                1,
+                1,
+                1,
+                32,
+                1,
+                1,
+                0,
+                stream[i],
+                mark_args.as_mut_ptr(),
+                ptr::null_mut(),
+            ));
         }
         #[cfg(feature = "cuda-13000")]
         {
@@ -231,28 +287,31 @@ fn main() {
             expect(id0 != id1, "two green contexts' ids differ");
         }
 
-        let mut host = vec![[0 as c_uint; BLOCKS]; 2];
         let mut used = vec![[false; MAX_SM]; 2];
         for i in 0..2 {
             check!(cuCtxSetCurrent(ctx[i]));
             check!(cuStreamSynchronize(stream[i]));
-            check!(cuMemcpyDtoH(
-                host[i].as_mut_ptr() as *mut c_void,
-                sm_of_block[i],
-                size_of::<[c_uint; BLOCKS]>(),
-            ));
-            let mut distinct: c_uint = 0;
+            expect(
+                host.add(2 * BLOCKS + i).read_volatile() == FINISHED,
+                "a partition's stream finished when synchronized",
+            );
+            let (mut distinct, mut recorded): (c_uint, usize) = (0, 0);
             for b in 0..BLOCKS {
-                let s = if (host[i][b] as usize) < MAX_SM {
-                    host[i][b] as usize
-                } else {
-                    MAX_SM - 1
-                };
+                let sm = host.add(i * BLOCKS + b).read_volatile() as usize;
+                if sm < MAX_SM {
+                    recorded += 1;
+                }
+                let s = if sm < MAX_SM { sm } else { MAX_SM - 1 };
                 if !used[i][s] {
                     used[i][s] = true;
                     distinct += 1;
                 }
             }
+            expect_all(
+                &format!("partition {i}: blocks that recorded their SM"),
+                recorded,
+                BLOCKS,
+            );
             expect(
                 distinct > 0 && distinct <= sm_count(&split[i]),
                 "a partition ran on its SMs only",
@@ -278,15 +337,6 @@ fn main() {
         check!(cuMemAlloc(&mut seen, WORDS * size_of::<c_uint>()));
         check!(cuMemsetD32(written, 0, WORDS));
         check!(cuCtxSynchronize());
-        // Each kernel loaded into its partition's context before the rounds: loading the copy at its
-        // first launch would wait for the first partition's kernel (on an H200 it did), which would
-        // order the first round without the event.
-        for (i, kernel) in [late_fill, copy_words].into_iter().enumerate() {
-            let mut function: CUfunction = ptr::null_mut();
-            check!(cuCtxSetCurrent(ctx[i]));
-            check!(cuKernelGetFunction(&mut function, kernel));
-            check!(cuFuncLoad(function));
-        }
         let mut copied = vec![0 as c_uint; WORDS];
         for round in 0..2 {
             let through_green = round == 1;
@@ -393,9 +443,9 @@ fn main() {
         check!(cuCtxSetCurrent(primary));
         check!(cuMemFree(written));
         check!(cuMemFree(seen));
+        check!(cuMemFreeHost(host_words));
         for i in 0..2 {
             check!(cuCtxSetCurrent(ctx[i]));
-            check!(cuMemFree(sm_of_block[i]));
             check!(cuStreamDestroy(stream[i]));
             check!(cuCtxSetCurrent(primary));
             check!(cuGreenCtxDestroy(green[i]));

@@ -5,13 +5,22 @@
 // module group: a module loaded from a file, from memory and with JIT options, its functions
 // counted and enumerated, its global, the loading mode, two PTX inputs linked into a cubin
 // (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete) which is loaded as a module and as
-// a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is looked up with cuGetProcAddress:
-// where the driver has none, the program prints what its lookup answered.
-// Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
-// argv[1] is the kernels folder.
+// a fat binary, its kernel launched from each and its output checked. The attribute set on each
+// kernel is read back; before the doubling kernel, a kernel sets the managed value to 10 after
+// 200 ms (late_fill), so that the host, were it not to synchronize, would certainly read the value
+// before either. cuKernelGetParamCount (CUDA 13.2 headers) is looked up with
+// cuGetProcAddress: where the driver has none, the program prints what its lookup answered.
+// Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx, ptx_link1.ptx and
+// late_write.ptx; argv[1] is the kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
 #include <string>
+
+// The inputs of the linked kernel, one thread each.
+#define LINKED 256
+// How long the kernel that sets the managed value waits before it writes: far longer than the
+// host takes to read the value after a call that did not wait for it.
+#define LATE_NS 200000000ULL
 
 // The whole file at `path`, NUL-terminated (PTX is text), or an empty string.
 static std::string read_file(const std::string& path)
@@ -39,6 +48,24 @@ static int add_values(CUfunction f, CUdeviceptr out)
     check(cuMemcpyDtoH(&value, out, sizeof(value)));
     printf("  add_values(5) = %d\n", value);
     return value;
+}
+
+// Launches LinkedKernel of `module` on the LINKED floats at `input` (0, 1, 2, ...), its outputs at
+// `output`; how many outputs are 2 x + 1 of their input x (none where the launch fails).
+static size_t run_linked(CUmodule module, CUdeviceptr input, CUdeviceptr output)
+{
+    CUfunction f = nullptr;
+    int n = LINKED;
+    float values[LINKED] = { 0 };
+    if (check(cuModuleGetFunction(&f, module, "LinkedKernel"))) {
+        void* args[] = { &input, &output, &n };
+        check(cuLaunchKernel(f, 1, 1, 1, LINKED, 1, 1, 0, nullptr, args, nullptr));
+        check(cuMemcpyDtoH(values, output, sizeof(values)));
+    }
+    size_t same = 0;
+    for (int i = 0; i < LINKED; ++i)
+        same += values[i] == 2.0f * (float)i + 1.0f;
+    return same;
 }
 
 int main(int argc, char** argv)
@@ -101,6 +128,9 @@ int main(int argc, char** argv)
         check(cuKernelGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, kernels[k], device));
         printf("  %d threads per block at most\n", threads);
         check(cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024, kernels[k], device));
+        int shared = 0;
+        check(cuKernelGetAttribute(&shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, kernels[k], device));
+        expect(shared == 1024, "the kernel's dynamic shared memory set");
         check(cuKernelSetCacheConfig(kernels[k], CU_FUNC_CACHE_PREFER_L1, device));
     }
     CUkernel add_kernel, double_kernel;
@@ -131,15 +161,27 @@ int main(int argc, char** argv)
     check(cuKernelGetFunction(&add_function, add_kernel));
     expect(add_values(add_function, out) == 100 + 7 + 5, "add_values through the library's kernel");
     check(cuKernelGetFunction(&double_function, double_kernel));
+    // Loaded now: loaded at its launch, the doubling could wait on the host for the kernel before
+    // it, as the synchronization is to.
+    check(cuFuncLoad(double_function));
+    // The managed value set to 10 late, then doubled: without the synchronization the host would
+    // read it long before either.
+    CUmodule late = load_module(argc, argv, "late_write.ptx");
+    CUfunction late_fill = get_function(late, "late_fill");
+    CUdeviceptr target = managed;
+    unsigned int one = 1, ten = 10;
+    unsigned long long ns = LATE_NS;
+    void* late_args[] = { &target, &one, &ten, &ns };
+    check(cuLaunchKernel(late_fill, 1, 1, 1, 1, 1, 1, 0, nullptr, late_args, nullptr));
     check(cuLaunchKernel(double_function, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
     check(cuCtxSynchronize());
     printf("  managed_value = %d on the host after double_managed\n", *(int*)managed);
-    expect(*(int*)managed == 14, "managed_value doubled");
+    expect(*(int*)managed == 20, "managed_value set late, then doubled");
     CUmodule library_module;
     check(cuLibraryGetModule(&library_module, library));
     CUfunction through_module;
     check(cuModuleGetFunction(&through_module, library_module, "add_values"));
-    expect(add_values(through_module, out) == 100 + 14 + 5, "add_values through the library's module");
+    expect(add_values(through_module, out) == 100 + 20 + 5, "add_values through the library's module");
 
     // The module group.
     CUmodule loaded, from_data, with_options;
@@ -171,7 +213,16 @@ int main(int argc, char** argv)
     check(cuModuleGetLoadingMode(&mode));
     printf("loading mode: %s\n", mode == CU_MODULE_LAZY_LOADING ? "lazy" : "eager");
 
-    // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary.
+    // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary, its
+    // kernel launched from each.
+    static float inputs[LINKED];
+    for (int i = 0; i < LINKED; ++i)
+        inputs[i] = (float)i;
+    CUdeviceptr linked_in = 0, linked_out = 0;
+    check(cuMemAlloc(&linked_in, sizeof(inputs)));
+    check(cuMemAlloc(&linked_out, 2 * sizeof(inputs)));
+    check(cuMemcpyHtoD(linked_in, inputs, sizeof(inputs)));
+    CUdeviceptr linked_out_fat = linked_out + sizeof(inputs);
     std::string link0 = read_file(link0_path);
     CUlinkState link;
     void* cubin = nullptr;
@@ -183,17 +234,28 @@ int main(int argc, char** argv)
     if (check(cuLinkComplete(link, &cubin, &cubin_size))) {
         expect(cubin_size > 4 && memcmp(cubin, "\x7f" "ELF", 4) == 0, "the linker's output is a cubin");
         CUmodule linked, fat;
-        if (check(cuModuleLoadData(&linked, cubin)))
+        if (check(cuModuleLoadData(&linked, cubin))) {
+            expect_all("the linked cubin's kernel, loaded as a module: outputs 2 x + 1",
+                       run_linked(linked, linked_in, linked_out), LINKED);
             check(cuModuleUnload(linked));
-        if (show("cuModuleLoadFatBinary(cubin)", cuModuleLoadFatBinary(&fat, cubin)))
+        }
+        bool fat_loaded = show("cuModuleLoadFatBinary(cubin)", cuModuleLoadFatBinary(&fat, cubin));
+        expect(fat_loaded, "the cubin loaded as a fat binary");
+        if (fat_loaded) {
+            expect_all("the linked cubin's kernel, loaded as a fat binary: outputs 2 x + 1",
+                       run_linked(fat, linked_in, linked_out_fat), LINKED);
             check(cuModuleUnload(fat));
+        }
     }
     check(cuLinkDestroy(link));
     CUmodule fat_ptx;
     if (show("cuModuleLoadFatBinary(PTX)", cuModuleLoadFatBinary(&fat_ptx, ptx.c_str())))
         check(cuModuleUnload(fat_ptx));
 
+    check(cuMemFree(linked_out));
+    check(cuMemFree(linked_in));
     check(cuMemFree(out));
+    check(cuModuleUnload(late));
     check(cuModuleUnload(with_options));
     check(cuModuleUnload(from_data));
     check(cuModuleUnload(loaded));

@@ -4,11 +4,14 @@
 //! to check them; the library's module; then the module group: a module loaded from a file, from
 //! memory and with JIT options, its functions counted and enumerated, its global, the loading mode,
 //! two PTX inputs linked into a cubin (cuLinkCreate, cuLinkAddData, cuLinkAddFile, cuLinkComplete)
-//! which is loaded as a module and as a fat binary. cuKernelGetParamCount (CUDA 13.2 headers) is
-//! looked up with the typed cuGetProcAddress (`entry`): where the driver has none, the program
-//! prints what its lookup answered. C twin: library.cpp.
-//! Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx and ptx_link1.ptx;
-//! argv[1] is the kernels folder.
+//! which is loaded as a module and as a fat binary, its kernel launched from each and its output
+//! checked. The attribute set on each kernel is read back; before the doubling kernel, a kernel
+//! sets the managed value to 10 after 200 ms (late_fill), so that the host, were it not to
+//! synchronize, would certainly read the value before either. cuKernelGetParamCount (CUDA 13.2
+//! headers) is looked up with the typed cuGetProcAddress (`entry`): where the driver has none, the
+//! program prints what its lookup answered. C twin: library.cpp.
+//! Kernels: examples/kernels/library.ptx (from library.cu), ptx_link0.ptx, ptx_link1.ptx and
+//! late_write.ptx; argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
 #[path = "common/mod.rs"]
@@ -21,8 +24,15 @@ use std::ptr;
 
 #[cfg(feature = "cuda-13020")]
 use common::show_missing;
-use common::{c_path, check, expect, finish, kernel_file, primary_context, s, show};
+use common::{c_path, check, expect, expect_all, finish, get_function, kernel_file, load_module};
+use common::{primary_context, s, show};
 use cuda_driver_sys::*;
+
+/// The inputs of the linked kernel, one thread each.
+const LINKED: usize = 256;
+/// How long the kernel that sets the managed value waits before it writes: far longer than the
+/// host takes to read the value after a call that did not wait for it.
+const LATE_NS: u64 = 200_000_000;
 
 /// The whole file at `path`, NUL-terminated (PTX is text); just the NUL where it cannot be read.
 fn read_file(path: &std::path::Path) -> Vec<u8> {
@@ -58,6 +68,48 @@ unsafe fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
         ));
         println!("  add_values(5) = {}", value);
         value
+    }
+}
+
+/// Launches LinkedKernel of `module` on the LINKED floats at `input` (0, 1, 2, ...), its outputs
+/// at `output`; how many outputs are 2 x + 1 of their input x (none where the launch fails).
+unsafe fn run_linked(module: CUmodule, mut input: CUdeviceptr, mut output: CUdeviceptr) -> usize {
+    unsafe {
+        let mut f: CUfunction = ptr::null_mut();
+        let mut n = LINKED as c_int;
+        let mut values = [0f32; LINKED];
+        if check!(cuModuleGetFunction(
+            &mut f,
+            module,
+            c"LinkedKernel".as_ptr()
+        )) {
+            let mut args: [*mut c_void; 3] = [
+                (&raw mut input).cast(),
+                (&raw mut output).cast(),
+                (&raw mut n).cast(),
+            ];
+            check!(cuLaunchKernel(
+                f,
+                1,
+                1,
+                1,
+                LINKED as c_uint,
+                1,
+                1,
+                0,
+                ptr::null_mut(),
+                args.as_mut_ptr(),
+                ptr::null_mut(),
+            ));
+            check!(cuMemcpyDtoH(
+                values.as_mut_ptr() as *mut c_void,
+                output,
+                size_of::<[f32; LINKED]>()
+            ));
+        }
+        (0..LINKED)
+            .filter(|&i| values[i] == 2.0 * i as f32 + 1.0)
+            .count()
     }
 }
 
@@ -164,6 +216,14 @@ fn main() {
                 kernels[k],
                 device,
             ));
+            let mut shared: c_int = 0;
+            check!(cuKernelGetAttribute(
+                &mut shared,
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                kernels[k],
+                device,
+            ));
+            expect(shared == 1024, "the kernel's dynamic shared memory set");
             check!(cuKernelSetCacheConfig(
                 kernels[k],
                 CU_FUNC_CACHE_PREFER_L1,
@@ -240,6 +300,34 @@ fn main() {
             "add_values through the library's kernel",
         );
         check!(cuKernelGetFunction(&mut double_function, double_kernel));
+        // Loaded now: loaded at its launch, the doubling could wait on the host for the kernel
+        // before it, as the synchronization is to.
+        check!(cuFuncLoad(double_function));
+        // The managed value set to 10 late, then doubled: without the synchronization the host
+        // would read it long before either.
+        let late = load_module("late_write.ptx");
+        let late_fill = get_function(late, c"late_fill");
+        let (mut target, mut one, mut ten, mut ns): (CUdeviceptr, c_uint, c_uint, u64) =
+            (managed, 1, 10, LATE_NS);
+        let mut late_args: [*mut c_void; 4] = [
+            (&raw mut target).cast(),
+            (&raw mut one).cast(),
+            (&raw mut ten).cast(),
+            (&raw mut ns).cast(),
+        ];
+        check!(cuLaunchKernel(
+            late_fill,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            ptr::null_mut(),
+            late_args.as_mut_ptr(),
+            ptr::null_mut(),
+        ));
         check!(cuLaunchKernel(
             double_function,
             1,
@@ -258,7 +346,10 @@ fn main() {
             "  managed_value = {} on the host after double_managed",
             managed_ptr.read_volatile()
         );
-        expect(managed_ptr.read_volatile() == 14, "managed_value doubled");
+        expect(
+            managed_ptr.read_volatile() == 20,
+            "managed_value set late, then doubled",
+        );
         let mut library_module: CUmodule = ptr::null_mut();
         check!(cuLibraryGetModule(&mut library_module, library));
         let mut through_module: CUfunction = ptr::null_mut();
@@ -268,7 +359,7 @@ fn main() {
             c"add_values".as_ptr()
         ));
         expect(
-            add_values(through_module, out) == 100 + 14 + 5,
+            add_values(through_module, out) == 100 + 20 + 5,
             "add_values through the library's module",
         );
 
@@ -337,7 +428,18 @@ fn main() {
             }
         );
 
-        // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary.
+        // Two relocatable PTX inputs linked into one cubin, loaded as a module and as a fat binary,
+        // its kernel launched from each.
+        let inputs: Vec<f32> = (0..LINKED).map(|i| i as f32).collect();
+        let (mut linked_in, mut linked_out): (CUdeviceptr, CUdeviceptr) = (0, 0);
+        check!(cuMemAlloc(&mut linked_in, LINKED * size_of::<f32>()));
+        check!(cuMemAlloc(&mut linked_out, 2 * LINKED * size_of::<f32>()));
+        check!(cuMemcpyHtoD(
+            linked_in,
+            inputs.as_ptr() as *const c_void,
+            LINKED * size_of::<f32>()
+        ));
+        let linked_out_fat = linked_out + (LINKED * size_of::<f32>()) as CUdeviceptr;
         let mut link0 = read_file(&link0_file);
         let mut link: CUlinkState = ptr::null_mut();
         let mut cubin: *mut c_void = ptr::null_mut();
@@ -368,12 +470,24 @@ fn main() {
             let mut linked: CUmodule = ptr::null_mut();
             let mut fat: CUmodule = ptr::null_mut();
             if check!(cuModuleLoadData(&mut linked, cubin)) {
+                expect_all(
+                    "the linked cubin's kernel, loaded as a module: outputs 2 x + 1",
+                    run_linked(linked, linked_in, linked_out),
+                    LINKED,
+                );
                 check!(cuModuleUnload(linked));
             }
-            if show(
+            let fat_loaded = show(
                 "cuModuleLoadFatBinary(cubin)",
                 cuModuleLoadFatBinary(&mut fat, cubin),
-            ) {
+            );
+            expect(fat_loaded, "the cubin loaded as a fat binary");
+            if fat_loaded {
+                expect_all(
+                    "the linked cubin's kernel, loaded as a fat binary: outputs 2 x + 1",
+                    run_linked(fat, linked_in, linked_out_fat),
+                    LINKED,
+                );
                 check!(cuModuleUnload(fat));
             }
         }
@@ -386,7 +500,10 @@ fn main() {
             check!(cuModuleUnload(fat_ptx));
         }
 
+        check!(cuMemFree(linked_out));
+        check!(cuMemFree(linked_in));
         check!(cuMemFree(out));
+        check!(cuModuleUnload(late));
         check!(cuModuleUnload(with_options));
         check!(cuModuleUnload(from_data));
         check!(cuModuleUnload(loaded));

@@ -3,9 +3,11 @@
 // them. A texture object over a 2D array and one over pitched linear memory, each sampled by a
 // kernel at every texel, with the descriptors read back; a surface object a kernel paints,
 // read back from its array; then a module's texture and surface references (hand-written PTX):
-// every cuTexRefSet*/Get*, the array bound, a kernel reading the texture and writing the
-// surface through them; and a texture reference made and destroyed on its own. What the driver
-// answers for a deprecated call is printed, not required. Rust program: textures.rs.
+// every cuTexRefSet*, each value read back with its cuTexRefGet*, the array bound, a kernel
+// reading the texture and writing the surface through them; and a texture reference made and
+// destroyed on its own. What the driver answers for a deprecated call is printed; what it set
+// must read back, and where the driver gives the module and its references, the kernel through
+// them must run and do its work. Rust program: textures.rs.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include "common.h"
 
@@ -176,62 +178,90 @@ int main(int argc, char** argv) {
             CUDA_ARRAY3D_DESCRIPTOR mip_desc = desc;
             mip_desc.Flags = 0;
             check(cuMipmappedArrayCreate(&mipmapped, &mip_desc, 2));
-            printf("cuTexRefSetFormat: %s\n", result_name(cuTexRefSetFormat(tex_ref, CU_AD_FORMAT_FLOAT, 1)));
+            // Each value set read back; the format, the filter mode and the flags set twice, first
+            // to a value the kernel does not read with, so that each call changes what is read back.
+            const CUarray_format formats[2] = {CU_AD_FORMAT_UNSIGNED_INT16, CU_AD_FORMAT_FLOAT};
+            const int channel_counts[2] = {2, 1};
+            for (int i = 0; i < 2; i++) {
+                printf("cuTexRefSetFormat: %s\n", result_name(cuTexRefSetFormat(tex_ref, formats[i], channel_counts[i])));
+                CUarray_format format = CU_AD_FORMAT_UNSIGNED_INT8;
+                int channels = 0;
+                code = cuTexRefGetFormat(&format, &channels, tex_ref);
+                printf("cuTexRefGetFormat: %s, format %d, %d channel(s)\n", result_name(code), (int)format, channels);
+                expect(format == formats[i] && channels == channel_counts[i], "cuTexRefGetFormat: the format set");
+            }
             printf("cuTexRefSetAddressMode: %s\n",
                    result_name(cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP)));
-            printf("cuTexRefSetFilterMode: %s\n", result_name(cuTexRefSetFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT)));
-            printf("cuTexRefSetFlags: %s\n", result_name(cuTexRefSetFlags(tex_ref, 0)));
+            CUaddress_mode mode = CU_TR_ADDRESS_MODE_WRAP;
+            code = cuTexRefGetAddressMode(&mode, tex_ref, 0);
+            printf("cuTexRefGetAddressMode: %s, %d\n", result_name(code), (int)mode);
+            expect(mode == CU_TR_ADDRESS_MODE_CLAMP, "cuTexRefGetAddressMode: the mode set");
+            const CUfilter_mode filters[2] = {CU_TR_FILTER_MODE_LINEAR, CU_TR_FILTER_MODE_POINT};
+            for (CUfilter_mode filter : filters) {
+                printf("cuTexRefSetFilterMode: %s\n", result_name(cuTexRefSetFilterMode(tex_ref, filter)));
+                CUfilter_mode filter_back = CU_TR_FILTER_MODE_LINEAR;
+                code = cuTexRefGetFilterMode(&filter_back, tex_ref);
+                printf("cuTexRefGetFilterMode: %s, %d\n", result_name(code), (int)filter_back);
+                expect(filter_back == filter, "cuTexRefGetFilterMode: the mode set");
+            }
+            const unsigned int flag_sets[2] = {CU_TRSF_NORMALIZED_COORDINATES, 0};
+            for (unsigned int flags : flag_sets) {
+                printf("cuTexRefSetFlags: %s\n", result_name(cuTexRefSetFlags(tex_ref, flags)));
+                unsigned int flags_back = 99;
+                code = cuTexRefGetFlags(&flags_back, tex_ref);
+                printf("cuTexRefGetFlags: %s, %u\n", result_name(code), flags_back);
+                expect(flags_back == flags, "cuTexRefGetFlags: the flags set");
+            }
             printf("cuTexRefSetBorderColor: %s\n", result_name(cuTexRefSetBorderColor(tex_ref, border)));
-            printf("cuTexRefSetMaxAnisotropy: %s\n", result_name(cuTexRefSetMaxAnisotropy(tex_ref, 1)));
+            float color[4] = {0, 0, 0, 0};
+            code = cuTexRefGetBorderColor(color, tex_ref);
+            printf("cuTexRefGetBorderColor: %s, %.2f %.2f %.2f %.2f\n", result_name(code), color[0], color[1], color[2],
+                   color[3]);
+            expect(memcmp(color, border, sizeof color) == 0, "cuTexRefGetBorderColor: the color set");
+            printf("cuTexRefSetMaxAnisotropy: %s\n", result_name(cuTexRefSetMaxAnisotropy(tex_ref, 4)));
+            int anisotropy = 0;
+            code = cuTexRefGetMaxAnisotropy(&anisotropy, tex_ref);
+            printf("cuTexRefGetMaxAnisotropy: %s, %d\n", result_name(code), anisotropy);
+            expect(anisotropy == 4, "cuTexRefGetMaxAnisotropy: the value set");
             printf("cuTexRefSetMipmapFilterMode: %s\n",
-                   result_name(cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT)));
-            printf("cuTexRefSetMipmapLevelBias: %s\n", result_name(cuTexRefSetMipmapLevelBias(tex_ref, 0.0f)));
-            printf("cuTexRefSetMipmapLevelClamp: %s\n", result_name(cuTexRefSetMipmapLevelClamp(tex_ref, 0.0f, 1.0f)));
+                   result_name(cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_LINEAR)));
+            CUfilter_mode filter = CU_TR_FILTER_MODE_POINT;
+            code = cuTexRefGetMipmapFilterMode(&filter, tex_ref);
+            printf("cuTexRefGetMipmapFilterMode: %s, %d\n", result_name(code), (int)filter);
+            expect(filter == CU_TR_FILTER_MODE_LINEAR, "cuTexRefGetMipmapFilterMode: the mode set");
+            printf("cuTexRefSetMipmapLevelBias: %s\n", result_name(cuTexRefSetMipmapLevelBias(tex_ref, 0.5f)));
+            float bias = -1.0f, low = -1.0f, high = -1.0f;
+            code = cuTexRefGetMipmapLevelBias(&bias, tex_ref);
+            printf("cuTexRefGetMipmapLevelBias: %s, %.2f\n", result_name(code), bias);
+            expect(bias == 0.5f, "cuTexRefGetMipmapLevelBias: the bias set");
+            printf("cuTexRefSetMipmapLevelClamp: %s\n", result_name(cuTexRefSetMipmapLevelClamp(tex_ref, 0.25f, 1.5f)));
+            code = cuTexRefGetMipmapLevelClamp(&low, &high, tex_ref);
+            printf("cuTexRefGetMipmapLevelClamp: %s, %.2f %.2f\n", result_name(code), low, high);
+            expect(low == 0.25f && high == 1.5f, "cuTexRefGetMipmapLevelClamp: the levels set");
             printf("cuTexRefSetAddress: %s\n", result_name(cuTexRefSetAddress(&offset, tex_ref, out, bytes)));
             CUdeviceptr address = 0;
             code = cuTexRefGetAddress(&address, tex_ref);
             printf("cuTexRefGetAddress: %s, the buffer %s\n", result_name(code),
                    address == out ? "yes" : "no");
+            expect(address == out, "cuTexRefGetAddress: the buffer bound");
             printf("cuTexRefSetAddress2D: %s\n", result_name(cuTexRefSetAddress2D(tex_ref, &flat, pitched, pitch)));
+            address = 0;
+            code = cuTexRefGetAddress(&address, tex_ref);
+            printf("cuTexRefGetAddress: %s, the pitched memory %s\n", result_name(code),
+                   address == pitched ? "yes" : "no");
+            expect(address == pitched, "cuTexRefGetAddress: the pitched memory bound");
             printf("cuTexRefSetMipmappedArray: %s\n",
                    result_name(cuTexRefSetMipmappedArray(tex_ref, mipmapped, CU_TRSA_OVERRIDE_FORMAT)));
             CUmipmappedArray mip_back = NULL;
             code = cuTexRefGetMipmappedArray(&mip_back, tex_ref);
             printf("cuTexRefGetMipmappedArray: %s, the mipmapped array %s\n", result_name(code), mip_back == mipmapped ? "yes" : "no");
+            expect(mip_back == mipmapped, "cuTexRefGetMipmappedArray: the mipmapped array bound");
             printf("cuTexRefSetArray: %s\n", result_name(cuTexRefSetArray(tex_ref, array, CU_TRSA_OVERRIDE_FORMAT)));
             CUarray array_back = NULL;
             code = cuTexRefGetArray(&array_back, tex_ref);
             printf("cuTexRefGetArray: %s, the array %s\n", result_name(code),
                    array_back == array ? "yes" : "no");
-            CUarray_format format = CU_AD_FORMAT_UNSIGNED_INT8;
-            int channels = 0;
-            code = cuTexRefGetFormat(&format, &channels, tex_ref);
-            printf("cuTexRefGetFormat: %s, format %d, %d channel(s)\n", result_name(code), (int)format, channels);
-            CUaddress_mode mode = CU_TR_ADDRESS_MODE_WRAP;
-            code = cuTexRefGetAddressMode(&mode, tex_ref, 0);
-            printf("cuTexRefGetAddressMode: %s, %d\n", result_name(code), (int)mode);
-            CUfilter_mode filter = CU_TR_FILTER_MODE_LINEAR;
-            code = cuTexRefGetFilterMode(&filter, tex_ref);
-            printf("cuTexRefGetFilterMode: %s, %d\n", result_name(code), (int)filter);
-            unsigned int tex_flags = 99;
-            code = cuTexRefGetFlags(&tex_flags, tex_ref);
-            printf("cuTexRefGetFlags: %s, %u\n", result_name(code), tex_flags);
-            float color[4] = {0, 0, 0, 0};
-            code = cuTexRefGetBorderColor(color, tex_ref);
-            printf("cuTexRefGetBorderColor: %s, %.2f %.2f %.2f %.2f\n", result_name(code), color[0], color[1], color[2],
-                   color[3]);
-            int anisotropy = 0;
-            code = cuTexRefGetMaxAnisotropy(&anisotropy, tex_ref);
-            printf("cuTexRefGetMaxAnisotropy: %s, %d\n", result_name(code),
-                   anisotropy);
-            code = cuTexRefGetMipmapFilterMode(&filter, tex_ref);
-            printf("cuTexRefGetMipmapFilterMode: %s, %d\n", result_name(code), (int)filter);
-            float bias = -1.0f, low = -1.0f, high = -1.0f;
-            code = cuTexRefGetMipmapLevelBias(&bias, tex_ref);
-            printf("cuTexRefGetMipmapLevelBias: %s, %.2f\n", result_name(code),
-                   bias);
-            code = cuTexRefGetMipmapLevelClamp(&low, &high, tex_ref);
-            printf("cuTexRefGetMipmapLevelClamp: %s, %.2f %.2f\n", result_name(code), low, high);
+            expect(array_back == array, "cuTexRefGetArray: the array bound");
             check(cuMipmappedArrayDestroy(mipmapped));
         }
         if (surf_ref != NULL) {
@@ -240,10 +270,19 @@ int main(int argc, char** argv) {
             code = cuSurfRefGetArray(&array_back, surf_ref);
             printf("cuSurfRefGetArray: %s, the array %s\n", result_name(code),
                    array_back == surface_array ? "yes" : "no");
+            expect(array_back == surface_array, "cuSurfRefGetArray: the array bound");
         }
         CUfunction through = NULL;
-        if (tex_ref != NULL && surf_ref != NULL &&
-            cuModuleGetFunction(&through, references, "through_references") == CUDA_SUCCESS) {
+        bool found = false;
+        if (tex_ref == NULL || surf_ref == NULL) {
+            printf("a kernel through the references: not tested (a reference is missing)\n");
+        } else {
+            code = cuModuleGetFunction(&through, references, "through_references");
+            printf("cuModuleGetFunction(through_references): %s\n", result_name(code));
+            expect(code == CUDA_SUCCESS, "the kernel of the module with references found");
+            found = code == CUDA_SUCCESS;
+        }
+        if (found) {
             check(cuMemsetD32(out, 0, W * H));
             void* args[] = {&out};
             code = cuLaunchKernel(through, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL);
@@ -255,8 +294,8 @@ int main(int argc, char** argv) {
             float painted = back[0];
             printf("a kernel through the references: %s; texel (0, 0) %.1f, surface (0, 0) %.1f\n",
                    result_name(code), first, painted);
-            if (code == CUDA_SUCCESS)
-                expect(first == texel(0, 0) && painted == 1.0f, "the kernel read and wrote through the references");
+            expect(code == CUDA_SUCCESS && first == texel(0, 0) && painted == 1.0f,
+                   "the kernel read and wrote through the references");
         }
         check(cuModuleUnload(references));
     }

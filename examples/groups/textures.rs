@@ -3,10 +3,11 @@
 //! accepts them. A texture object over a 2D array and one over pitched linear memory, each
 //! sampled by a kernel at every texel, with the descriptors read back; a surface object a kernel
 //! paints, read back from its array; then a module's texture and surface references
-//! (hand-written PTX): every `cuTexRefSet*`/`Get*`, the array bound, a kernel reading the texture
-//! and writing the surface through them; and a texture reference made and destroyed on its own.
-//! What the driver answers for a deprecated call is printed, not required. C twin:
-//! `textures.cpp`.
+//! (hand-written PTX): every `cuTexRefSet*`, each value read back with its `cuTexRefGet*`, the
+//! array bound, a kernel reading the texture and writing the surface through them; and a texture
+//! reference made and destroyed on its own. What the driver answers for a deprecated call is
+//! printed; what it set must read back, and where the driver gives the module and its
+//! references, the kernel through them must run and do its work. C twin: `textures.cpp`.
 #![allow(deprecated)] // the texture and surface references are the point of the second half
 
 #[path = "common/mod.rs"]
@@ -290,13 +291,29 @@ fn main() {
                     "no"
                 };
                 println!("cuSurfRefGetArray: {}, the array {same}", result_name(code));
+                expect(
+                    array_back == surface_array,
+                    "cuSurfRefGetArray: the array bound",
+                );
             }
             let mut through: CUfunction = ptr::null_mut();
             let name = c"through_references".as_ptr();
-            if !tex_ref.is_null()
-                && !surf_ref.is_null()
-                && cuModuleGetFunction(&mut through, references, name) == CUresult::CUDA_SUCCESS
-            {
+            let found = if tex_ref.is_null() || surf_ref.is_null() {
+                println!("a kernel through the references: not tested (a reference is missing)");
+                false
+            } else {
+                let code = cuModuleGetFunction(&mut through, references, name);
+                println!(
+                    "cuModuleGetFunction(through_references): {}",
+                    result_name(code)
+                );
+                expect(
+                    code == CUresult::CUDA_SUCCESS,
+                    "the kernel of the module with references found",
+                );
+                code == CUresult::CUDA_SUCCESS
+            };
+            if found {
                 check!(cuMemsetD32(out, 0, texels));
                 let mut args = [arg(&mut out)];
                 let mut code = cuLaunchKernel(
@@ -328,12 +345,10 @@ fn main() {
                     "a kernel through the references: {}; texel (0, 0) {first:.1}, surface (0, 0) {painted:.1}",
                     result_name(code)
                 );
-                if code == CUresult::CUDA_SUCCESS {
-                    expect(
-                        first == texel(0, 0) && painted == 1.0,
-                        "the kernel read and wrote through the references",
-                    );
-                }
+                expect(
+                    code == CUresult::CUDA_SUCCESS && first == texel(0, 0) && painted == 1.0,
+                    "the kernel read and wrote through the references",
+                );
             }
             check!(cuModuleUnload(references));
         }
@@ -354,8 +369,10 @@ fn main() {
     }
 }
 
-/// Every `cuTexRefSet*` and `cuTexRefGet*` of `tex_ref`, each result printed; it ends bound to
-/// `array`.
+/// Every `cuTexRefSet*` of `tex_ref`, its answer printed and the value it set read back with its
+/// `cuTexRefGet*` and checked. The format, the filter mode and the flags are set twice, first to
+/// a value the kernel does not read with, so that each call changes what is read back; it ends
+/// bound to `array`, its texels read as point-sampled floats at unnormalised coordinates.
 unsafe fn references_of_texture(
     tex_ref: CUtexref,
     desc: &CUDA_ARRAY3D_DESCRIPTOR,
@@ -378,38 +395,121 @@ unsafe fn references_of_texture(
         mip_desc.Flags = 0;
         check!(cuMipmappedArrayCreate(&mut mipmapped, &mip_desc, 2));
         let show = |what: &str, code: CUresult| println!("{what}: {}", result_name(code));
-        show(
-            "cuTexRefSetFormat",
-            cuTexRefSetFormat(tex_ref, CU_AD_FORMAT_FLOAT, 1),
-        );
+        for (format, channels) in [(CU_AD_FORMAT_UNSIGNED_INT16, 2), (CU_AD_FORMAT_FLOAT, 1)] {
+            show(
+                "cuTexRefSetFormat",
+                cuTexRefSetFormat(tex_ref, format, channels),
+            );
+            let mut format_back = CU_AD_FORMAT_UNSIGNED_INT8;
+            let mut channels_back: c_int = 0;
+            let code = cuTexRefGetFormat(&mut format_back, &mut channels_back, tex_ref);
+            println!(
+                "cuTexRefGetFormat: {}, format {}, {channels_back} channel(s)",
+                result_name(code),
+                format_back.0
+            );
+            expect(
+                format_back == format && channels_back == channels,
+                "cuTexRefGetFormat: the format set",
+            );
+        }
         show(
             "cuTexRefSetAddressMode",
             cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP),
         );
-        show(
-            "cuTexRefSetFilterMode",
-            cuTexRefSetFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
+        let mut mode = CU_TR_ADDRESS_MODE_WRAP;
+        let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
+        println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
+        expect(
+            mode == CU_TR_ADDRESS_MODE_CLAMP,
+            "cuTexRefGetAddressMode: the mode set",
         );
-        show("cuTexRefSetFlags", cuTexRefSetFlags(tex_ref, 0));
+        for filter in [CU_TR_FILTER_MODE_LINEAR, CU_TR_FILTER_MODE_POINT] {
+            show(
+                "cuTexRefSetFilterMode",
+                cuTexRefSetFilterMode(tex_ref, filter),
+            );
+            let mut filter_back = CU_TR_FILTER_MODE_LINEAR;
+            let code = cuTexRefGetFilterMode(&mut filter_back, tex_ref);
+            println!(
+                "cuTexRefGetFilterMode: {}, {}",
+                result_name(code),
+                filter_back.0
+            );
+            expect(filter_back == filter, "cuTexRefGetFilterMode: the mode set");
+        }
+        for flags in [CU_TRSF_NORMALIZED_COORDINATES, 0] {
+            show("cuTexRefSetFlags", cuTexRefSetFlags(tex_ref, flags));
+            let mut flags_back: c_uint = 99;
+            let code = cuTexRefGetFlags(&mut flags_back, tex_ref);
+            println!("cuTexRefGetFlags: {}, {flags_back}", result_name(code));
+            expect(flags_back == flags, "cuTexRefGetFlags: the flags set");
+        }
         show(
             "cuTexRefSetBorderColor",
             cuTexRefSetBorderColor(tex_ref, border.as_mut_ptr()),
         );
+        let mut color: [f32; 4] = [0.0; 4];
+        let code = cuTexRefGetBorderColor(color.as_mut_ptr(), tex_ref);
+        println!(
+            "cuTexRefGetBorderColor: {}, {:.2} {:.2} {:.2} {:.2}",
+            result_name(code),
+            color[0],
+            color[1],
+            color[2],
+            color[3]
+        );
+        expect(color == border, "cuTexRefGetBorderColor: the color set");
         show(
             "cuTexRefSetMaxAnisotropy",
-            cuTexRefSetMaxAnisotropy(tex_ref, 1),
+            cuTexRefSetMaxAnisotropy(tex_ref, 4),
         );
+        let mut anisotropy: c_int = 0;
+        let code = cuTexRefGetMaxAnisotropy(&mut anisotropy, tex_ref);
+        println!(
+            "cuTexRefGetMaxAnisotropy: {}, {anisotropy}",
+            result_name(code)
+        );
+        expect(anisotropy == 4, "cuTexRefGetMaxAnisotropy: the value set");
         show(
             "cuTexRefSetMipmapFilterMode",
-            cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_POINT),
+            cuTexRefSetMipmapFilterMode(tex_ref, CU_TR_FILTER_MODE_LINEAR),
+        );
+        let mut filter = CU_TR_FILTER_MODE_POINT;
+        let code = cuTexRefGetMipmapFilterMode(&mut filter, tex_ref);
+        println!(
+            "cuTexRefGetMipmapFilterMode: {}, {}",
+            result_name(code),
+            filter.0
+        );
+        expect(
+            filter == CU_TR_FILTER_MODE_LINEAR,
+            "cuTexRefGetMipmapFilterMode: the mode set",
         );
         show(
             "cuTexRefSetMipmapLevelBias",
-            cuTexRefSetMipmapLevelBias(tex_ref, 0.0),
+            cuTexRefSetMipmapLevelBias(tex_ref, 0.5),
         );
+        let mut bias: f32 = -1.0;
+        let code = cuTexRefGetMipmapLevelBias(&mut bias, tex_ref);
+        println!(
+            "cuTexRefGetMipmapLevelBias: {}, {bias:.2}",
+            result_name(code)
+        );
+        expect(bias == 0.5, "cuTexRefGetMipmapLevelBias: the bias set");
         show(
             "cuTexRefSetMipmapLevelClamp",
-            cuTexRefSetMipmapLevelClamp(tex_ref, 0.0, 1.0),
+            cuTexRefSetMipmapLevelClamp(tex_ref, 0.25, 1.5),
+        );
+        let (mut low, mut high): (f32, f32) = (-1.0, -1.0);
+        let code = cuTexRefGetMipmapLevelClamp(&mut low, &mut high, tex_ref);
+        println!(
+            "cuTexRefGetMipmapLevelClamp: {}, {low:.2} {high:.2}",
+            result_name(code)
+        );
+        expect(
+            low == 0.25 && high == 1.5,
+            "cuTexRefGetMipmapLevelClamp: the levels set",
         );
         show(
             "cuTexRefSetAddress",
@@ -422,9 +522,21 @@ unsafe fn references_of_texture(
             "cuTexRefGetAddress: {}, the buffer {same}",
             result_name(code)
         );
+        expect(address == out, "cuTexRefGetAddress: the buffer bound");
         show(
             "cuTexRefSetAddress2D",
             cuTexRefSetAddress2D(tex_ref, &flat, pitched, pitch),
+        );
+        address = 0;
+        let code = cuTexRefGetAddress(&mut address, tex_ref);
+        let same = if address == pitched { "yes" } else { "no" };
+        println!(
+            "cuTexRefGetAddress: {}, the pitched memory {same}",
+            result_name(code)
+        );
+        expect(
+            address == pitched,
+            "cuTexRefGetAddress: the pitched memory bound",
         );
         let override_format = CU_TRSA_OVERRIDE_FORMAT;
         show(
@@ -438,6 +550,10 @@ unsafe fn references_of_texture(
             "cuTexRefGetMipmappedArray: {}, the mipmapped array {same}",
             result_name(code)
         );
+        expect(
+            mip_back == mipmapped,
+            "cuTexRefGetMipmappedArray: the mipmapped array bound",
+        );
         show(
             "cuTexRefSetArray",
             cuTexRefSetArray(tex_ref, array, override_format),
@@ -446,56 +562,7 @@ unsafe fn references_of_texture(
         let code = cuTexRefGetArray(&mut array_back, tex_ref);
         let same = if array_back == array { "yes" } else { "no" };
         println!("cuTexRefGetArray: {}, the array {same}", result_name(code));
-        let mut format = CU_AD_FORMAT_UNSIGNED_INT8;
-        let mut channels: c_int = 0;
-        let code = cuTexRefGetFormat(&mut format, &mut channels, tex_ref);
-        println!(
-            "cuTexRefGetFormat: {}, format {}, {channels} channel(s)",
-            result_name(code),
-            format.0
-        );
-        let mut mode = CU_TR_ADDRESS_MODE_WRAP;
-        let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
-        println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
-        let mut filter = CU_TR_FILTER_MODE_LINEAR;
-        let code = cuTexRefGetFilterMode(&mut filter, tex_ref);
-        println!("cuTexRefGetFilterMode: {}, {}", result_name(code), filter.0);
-        let mut tex_flags: c_uint = 99;
-        let code = cuTexRefGetFlags(&mut tex_flags, tex_ref);
-        println!("cuTexRefGetFlags: {}, {tex_flags}", result_name(code));
-        let mut color: [f32; 4] = [0.0; 4];
-        let code = cuTexRefGetBorderColor(color.as_mut_ptr(), tex_ref);
-        println!(
-            "cuTexRefGetBorderColor: {}, {:.2} {:.2} {:.2} {:.2}",
-            result_name(code),
-            color[0],
-            color[1],
-            color[2],
-            color[3]
-        );
-        let mut anisotropy: c_int = 0;
-        let code = cuTexRefGetMaxAnisotropy(&mut anisotropy, tex_ref);
-        println!(
-            "cuTexRefGetMaxAnisotropy: {}, {anisotropy}",
-            result_name(code)
-        );
-        let code = cuTexRefGetMipmapFilterMode(&mut filter, tex_ref);
-        println!(
-            "cuTexRefGetMipmapFilterMode: {}, {}",
-            result_name(code),
-            filter.0
-        );
-        let (mut bias, mut low, mut high): (f32, f32, f32) = (-1.0, -1.0, -1.0);
-        let code = cuTexRefGetMipmapLevelBias(&mut bias, tex_ref);
-        println!(
-            "cuTexRefGetMipmapLevelBias: {}, {bias:.2}",
-            result_name(code)
-        );
-        let code = cuTexRefGetMipmapLevelClamp(&mut low, &mut high, tex_ref);
-        println!(
-            "cuTexRefGetMipmapLevelClamp: {}, {low:.2} {high:.2}",
-            result_name(code)
-        );
+        expect(array_back == array, "cuTexRefGetArray: the array bound");
         check!(cuMipmappedArrayDestroy(mipmapped));
     }
 }

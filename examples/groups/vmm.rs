@@ -3,8 +3,9 @@
 //! handle, its properties read back (checked: those it was created with); an address range
 //! reserved, mapped, given read-write access (checked: the access read back); the handle retained
 //! from the address; the memory exported as a file descriptor, imported again and mapped at a
-//! second address (checked: every word written through the first reads back there); where the
-//! device supports sparse CUDA arrays, a sparse array's sparse properties, and its first tile
+//! second address, read-write too (checked: the access read back, and every word written through
+//! the first reads back there); where the device supports sparse CUDA arrays (elsewhere a line
+//! says they are not tested), a sparse array's sparse properties, and its first tile
 //! mapped (`cuMemMapArrayAsync`) onto a tile pool at offset 0, data copied in through it
 //! (`cuMemcpy2D`), unmapped, mapped at the pool's next tile, other data copied in, unmapped, then
 //! mapped onto each place again and read back (checked: every word read at each offset is the
@@ -285,6 +286,12 @@ fn main() {
         check!(cuMemAddressReserve(&mut second, size, minimum, 0, 0));
         check!(cuMemMap(second, size, 0, imported, 0));
         check!(cuMemSetAccess(second, size, &access, 1));
+        flags = 0;
+        check!(cuMemGetAccess(&mut flags, &place, second));
+        expect(
+            flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE.0 as c_ulonglong,
+            "the device reads and writes the second mapping",
+        );
         let mut back: Vec<c_uint> = vec![0; count];
         check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), second, size));
         let same = back.iter().zip(&host).filter(|(b, h)| b == h).count();
@@ -338,6 +345,8 @@ fn main() {
                 }
                 check!(cuArrayDestroy(array));
             }
+        } else {
+            println!("sparse array: not tested (the device has no sparse CUDA arrays)");
         }
         // An array whose memory is bound later (deferred mapping): what it needs.
         let mut deferred_desc: CUDA_ARRAY3D_DESCRIPTOR = zeroed();

@@ -58,6 +58,10 @@ pub const CONTROLS: &[Control] = &[
         fails_with:
             "words the reader read after waiting on the semaphore, as the writer wrote them",
     },
+    // Another allocation imported in place of the memory: the premise of every words check of
+    // the program (what is imported is that memory, not memory of its own), so they all fail at
+    // once, the first named here. That each check can fail alone, the drop runs show: one driver
+    // call taken away at a time.
     Control {
         program: "external",
         name: "other_memory",

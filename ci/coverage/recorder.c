@@ -268,8 +268,9 @@ static void CUPTIAPI on_call(void *userdata, CUpti_CallbackDomain domain, CUpti_
     in_callback = 0;
 }
 
-/* Called by the driver from cuInit, with CUDA_INJECTION64_PATH naming this library. */
-int InitializeInjection(void) {
+/* Called by the driver from cuInit, with CUDA_INJECTION64_PATH naming this library: the one
+ * symbol the library exports. */
+__attribute__((visibility("default"))) int InitializeInjection(void) {
     const char *dir = getenv("CUDA_CALLS_DIR");
     if (dir == NULL || *dir == '\0') {
         fprintf(stderr, "libcuda-calls: CUDA_CALLS_DIR is not set: nothing recorded\n");

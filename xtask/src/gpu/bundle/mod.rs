@@ -20,7 +20,7 @@
 //! example builds each GPU check takes, and the coverage recorder ([`recorder`]).
 
 mod builds;
-mod recorder;
+pub mod recorder;
 
 use crate::base::args::Args;
 use crate::base::cargo_json::{self, Built};

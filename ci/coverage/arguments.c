@@ -314,31 +314,38 @@ static void put_string(struct text *t, const char *s) {
 
 /* ---- The driver ---- */
 
-/* A driver function, from the driver the process already loaded (none loaded: NULL). The
- * recorder's callback ignores the calls it makes itself. */
-static void *driver_function(const char *name) {
-    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (driver == NULL) return NULL;
-    void *function = dlsym(driver, name);
-    dlclose(driver);
-    return function;
-}
-
 typedef CUresult (*param_info_fn)(void *, size_t, size_t *, size_t *);
+typedef CUresult (*address_range_fn)(CUdeviceptr *, size_t *, CUdeviceptr);
+
+/* The driver functions the recorder asks, from the driver the process loaded (NULL where it has
+ * none), resolved at the first call that needs one. The recorder's callback ignores the calls
+ * it makes itself. */
+static pthread_once_t resolved = PTHREAD_ONCE_INIT;
+static param_info_fn func_get_param_info, kernel_get_param_info;
+static address_range_fn mem_get_address_range;
+
+static void resolve(void) {
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (driver == NULL) return;
+    func_get_param_info = (param_info_fn)dlsym(driver, "cuFuncGetParamInfo");
+    kernel_get_param_info = (param_info_fn)dlsym(driver, "cuKernelGetParamInfo");
+    mem_get_address_range = (address_range_fn)dlsym(driver, "cuMemGetAddressRange_v2");
+}
 
 /* The sizes of the parameters of the function `function`, else of the kernel `kernel` (or
  * `function` taken as one: cuLaunchKernel takes a CUkernel cast): how many (-1 where the driver
  * refuses), into `sizes` (up to `max`). */
 static long param_sizes(uint64_t function, uint64_t kernel, size_t *sizes, size_t max) {
-    static const char *const getters[] = {"cuFuncGetParamInfo", "cuKernelGetParamInfo"};
+    pthread_once(&resolved, resolve);
+    param_info_fn getters[] = {func_get_param_info, kernel_get_param_info};
     uint64_t handles[] = {function, kernel ? kernel : function};
     for (int g = 0; g < 2; g++) {
-        param_info_fn get = (param_info_fn)driver_function(getters[g]);
         void *handle = (void *)(uintptr_t)handles[g];
-        if (get == NULL || handle == NULL) continue;
+        if (getters[g] == NULL || handle == NULL) continue;
         size_t n = 0, offset, size;
-        CUresult status;
-        while (n < max && (status = get(handle, n, &offset, &size)) == CUDA_SUCCESS) sizes[n++] = size;
+        CUresult status = CUDA_SUCCESS;
+        while (n < max && (status = getters[g](handle, n, &offset, &size)) == CUDA_SUCCESS)
+            sizes[n++] = size;
         // Past the last parameter (or with none) the driver says CUDA_ERROR_INVALID_VALUE.
         if (n > 0 || status == CUDA_ERROR_INVALID_VALUE) return (long)n;
     }
@@ -658,18 +665,18 @@ static uint64_t place_value(const struct place *p, const char *params) {
     return at ? read_uint(at, p->size) : 0;
 }
 
-typedef CUresult (*address_range_fn)(CUdeviceptr *, size_t *, CUdeviceptr);
-
 /* Adds the allocation a successful call of `rule` returned. */
 static void allocate(const struct allocation *rule, const char *params) {
     uint64_t address = place_value(&rule->address, params);
     uint64_t size = place_value(&rule->size, params);
     if (rule->rule == S_TIMES) size *= place_value(&rule->factor, params);
     if (rule->rule == S_ASKED) {
-        address_range_fn range = (address_range_fn)driver_function("cuMemGetAddressRange_v2");
+        pthread_once(&resolved, resolve);
         CUdeviceptr base = 0;
         size_t bytes = 0;
-        if (range && range(&base, &bytes, (CUdeviceptr)address) == CUDA_SUCCESS && base == address)
+        if (mem_get_address_range &&
+            mem_get_address_range(&base, &bytes, (CUdeviceptr)address) == CUDA_SUCCESS &&
+            base == address)
             size = bytes;
         else
             size = 1;

@@ -255,14 +255,27 @@ impl Describer<'_> {
         };
         let place = Place::whole(&c_type);
         match direction {
-            rules::Direction::In => What::Pointer {
-                count,
-                element: Box::new(Node {
+            rules::Direction::In => {
+                let mut element = Node {
                     name: None,
                     what: self.value(&place, target, Siblings::NONE, DEPTH - 1),
-                    place,
-                }),
-            },
+                    place: place.clone(),
+                };
+                if let Some(length) = rules::length(self.base, name) {
+                    element = Node {
+                        name: None,
+                        place,
+                        what: What::Fixed {
+                            length,
+                            element: Box::new(element),
+                        },
+                    };
+                }
+                What::Pointer {
+                    count,
+                    element: Box::new(element),
+                }
+            }
             rules::Direction::Out => {
                 let what = self.value(&place, target, Siblings::NONE, 0);
                 What::Out {

@@ -277,11 +277,20 @@ pub enum Direction {
 }
 
 /// The pointer parameters whose direction neither `const` nor the function's name gives:
-/// (function, parameter, direction).
+/// (function, parameter, direction). A parameter the call both reads and writes is an input
+/// where what it reads is the argument (a mode to set, a size given).
 const DIRECTIONS: &[(&str, &str, Direction)] = &[
     ("cuMemGetDefaultMemPool", "location", Direction::In),
     ("cuMemGetMemPool", "location", Direction::In),
     ("cuMemPoolGetAccess", "location", Direction::In),
+    ("cuPointerGetAttributes", "attributes", Direction::In),
+    ("cuMemRangeGetAttributes", "attributes", Direction::In),
+    ("cuMemRangeGetAttributes", "dataSizes", Direction::In),
+    ("cuTexRefSetBorderColor", "pBorderColor", Direction::In),
+    ("cuThreadExchangeStreamCaptureMode", "mode", Direction::In),
+    ("cuMemPoolImportPointer", "shareData", Direction::In),
+    ("cuCoredumpSetAttribute", "size", Direction::In),
+    ("cuCoredumpSetAttributeGlobal", "size", Direction::In),
     ("cuDevSmResourceSplitByCount", "remaining", Direction::Out),
     ("cuGraphExecUpdate", "resultInfo", Direction::Out),
     ("cuTensorMapEncodeTiled", "tensorMap", Direction::Out),
@@ -478,6 +487,18 @@ pub fn count(function: &str, array: &str) -> Option<(&'static str, u8)> {
         .iter()
         .find(|(f, a, _, _)| *f == function && *a == array)
         .map(|(_, _, c, m)| (*c, *m))
+}
+
+/// The pointer parameters to a fixed number of values: (function, parameter, length).
+const LENGTHS: &[(&str, &str, usize)] = &[("cuTexRefSetBorderColor", "pBorderColor", 4)];
+
+/// The fixed number of values the pointer parameter `param` of `function` points to, if the
+/// rules give one.
+pub fn length(function: &str, param: &str) -> Option<usize> {
+    LENGTHS
+        .iter()
+        .find(|(f, p, _)| *f == function && *p == param)
+        .map(|(_, _, n)| *n)
 }
 
 /// The count member of an array member that its name does not give.

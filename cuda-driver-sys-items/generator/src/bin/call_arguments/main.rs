@@ -152,9 +152,11 @@ fn gaps_of(node: &Node, gaps: &mut BTreeSet<String>) {
         gaps_of(child, &mut inner);
     }
     for gap in inner {
-        gaps.insert(match name.is_empty() {
-            true => gap,
-            false => format!("{name}.{gap}"),
+        // An element's gap (`=?opaque`) is its parent's; a member's is under its parent's name.
+        gaps.insert(match (name.is_empty(), gap.starts_with('=')) {
+            (true, _) => gap,
+            (false, true) => format!("{name}{gap}"),
+            (false, false) => format!("{name}.{gap}"),
         });
     }
 }

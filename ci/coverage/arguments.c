@@ -683,8 +683,12 @@ static void allocate(const struct allocation *rule, const char *params) {
     }
     pthread_mutex_lock(&lock);
     if (rule->rule == S_ALIAS_OF) {
+        // `size` is the host pointer `address` is the device alias of.
         const struct interval *host = allocation_of(size);
-        if (host) add_interval(address - (size - host->base), host->size, host->number);
+        if (host) {
+            struct interval alias = {address - (size - host->base), host->size, host->number};
+            add_interval(alias.base, alias.size, alias.number);
+        }
     } else {
         add_interval(address, size ? size : 1, 0);
     }

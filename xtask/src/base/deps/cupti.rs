@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 /// than the driver refuses it).
 pub const VERSION: &str = "13.0.85";
 
-/// The `CUDA_VERSION` of the `cuda.h` of CUPTI's release (13.0: 13000), whose parameter structs
-/// CUPTI declares.
+/// The `CUDA_VERSION` of the `cuda.h` of CUPTI's release (of 13.0.85: 13.0), whose parameter
+/// structs CUPTI declares.
 pub fn cuda_version() -> u32 {
     let release = VERSION.rsplit_once('.').unwrap_or_default().0;
     let (major, minor) = parse_isa(release).unwrap_or_default();

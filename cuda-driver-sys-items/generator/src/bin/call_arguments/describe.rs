@@ -9,7 +9,7 @@ use quote::ToTokens;
 /// Where a value is, as C spells it: at `offsetof(base, path) - offsetof(base, origin)` from the
 /// start of what the recorder reads (the entry's parameter struct, a pointee, an array element),
 /// `sizeof(((base *)0)->path)` bytes; the whole `base` where `path` is empty.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Place {
     /// The C type the offsets are taken in.
     pub base: String,
@@ -36,12 +36,11 @@ impl Place {
         }
     }
 
-    /// Its member `name` (an anonymous member, `None`, is the same place).
-    fn member(&self, name: Option<&str>) -> Place {
-        let path = match (name, self.path.is_empty()) {
-            (None, _) => self.path.clone(),
-            (Some(n), true) => n.to_string(),
-            (Some(n), false) => format!("{}.{n}", self.path),
+    /// Its member `name`.
+    fn member(&self, name: &str) -> Place {
+        let path = match self.path.is_empty() {
+            true => name.to_string(),
+            false => format!("{}.{name}", self.path),
         };
         Place {
             path,
@@ -61,7 +60,7 @@ impl Place {
 }
 
 /// Another value a node reads: an array's length, a union's discriminant, a launch's function.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Link {
     /// Where it is.
     pub place: Place,
@@ -72,7 +71,7 @@ pub struct Link {
 }
 
 /// What a [`Link`]'s place is taken from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum From {
     /// The same start as the node's own place.
     Base,
@@ -83,7 +82,7 @@ pub enum From {
 }
 
 /// One value: its printed name (none for an element) and where and what it is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Node {
     pub name: Option<String>,
     pub place: Place,
@@ -91,7 +90,7 @@ pub struct Node {
 }
 
 /// What a value is, and so how it is printed (the trace format: `ci/coverage/recorder.c`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub enum What {
     /// An integer or enum, signed or not.
     Int { signed: bool },
@@ -200,7 +199,7 @@ impl<'s> Siblings<'s> {
 
     /// The place of the member `name`, if there is one.
     fn member(&self, name: &str) -> Option<Place> {
-        (self.fields.iter().any(|(f, _)| f == name)).then(|| self.place.member(Some(name)))
+        (self.fields.iter().any(|(f, _)| f == name)).then(|| self.place.member(name))
     }
 }
 
@@ -216,7 +215,7 @@ struct Describer<'b> {
 impl Describer<'_> {
     /// The parameter `name` of type `ty`.
     fn param(&self, name: &str, ty: &syn::Type) -> Node {
-        let place = self.params.place.member(Some(name));
+        let place = self.params.place.member(name);
         let what = match pointee(ty) {
             Some((target, constant)) => self.param_pointer(name, target, constant),
             None => self.value(&place, ty, self.params, DEPTH),
@@ -482,7 +481,7 @@ impl Describer<'_> {
                 }
                 continue;
             }
-            let field_place = place.member(Some(name));
+            let field_place = place.member(name);
             let what = match name.ends_with("_out") && pointee(ty).is_none() {
                 true => What::Written,
                 false => self.value(&field_place, ty, members, depth),
@@ -512,7 +511,7 @@ impl Describer<'_> {
         };
         let member = |member: &str| {
             let (_, ty) = record.fields.iter().find(|(n, _)| n == member)?;
-            let member_place = place.member(Some(member));
+            let member_place = place.member(member);
             Some(Node {
                 name: Some(member.to_string()),
                 what: self.value(&member_place, ty, own, depth),

@@ -62,8 +62,9 @@
  * Identities are per process, numbered in call order: a call's inputs at its entry, its outputs
  * at its exit. A handle's number is per typedef, by first appearance; a handle a creating call
  * writes (one that is not a lookup: not `Get`, `Query`, `Enumerate`, `Find`, nor the few that
- * hand back an existing one, such as cuCtxPopCurrent) is a new object and gets the next number
- * even where an ended object's handle had the same value. Allocations are intervals: the calls
+ * hand back an existing one, such as cuCtxPopCurrent; nor the node an instantiation names as its
+ * error's) is a new object and gets the next number even where an ended object's handle had the
+ * same value. Allocations are intervals: the calls
  * that return memory (cuMemAlloc*, cuMemAllocPitch (pitch × height), cuMemAllocManaged,
  * cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemAddressReserve, cuMemAllocHost,
  * cuMemHostAlloc, cuMemHostRegister, cuModuleGetGlobal, cuLibraryGetGlobal and

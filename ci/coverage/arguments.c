@@ -626,7 +626,8 @@ struct call {
 static const struct function undescribed = {0, NULL, 0, -1, NULL};
 
 static const struct function *function_of(uint32_t cbid) {
-    if (cbid >= sizeof functions / sizeof *functions || !functions[cbid].described) return &undescribed;
+    if (cbid >= sizeof functions / sizeof *functions || !functions[cbid].described)
+        return &undescribed;
     return &functions[cbid];
 }
 

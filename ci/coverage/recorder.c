@@ -218,7 +218,8 @@ static void record(uint32_t cbid, const char *name, uint32_t result, char *argum
             run->count++;
             free(arguments);
         } else {
-            if (run->count > 0) put_run(ordinal, run->name, run->result, run->count, run->arguments);
+            if (run->count > 0)
+                put_run(ordinal, run->name, run->result, run->count, run->arguments);
             free(run->arguments);
             run->cbid = cbid;
             run->result = result;

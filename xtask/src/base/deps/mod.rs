@@ -3,12 +3,13 @@
 //! the process by [`use_fetched`]; printed by `cargo xtask fetch-deps`): `headers/<V>/`
 //! ([`headers`]), `cudart/` and `cudart-arm64/` ([`cudart`]), `driver*/` ([`drivers`]),
 //! `clang/` ([`clang`]), `interop/` ([`interop`]), `apt/` ([`apt`]), `ptx-tools-<version>/`
-//! ([`ptx_tools`]). What is there is not fetched again; progress goes to stderr as `fetch-deps:`
-//! lines, stdout holds only the `export` lines ([`environment`]).
+//! ([`ptx_tools`]), `cupti-<version>/` ([`cupti`]). What is there is not fetched again; progress
+//! goes to stderr as `fetch-deps:` lines, stdout holds only the `export` lines ([`environment`]).
 
 mod apt;
 mod clang;
 mod cudart;
+pub mod cupti;
 mod drivers;
 mod environment;
 // The header-set table of the generator, the one list of the driver-API headers: which wheel
@@ -36,8 +37,8 @@ pub fn use_fetched(arm64_driver: bool) -> Result {
 }
 
 /// Fetches what is missing of the headers, the x86-64 driver libraries, the runtime, libclang, the
-/// interop headers and, with `arm64_driver`, the arm64 535 driver library and the aarch64 CUDA
-/// runtime; the environment that points at them.
+/// interop headers, CUPTI and, with `arm64_driver`, the arm64 535 driver library and the aarch64
+/// CUDA runtime; the environment that points at them.
 pub fn fetch(arm64_driver: bool) -> Result<Vec<Variable>> {
     let deps = root().join("target/ci-deps");
     let versions = versions::all()?;
@@ -49,6 +50,7 @@ pub fn fetch(arm64_driver: bool) -> Result<Vec<Variable>> {
     drivers::fetch(&deps, arm64_driver)?;
     clang::fetch(&deps)?;
     interop::fetch(&deps)?;
+    cupti::fetch(&deps)?;
     environment::variables(&deps, &versions)
 }
 

@@ -22,7 +22,7 @@
 
 mod builds;
 mod dropper;
-mod recorder;
+pub mod recorder;
 
 use crate::base::args::Args;
 use crate::base::cargo_json::{self, Built};

@@ -1,75 +1,134 @@
 //! The coverage recorder in the bundle, `lib/libcuda-calls.so` with the pinned CUPTI wheel's
-//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`): docs/DESIGN.md, "Coverage".
+//! `libcupti.so.13` beside it (its RUNPATH is `$ORIGIN`), and its test without a GPU, which
+//! `cargo xtask coverage --check` runs: docs/DESIGN.md, "Coverage".
+//!
+//! Both compile `ci/coverage/`'s C with the table of the driver entries' parameters that the
+//! generator's `call_arguments` writes from the committed bindings for CUPTI's callback ids: the
+//! C compiler holds every name and offset of it to CUPTI's parameter structs and to the `cuda.h`
+//! of CUPTI's release.
 
-use crate::base::deps::{env_path, ptx_tools::parse_isa, wheel};
+use crate::base::deps::{self, cupti, env_path};
 use crate::base::files::{copy, create_dir};
-use crate::base::{process, Result};
+use crate::base::process::{self, root};
+use crate::base::scratch::Scratch;
+use crate::base::{generator, Result};
 use std::path::{Path, PathBuf};
-
-/// The CUPTI wheel's version: of the GPU machine's driver's CUDA version (13.0; a CUPTI newer
-/// than the driver refuses it).
-const CUPTI: &str = "13.0.85";
+use std::process::Command;
 
 /// The recorder's file name in the bundle's `lib/`.
 pub const LIBRARY: &str = "libcuda-calls.so";
 
+/// The recorder's sources in `ci/coverage/`.
+const SOURCES: [&str; 2] = ["recorder.c", "arguments.c"];
+
 /// Builds the recorder into `out/lib/`, with `libcupti.so.13`.
 pub fn build(out: &Path) -> Result {
-    let cupti = fetch()?;
-    let fetch_deps = "run `cargo xtask fetch-deps`";
-    // The `cuda.h` of CUPTI's release, as `CUDA_VERSION` spells it (major × 1000 + minor × 10).
-    let (major, minor) =
-        parse_isa(CUPTI.rsplit_once('.').unwrap_or_default().0).unwrap_or_default();
-    let headers = env_path(
-        &format!("CUDA_HEADERS_{}", major * 1000 + minor * 10),
-        fetch_deps,
-    )?;
-    // cupti_callbacks.h includes the runtime's builtin_types.h.
-    let runtime = env_path("CUDART_INCLUDE_PATH", fetch_deps)?;
+    let inputs = Inputs::prepare("recorder")?;
     let lib = out.join("lib");
     create_dir(&lib)?;
     copy(
-        &cupti.join("lib/libcupti.so.13"),
+        &inputs.cupti.join("lib/libcupti.so.13"),
         &lib.join("libcupti.so.13"),
     )?;
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
-    let mut compile = process::command(cc);
+    let mut compile = inputs.compiler()?;
     compile
-        .args(["-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC"])
-        .arg(format!("-I{}", headers.display()))
-        .arg(format!("-I{}", cupti.join("include").display()))
-        .arg(format!("-I{}", runtime.display()))
-        .arg(process::root().join("ci/coverage/recorder.c"))
+        .args(["-O2", "-shared", "-fPIC", "-fvisibility=hidden"])
+        .args(sources(&SOURCES))
         .arg("-o")
         .arg(lib.join(LIBRARY))
         .arg(format!("-L{}", lib.display()))
-        .args(["-l:libcupti.so.13", "-Wl,-rpath,$ORIGIN", "-lpthread"]);
+        .args([
+            "-l:libcupti.so.13",
+            "-Wl,-rpath,$ORIGIN",
+            "-lpthread",
+            "-ldl",
+        ]);
     process::run(&mut compile)?;
-    println!("  lib/{LIBRARY} (CUPTI {CUPTI})");
+    println!("  lib/{LIBRARY} (CUPTI {})", cupti::VERSION);
     Ok(())
 }
 
-/// The wheel's `include/` and `lib/libcupti.so.13` in `target/ci-deps/cupti-<version>/`,
-/// downloaded first where missing.
-fn fetch() -> Result<PathBuf> {
-    let dir = process::root().join(format!("target/ci-deps/cupti-{CUPTI}"));
-    if dir.join("lib/libcupti.so.13").is_file() && dir.join("include/cupti_callbacks.h").is_file() {
-        return Ok(dir);
+/// The recorder's test (`ci/coverage/recorder_test.c`): the recorder fed made-up CUPTI callbacks
+/// in a child process, with `ci/coverage/test_driver.c` as the driver it asks (`libcuda.so.1`);
+/// fails unless the child's log is the one the trace format gives.
+pub fn test() -> Result {
+    deps::use_fetched(false)?;
+    let inputs = Inputs::prepare("recorder-test")?;
+    let dir = inputs.scratch.path();
+    let driver = dir.join("libcuda.so.1");
+    let mut compile = inputs.compiler()?;
+    compile
+        .args(["-shared", "-fPIC", "-Wl,-soname,libcuda.so.1"])
+        .args(sources(&["test_driver.c"]))
+        .arg("-o")
+        .arg(&driver);
+    process::run(&mut compile)?;
+    let test = dir.join("recorder_test");
+    let mut compile = inputs.compiler()?;
+    compile
+        .args(sources(&["recorder_test.c"]))
+        .args(sources(&SOURCES))
+        .arg("-o")
+        .arg(&test)
+        // The made-up driver, though nothing calls it by name, found before any other
+        // libcuda.so.1: an RPATH, which LD_LIBRARY_PATH does not override (a RUNPATH it would).
+        .arg("-Wl,--no-as-needed")
+        .arg(&driver)
+        .arg(format!("-Wl,-rpath,{},--disable-new-dtags", dir.display()))
+        .args(["-lpthread", "-ldl"]);
+    process::run(&mut compile)?;
+    let logs = dir.join("logs");
+    create_dir(&logs)?;
+    process::run(process::command(&test).arg(&logs))
+}
+
+/// What the recorder compiles with: CUPTI (fetched), and the generator's table, written into a
+/// scratch folder.
+struct Inputs {
+    /// `target/ci-deps/cupti-<version>/`.
+    cupti: PathBuf,
+    /// Holds `call_arguments.h`, and what the caller builds.
+    scratch: Scratch,
+}
+
+impl Inputs {
+    /// CUPTI fetched where missing, and the table written into a new scratch folder named for
+    /// `what`.
+    fn prepare(what: &str) -> Result<Inputs> {
+        let deps = root().join("target/ci-deps");
+        cupti::fetch(&deps)?;
+        let cupti = cupti::folder(&deps);
+        let scratch = Scratch::new(what)?;
+        let mut generate = generator::program("call_arguments");
+        generate
+            .arg(cupti::cuda_version().to_string())
+            .arg(cupti.join("include"))
+            .arg(scratch.path().join("call_arguments.h"));
+        process::run(&mut generate)?;
+        Ok(Inputs { cupti, scratch })
     }
-    let requirement = format!("nvidia-cuda-cupti=={CUPTI}");
-    eprintln!("gpu-bundle: downloading {requirement}");
-    let downloaded = wheel::download_for("x86_64", &["manylinux_2_25"], &[&requirement])?;
-    crate::base::files::recreate_dir(&dir, "")?;
-    for wheel in downloaded.wheels()? {
-        for member in wheel::members(&wheel)? {
-            // nvidia/cu13/include/..., nvidia/cu13/lib/libcupti.so.13
-            let Some((_, rest)) = member.split_once("/cu13/") else {
-                continue;
-            };
-            if rest.starts_with("include/") || rest == "lib/libcupti.so.13" {
-                wheel::extract(&wheel, &member, &dir.join(rest))?;
-            }
+
+    /// The C compiler with the recorder's warnings and include folders: the table's, CUPTI's, the
+    /// `cuda.h` of CUPTI's release, the runtime's headers (`cupti_callbacks.h` includes
+    /// `builtin_types.h`).
+    fn compiler(&self) -> Result<Command> {
+        let fetch_deps = "run `cargo xtask fetch-deps`";
+        let cuda_h = format!("CUDA_HEADERS_{}", cupti::cuda_version());
+        let headers = env_path(&cuda_h, fetch_deps)?;
+        let runtime = env_path("CUDART_INCLUDE_PATH", fetch_deps)?;
+        let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+        let mut compile = process::command(cc);
+        compile.args(["-Wall", "-Wextra", "-Werror"]);
+        let include = self.cupti.join("include");
+        for folder in [self.scratch.path(), &headers, &include, &runtime] {
+            compile.arg(format!("-I{}", folder.display()));
         }
+        Ok(compile)
     }
-    Ok(dir)
+}
+
+/// The paths of `names` in `ci/coverage/`.
+fn sources(names: &[&str]) -> Vec<PathBuf> {
+    let dir = root().join("ci/coverage");
+    names.iter().map(|n| dir.join(n)).collect()
 }

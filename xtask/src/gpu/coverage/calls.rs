@@ -1,8 +1,9 @@
 //! The recorder's logs of a GPU run (`ci/coverage/recorder.c`): which driver functions each
-//! process called and what each returned, sorted by who called. `OUT/calls/<run>/` holds a log
-//! per process, `<pid>.calls`, in a side's folder for the parity runs (`<program>-rust/`,
-//! `<program>-<control>-c/`, ...); their format: docs/DESIGN.md, "Coverage", and
-//! `# cupti-error <status> <text>` where the recorder's CUPTI subscription failed.
+//! process called and what each returned, sorted by who called; the calls' arguments are not
+//! read (coverage counts functions). `OUT/calls/<run>/` holds a log per process, `<pid>.calls`,
+//! in a side's folder for the parity runs (`<program>-rust/`, `<program>-<control>-c/`, ...);
+//! their format: docs/DESIGN.md, "Coverage", and `# cupti-error <status> <text>` where the
+//! recorder's CUPTI subscription failed.
 
 use crate::base::{files, Result};
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,9 +105,11 @@ fn parse(text: &str) -> std::result::Result<Process, String> {
         } else if let Some(error) = line.strip_prefix("# cupti-error ") {
             process.errors.push(error.to_string());
         } else if !line.starts_with('#') {
-            let fields: Vec<&str> = line.split(' ').collect();
+            // `<thread> <entry> <result> <count> <arguments>`, the arguments being the rest of
+            // the line (a log of a recorder that did not record them ends at the count).
+            let fields: Vec<&str> = line.splitn(5, ' ').collect();
             let call = match fields[..] {
-                [thread, entry, result, count] if thread.parse::<u32>().is_ok() => {
+                [thread, entry, result, count, ..] if thread.parse::<u32>().is_ok() => {
                     let count = count.parse::<u64>().ok().filter(|c| *c > 0);
                     let entry = Some(entry).filter(|e| !e.is_empty());
                     entry.zip(result.parse::<u32>().ok()).zip(count)
@@ -116,7 +119,7 @@ fn parse(text: &str) -> std::result::Result<Process, String> {
             let Some(((entry, result), count)) = call else {
                 let n = n + 1;
                 return Err(format!(
-                    "line {n}: `{line}` is not `<thread> <entry> <result> <count>`"
+                    "line {n}: `{line}` is not `<thread> <entry> <result> <count> <arguments>`"
                 ));
             };
             process.calls.insert((entry.to_string(), result));
@@ -216,17 +219,18 @@ mod tests {
                 (
                     "examples_parity-99000-dyn/launch-rust/10.calls",
                     rust,
-                    "0 cuMemAlloc_v2 0 3\n1 cuMemAlloc_v2 0 1\n0 cuMemFree_v2 0 3\n",
+                    "0 cuMemAlloc_v2 0 3 dptr==>mem#1+0 bytesize=4\n1 cuMemAlloc_v2 0 1 -\n\
+                     0 cuMemFree_v2 0 3 dptr=mem#1+0\n",
                 ),
                 (
                     "examples_parity-99000-dyn/launch-c/11.calls",
                     c,
-                    "0 cuMemAlloc_v2 0 4\n0 cuMemFree_v2 1 1\n",
+                    "0 cuMemAlloc_v2 0 4 dptr==>mem#1+0 bytesize=4\n0 cuMemFree_v2 1 1 dptr=null\n",
                 ),
                 (
                     "examples_parity-99000-dyn/launch-plain-c/12.calls",
                     c,
-                    "0 cuLaunchKernel 0 2\n# cupti-error 1 no\n",
+                    "0 cuLaunchKernel 0 2 ?undescribed\n# cupti-error 1 no\n",
                 ),
                 ("cust-ours-99000/20.calls", "/d/cust-test", "0 cuInit 0 1\n"),
             ],

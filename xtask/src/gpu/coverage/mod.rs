@@ -1,7 +1,8 @@
 //! `cargo xtask coverage OUT | --check`: the driver API coverage report, `docs/COVERAGE.md`,
 //! written from OUT, the logs of a GPU bundle's run (`run.sh OUT`: the recorder's calls, the GPUs,
 //! the date); `--check` (a CI step) fails unless its rows are exactly the functions the newest
-//! headers declare. What it shows and what counts: docs/DESIGN.md, "Coverage". Where OUT holds
+//! headers declare, and unless the recorder, fed made-up calls without a GPU, writes the trace
+//! its format gives. What it shows and what counts: docs/DESIGN.md, "Coverage". Where OUT holds
 //! the drop part's results (`drops.txt`) it writes the drop runs' page, `docs/CHECKED.md`, too
 //! (docs/DESIGN.md, "The drop runs").
 
@@ -80,8 +81,9 @@ fn write_checked(drops: &Path, machine: &report::Machine) -> Result {
     Ok(())
 }
 
-/// The report's function rows against the newest headers' functions.
+/// The report's function rows against the newest headers' functions; the recorder's test.
 fn check() -> Result {
+    crate::gpu::bundle::recorder::test()?;
     let headers = headers::Headers::read(false)?;
     let rows = report::function_rows(&files::read(&root().join(PAGE))?);
     let declared: BTreeSet<String> = headers.functions.iter().map(|f| f.name.clone()).collect();

@@ -3,13 +3,15 @@
 // and wait, empty, batch memory operation, memory allocation and free; external semaphore nodes
 // with no semaphore, as far as the driver takes them; the memory nodes in a graph of their own,
 // since the driver neither clones a graph with memory nodes nor removes its edges or nodes), each
-// node's parameters read and set, the
-// graph's nodes, roots, edges (with their data) and dependencies, an edge removed and added
+// node built with other parameters than its own, then set to its own and read back, the graph's
+// nodes, roots, edges (with their data) and dependencies, an edge removed (counted) and added
 // back, a clone and a node found in it; the graph instantiated, uploaded and launched, its result
 // checked; then the executable graph changed node by node (each node type's Exec*SetParams, a node
 // disabled and enabled, cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each
 // launch checked; a graph built with cuGraphAddNode and cuGraphNodeSetParams and instantiated with
-// parameters; kernel node attributes; user objects; the graph memory attributes; the DOT output.
+// parameters; kernel node attributes copied; user objects; the graph memory attributes (the
+// allocation graph run, its high watermark reset); the DOT output. Each launch's results are read
+// by copies behind it in its stream, which return once done.
 // Functions of headers newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams,
 // 13.4's cuGraphAddNode and cuGraphNodeSetParams) are looked up with cuGetProcAddress: where the
 // driver has none, the program prints what its lookup answered.
@@ -44,19 +46,34 @@ static CUDA_KERNEL_NODE_PARAMS kernel_params(CUfunction f, void** args)
     return p;
 }
 
-// Launches `exec` on `stream` and checks the copy (every element `copy`), the host node's count
-// and the flag the batch memory operation wrote.
+// Memcpy node parameters: N ints from `src` to `dst` on the device.
+static CUDA_MEMCPY3D copy_of(CUdeviceptr src, CUdeviceptr dst)
+{
+    CUDA_MEMCPY3D p;
+    memset(&p, 0, sizeof(p));
+    p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    p.srcDevice = src;
+    p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    p.dstDevice = dst;
+    p.WidthInBytes = N * sizeof(int);
+    p.Height = 1;
+    p.Depth = 1;
+    return p;
+}
+
+// Launches `exec` on `stream` and checks, by copies behind it in `stream` (to pageable memory: they
+// return once done), the copy (every element `expected`), the host node's count at `calls` and the
+// flag the batch memory operation wrote.
 static void launch_and_check(const char* what, CUgraphExec exec, CUstream stream, CUdeviceptr copy, int expected,
                              const int* calls, int expected_calls, CUdeviceptr flag, unsigned int expected_flag)
 {
     printf("%s:\n", what);
     if (!check(cuGraphLaunch(exec, stream)))
         return;
-    check(cuStreamSynchronize(stream));
-    int host[N];
+    int host[N] = { 0 };
     unsigned int flag_value = 0;
-    check(cuMemcpyDtoH(host, copy, sizeof(host)));
-    check(cuMemcpyDtoH(&flag_value, flag, sizeof(flag_value)));
+    check(cuMemcpyDtoHAsync(host, copy, sizeof(host), stream));
+    check(cuMemcpyDtoHAsync(&flag_value, flag, sizeof(flag_value), stream));
     printf("  copy %d, host calls %d, flag %u\n", host[0], *calls, flag_value);
     bool all = true;
     for (int i = 0; i < N; ++i)
@@ -80,18 +97,27 @@ int main(int argc, char** argv)
         return finish();
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr data, copy, flag;
+    CUdeviceptr data, copy, other_copy, flag;
     check(cuMemAlloc(&data, N * sizeof(int)));
     check(cuMemAlloc(&copy, N * sizeof(int)));
+    check(cuMemAlloc(&other_copy, N * sizeof(int)));
     check(cuMemAlloc(&flag, sizeof(unsigned int)));
-    check(cuMemsetD32(flag, 0, 1));
+    // The flag before any batch memory operation wrote it: 1, read back.
+    check(cuMemsetD32(flag, 1, 1));
+    unsigned int first_flag = 0;
+    check(cuMemcpyDtoH(&first_flag, flag, sizeof(first_flag)));
+    expect(first_flag == 1, "the flag set before the first launch");
     CUevent event, other_event;
     check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
     check(cuEventCreate(&other_event, CU_EVENT_DISABLE_TIMING));
-    int calls = 0, n = N, one = 1, ten = 10;
+    int calls = 0, other_calls = 0;
+    int n = N, one = 1, three = 3, ten = 10, twenty = 20;
 
     // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
-    // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
+    // event wait -> empty -> batch memory operation; each node but the child graph built with
+    // other parameters (memset 3, kernel +3, memcpy into other_copy, host counting other_calls,
+    // events other_event, batch operation 16), set to these below. And a graph of its own:
+    // allocation -> memset (7) -> kernel (+1) -> memcpy into copy -> free.
     CUgraph graph, child;
     check(cuGraphCreate(&graph, 0));
     check(cuGraphCreate(&child, 0));
@@ -103,36 +129,30 @@ int main(int argc, char** argv)
     memset_params.elementSize = 4;
     memset_params.width = N;
     memset_params.height = 1;
-    memset_params.value = 0;
+    memset_params.value = 3;
     check(cuGraphAddMemsetNode(&memset_node, graph, nullptr, 0, &memset_params, ctx));
-    void* kernel_args[] = { &data, &one, &n };
-    CUDA_KERNEL_NODE_PARAMS kp = kernel_params(add_value, kernel_args);
-    check(cuGraphAddKernelNode(&kernel_node, graph, &memset_node, 1, &kp));
+    void* built_with_args[] = { &data, &three, &n };
+    CUDA_KERNEL_NODE_PARAMS built_with = kernel_params(add_value, built_with_args);
+    check(cuGraphAddKernelNode(&kernel_node, graph, &memset_node, 1, &built_with));
     void* child_args[] = { &data, &ten, &n };
     CUDA_KERNEL_NODE_PARAMS ckp = kernel_params(add_value, child_args);
     check(cuGraphAddKernelNode(&child_kernel, child, nullptr, 0, &ckp));
     check(cuGraphAddChildGraphNode(&child_node, graph, &kernel_node, 1, child));
-    CUDA_MEMCPY3D copy_params;
-    memset(&copy_params, 0, sizeof(copy_params));
-    copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy_params.srcDevice = data;
-    copy_params.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy_params.dstDevice = copy;
-    copy_params.WidthInBytes = N * sizeof(int);
-    copy_params.Height = 1;
-    copy_params.Depth = 1;
-    check(cuGraphAddMemcpyNode(&memcpy_node, graph, &child_node, 1, &copy_params, ctx));
+    CUDA_MEMCPY3D copy_params = copy_of(data, copy);
+    CUDA_MEMCPY3D other_copy_params = copy_of(data, other_copy);
+    check(cuGraphAddMemcpyNode(&memcpy_node, graph, &child_node, 1, &other_copy_params, ctx));
     CUDA_HOST_NODE_PARAMS host_params = { count_call, &calls };
-    check(cuGraphAddHostNode(&host_node, graph, &memcpy_node, 1, &host_params));
-    check(cuGraphAddEventRecordNode(&record_node, graph, &memcpy_node, 1, event));
-    check(cuGraphAddEventWaitNode(&wait_node, graph, &record_node, 1, event));
+    CUDA_HOST_NODE_PARAMS other_host_params = { count_call, &other_calls };
+    check(cuGraphAddHostNode(&host_node, graph, &memcpy_node, 1, &other_host_params));
+    check(cuGraphAddEventRecordNode(&record_node, graph, &memcpy_node, 1, other_event));
+    check(cuGraphAddEventWaitNode(&wait_node, graph, &record_node, 1, other_event));
     CUgraphNode before_empty[] = { host_node, wait_node };
     check(cuGraphAddEmptyNode(&empty_node, graph, before_empty, 2));
     CUstreamBatchMemOpParams op;
     memset(&op, 0, sizeof(op));
     op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
     op.writeValue.address = flag;
-    op.writeValue.value = 32;
+    op.writeValue.value = 16;
     CUDA_BATCH_MEM_OP_NODE_PARAMS batch_params;
     memset(&batch_params, 0, sizeof(batch_params));
     batch_params.ctx = ctx;
@@ -148,7 +168,22 @@ int main(int argc, char** argv)
     CUgraph memory_graph;
     check(cuGraphCreate(&memory_graph, 0));
     check(cuGraphAddMemAllocNode(&alloc_node, memory_graph, nullptr, 0, &alloc_params));
-    check(cuGraphAddMemFreeNode(&free_node, memory_graph, &alloc_node, 1, alloc_params.dptr));
+    CUdeviceptr allocated = alloc_params.dptr;
+    CUgraphNode memory_set, memory_add, memory_copy;
+    CUDA_MEMSET_NODE_PARAMS allocated_set;
+    memset(&allocated_set, 0, sizeof(allocated_set));
+    allocated_set.dst = allocated;
+    allocated_set.elementSize = 4;
+    allocated_set.width = N;
+    allocated_set.height = 1;
+    allocated_set.value = 7;
+    check(cuGraphAddMemsetNode(&memory_set, memory_graph, &alloc_node, 1, &allocated_set, ctx));
+    void* allocated_args[] = { &allocated, &one, &n };
+    CUDA_KERNEL_NODE_PARAMS allocated_add = kernel_params(add_value, allocated_args);
+    check(cuGraphAddKernelNode(&memory_add, memory_graph, &memory_set, 1, &allocated_add));
+    CUDA_MEMCPY3D copy_out = copy_of(allocated, copy);
+    check(cuGraphAddMemcpyNode(&memory_copy, memory_graph, &memory_add, 1, &copy_out, ctx));
+    check(cuGraphAddMemFreeNode(&free_node, memory_graph, &memory_copy, 1, allocated));
     // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
     // their own that is never run.
     CUgraph sem_graph;
@@ -169,40 +204,45 @@ int main(int argc, char** argv)
         show("cuGraphExternalSemaphoresWaitNodeSetParams", cuGraphExternalSemaphoresWaitNodeSetParams(sem_wait_node, &wait_params));
     }
 
-    // Each node's parameters, read and set as they are.
+    // Each node's parameters set to its own (the graph was built with others), and read back.
+    void* kernel_args[] = { &data, &one, &n };
+    CUDA_KERNEL_NODE_PARAMS kp = kernel_params(add_value, kernel_args);
+    check(cuGraphKernelNodeSetParams(kernel_node, &kp));
     CUDA_KERNEL_NODE_PARAMS read_kernel;
     check(cuGraphKernelNodeGetParams(kernel_node, &read_kernel));
     printf("kernel node: %u threads\n", read_kernel.blockDimX);
     expect(read_kernel.func == add_value, "the kernel node's function");
-    check(cuGraphKernelNodeSetParams(kernel_node, &kp));
+    memset_params.value = 0;
+    check(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
     CUDA_MEMSET_NODE_PARAMS read_memset;
     check(cuGraphMemsetNodeGetParams(memset_node, &read_memset));
     printf("memset node: %zu elements of %u bytes\n", read_memset.width, read_memset.elementSize);
-    check(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
+    check(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
     CUDA_MEMCPY3D read_copy;
     check(cuGraphMemcpyNodeGetParams(memcpy_node, &read_copy));
     printf("memcpy node: %zu bytes\n", read_copy.WidthInBytes);
-    check(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
+    check(cuGraphHostNodeSetParams(host_node, &host_params));
     CUDA_HOST_NODE_PARAMS read_host;
     check(cuGraphHostNodeGetParams(host_node, &read_host));
-    expect(read_host.fn == host_params.fn, "the host node's function");
-    check(cuGraphHostNodeSetParams(host_node, &host_params));
+    expect(read_host.fn == host_params.fn && read_host.userData == host_params.userData,
+           "the host node's function and data");
     CUgraph embedded = nullptr;
     check(cuGraphChildGraphNodeGetGraph(child_node, &embedded));
     size_t count = 0;
     check(cuGraphGetNodes(embedded, nullptr, &count));
     printf("child graph node: a graph of %zu node\n", count);
     CUevent read_event = nullptr;
+    check(cuGraphEventRecordNodeSetEvent(record_node, event));
     check(cuGraphEventRecordNodeGetEvent(record_node, &read_event));
     expect(read_event == event, "the event record node's event");
-    check(cuGraphEventRecordNodeSetEvent(record_node, event));
+    check(cuGraphEventWaitNodeSetEvent(wait_node, event));
     check(cuGraphEventWaitNodeGetEvent(wait_node, &read_event));
     expect(read_event == event, "the event wait node's event");
-    check(cuGraphEventWaitNodeSetEvent(wait_node, event));
+    op.writeValue.value = 32;
+    check(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
     CUDA_BATCH_MEM_OP_NODE_PARAMS read_batch;
     check(cuGraphBatchMemOpNodeGetParams(batch_node, &read_batch));
     printf("batch memory operation node: %u operation\n", read_batch.count);
-    check(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
     CUDA_MEM_ALLOC_NODE_PARAMS read_alloc;
     check(cuGraphMemAllocNodeGetParams(alloc_node, &read_alloc));
     CUdeviceptr freed = 0;
@@ -269,14 +309,18 @@ int main(int argc, char** argv)
     check(cuGraphRemoveDependencies(graph, &host_node, &empty_node, nullptr, 1));
     check(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
     printf("  %zu edges without host -> empty\n", edges);
+    expect(edges == 8, "the edge host -> empty removed");
     check(cuGraphAddDependencies(graph, &host_node, &empty_node, nullptr, 1));
     check(cuGraphGetEdges(graph, nullptr, nullptr, nullptr, &edges));
 #else
     check(cuGraphRemoveDependencies(graph, &host_node, &empty_node, 1));
     check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
     printf("  %zu edges without host -> empty\n", edges);
+    expect(edges == 8, "the edge host -> empty removed");
     check(cuGraphAddDependencies(graph, &host_node, &empty_node, 1));
     check(cuGraphRemoveDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
+    check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
+    expect(edges == 8, "the edge host -> empty removed");
     check(cuGraphAddDependencies_v2(graph, &host_node, &empty_node, nullptr, 1));
     check(cuGraphGetEdges(graph, nullptr, nullptr, &edges));
 #endif
@@ -286,15 +330,18 @@ int main(int argc, char** argv)
     check(cuGraphAddEmptyNode(&spare, graph, nullptr, 0));
     check(cuGraphDestroyNode(spare));
 
-    // Kernel node attributes.
+    // Kernel node attributes: the greatest priority set on one node, copied to another.
+    int least = 0, greatest = 0;
+    check(cuCtxGetStreamPriorityRange(&least, &greatest));
     CUkernelNodeAttrValue attr;
     memset(&attr, 0, sizeof(attr));
-    attr.priority = 0;
+    attr.priority = greatest;
     check(cuGraphKernelNodeSetAttribute(kernel_node, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
     check(cuGraphKernelNodeCopyAttributes(child_kernel, kernel_node));
     memset(&attr, 0, sizeof(attr));
     check(cuGraphKernelNodeGetAttribute(child_kernel, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &attr));
     printf("copied priority: %d\n", attr.priority);
+    expect(attr.priority == greatest, "the kernel node's priority, copied to another");
 
     // A clone.
     CUgraph clone = nullptr;
@@ -359,7 +406,9 @@ int main(int argc, char** argv)
     check(cuGraphUpload(exec, stream));
     launch_and_check("launched (0 + 1 + 10)", exec, stream, copy, 11, &calls, 1, flag, 32);
 
-    // The executable graph changed node by node.
+    // The executable graph changed node by node: memset 5, kernel +2, the child graph's kernel +20,
+    // the copy into other_copy, the host node counting other_calls, the events other_event, the
+    // batch operation 64.
     int two = 2, five = 5;
     void* two_args[] = { &data, &two, &n };
     CUDA_KERNEL_NODE_PARAMS kp2 = kernel_params(add_value, two_args);
@@ -367,35 +416,42 @@ int main(int argc, char** argv)
     CUDA_MEMSET_NODE_PARAMS memset5 = memset_params;
     memset5.value = 5;
     check(cuGraphExecMemsetNodeSetParams(exec, memset_node, &memset5, ctx));
-    check(cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &copy_params, ctx));
-    check(cuGraphExecHostNodeSetParams(exec, host_node, &host_params));
+    check(cuGraphExecMemcpyNodeSetParams(exec, memcpy_node, &other_copy_params, ctx));
+    check(cuGraphExecHostNodeSetParams(exec, host_node, &other_host_params));
+    void* twenty_args[] = { &data, &twenty, &n };
+    CUDA_KERNEL_NODE_PARAMS ckp20 = kernel_params(add_value, twenty_args);
+    check(cuGraphKernelNodeSetParams(child_kernel, &ckp20));
     check(cuGraphExecChildGraphNodeSetParams(exec, child_node, child));
     check(cuGraphExecEventRecordNodeSetEvent(exec, record_node, other_event));
     check(cuGraphExecEventWaitNodeSetEvent(exec, wait_node, other_event));
     op.writeValue.value = 64;
     check(cuGraphExecBatchMemOpNodeSetParams(exec, batch_node, &batch_params));
-    // (Nodes of another graph: the executable graph has none of them.)
-    show("cuGraphExecExternalSemaphoresSignalNodeSetParams",
-         cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params));
-    show("cuGraphExecExternalSemaphoresWaitNodeSetParams",
-         cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params));
-    launch_and_check("changed node by node (5 + 2 + 10)", exec, stream, copy, 5 + 2 + 10, &calls, 2, flag, 64);
+    // (Nodes of another graph: the executable graph has none of them, and refuses them.)
+    bool set = show("cuGraphExecExternalSemaphoresSignalNodeSetParams",
+                    cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params));
+    expect(!set, "the signal node of another graph refused");
+    set = show("cuGraphExecExternalSemaphoresWaitNodeSetParams",
+               cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params));
+    expect(!set, "the wait node of another graph refused");
+    launch_and_check("changed node by node (5 + 2 + 20)", exec, stream, other_copy, 5 + 2 + 20, &other_calls, 1, flag,
+                     64);
     unsigned int enabled = 1;
     check(cuGraphNodeSetEnabled(exec, kernel_node, 0));
     check(cuGraphNodeGetEnabled(exec, kernel_node, &enabled));
     expect(enabled == 0, "the kernel node disabled");
-    launch_and_check("its kernel node disabled (5 + 10)", exec, stream, copy, 5 + 10, &calls, 3, flag, 64);
+    launch_and_check("its kernel node disabled (5 + 20)", exec, stream, other_copy, 5 + 20, &other_calls, 2, flag, 64);
     check(cuGraphNodeSetEnabled(exec, kernel_node, 1));
     CUgraphNodeParams generic;
     memset(&generic, 0, sizeof(generic));
     generic.type = CU_GRAPH_NODE_TYPE_KERNEL;
-    void* three_args[] = { &data, &five, &n };
+    void* five_args[] = { &data, &five, &n };
     generic.kernel.func = add_value;
     generic.kernel.gridDimX = 1; generic.kernel.gridDimY = 1; generic.kernel.gridDimZ = 1;
     generic.kernel.blockDimX = N; generic.kernel.blockDimY = 1; generic.kernel.blockDimZ = 1;
-    generic.kernel.kernelParams = three_args;
+    generic.kernel.kernelParams = five_args;
     check(cuGraphExecNodeSetParams(exec, kernel_node, &generic));
-    launch_and_check("its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)", exec, stream, copy, 5 + 5 + 10, &calls, 4, flag, 64);
+    launch_and_check("its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 20)", exec, stream, other_copy,
+                     5 + 5 + 20, &other_calls, 3, flag, 64);
 
     // The whole executable graph updated from the graph (its kernel now adds 2).
     check(cuGraphKernelNodeSetParams(kernel_node, &kp2));
@@ -403,8 +459,9 @@ int main(int argc, char** argv)
     memset(&info, 0, sizeof(info));
     check(cuGraphExecUpdate(exec, graph, &info));
     expect(info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS, "the executable graph updated");
-    // The update takes the graph's memset (0), event and batch operation (32) again.
-    launch_and_check("updated from the graph (0 + 2 + 10)", exec, stream, copy, 0 + 2 + 10, &calls, 5, flag, 32);
+    // The update takes the graph's memset (0), child graph (+10), copy, host node, events and batch
+    // operation (32) again.
+    launch_and_check("updated from the graph (0 + 2 + 10)", exec, stream, copy, 0 + 2 + 10, &calls, 2, flag, 32);
 
     // A graph of cuGraphAddNode, changed with cuGraphNodeSetParams, instantiated with parameters.
     CUgraph built;
@@ -455,7 +512,7 @@ int main(int argc, char** argv)
     check(cuGraphInstantiateWithParams(&built_exec, built, &instantiate));
     printf("cuGraphInstantiateWithParams: result %d\n", (int)instantiate.result_out);
     expect(instantiate.result_out == CUDA_GRAPH_INSTANTIATE_SUCCESS, "the graph of cuGraphAddNode instantiated");
-    launch_and_check("the graph of cuGraphAddNode (100 + 10)", built_exec, stream, copy, 110, &calls, 5, flag, 32);
+    launch_and_check("the graph of cuGraphAddNode (100 + 10)", built_exec, stream, copy, 110, &calls, 2, flag, 32);
 
     // User objects: one reference moved to the graph, one kept and released.
     CUuserObject object;
@@ -467,17 +524,20 @@ int main(int argc, char** argv)
     check(cuGraphReleaseUserObject(built, object, 1));
     check(cuUserObjectRelease(object, 1));
 
-    // Graph memory (the allocation graph run once) and the DOT output.
+    // Graph memory: the allocation graph run once, the memory it reserved, and the high watermark of
+    // the memory in use reset; then the DOT output.
     CUgraphExec memory_exec;
     if (check(cuGraphInstantiate(&memory_exec, memory_graph, 0))) {
-        check(cuGraphLaunch(memory_exec, stream));
-        check(cuStreamSynchronize(stream));
+        launch_and_check("the allocation graph (7 + 1)", memory_exec, stream, copy, 7 + 1, &calls, 2, flag, 32);
         check(cuGraphExecDestroy(memory_exec));
     }
-    cuuint64_t used = 0, zero = 0;
-    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &used));
-    expect(used > 0, "graph memory reserved at its high watermark");
+    cuuint64_t reserved = 0, used = 0, used_after = 0, zero = 0;
+    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &reserved));
+    expect(reserved > 0, "graph memory reserved at its high watermark");
+    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &used));
     check(cuDeviceSetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
+    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &used_after));
+    expect(used > 0 && used_after < used, "the high watermark of graph memory in use, reset");
     check(cuDeviceGraphMemTrim(device));
     char dot[64];
     snprintf(dot, sizeof(dot), "/tmp/graph_nodes-%d.dot", (int)getpid());
@@ -503,6 +563,7 @@ int main(int argc, char** argv)
     check(cuEventDestroy(other_event));
     check(cuEventDestroy(event));
     check(cuMemFree(flag));
+    check(cuMemFree(other_copy));
     check(cuMemFree(copy));
     check(cuMemFree(data));
     check(cuStreamDestroy(stream));

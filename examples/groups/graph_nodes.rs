@@ -2,14 +2,16 @@
 //! (memset, kernel, child graph, memcpy, host, event record and wait, empty, batch memory operation,
 //! memory allocation and free; external semaphore nodes with no semaphore, as far as the driver
 //! takes them; the memory nodes in a graph of their own, since the driver neither clones a graph with
-//! memory nodes nor removes its edges or nodes), each node's parameters read and set, the graph's
-//! nodes, roots, edges (with their
-//! data) and dependencies, an edge removed and added back, a clone and a node found in it; the graph
-//! instantiated, uploaded and launched, its result checked; then the executable graph changed node
-//! by node (each node type's Exec*SetParams, a node disabled and enabled,
+//! memory nodes nor removes its edges or nodes), each node built with other parameters than its
+//! own, then set to its own and read back, the graph's nodes, roots, edges (with their data) and
+//! dependencies, an edge removed (counted) and added back, a clone and a node found in it; the
+//! graph instantiated, uploaded and launched, its result checked; then the executable graph changed
+//! node by node (each node type's Exec*SetParams, a node disabled and enabled,
 //! cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each launch checked; a graph built
 //! with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
-//! attributes; user objects; the graph memory attributes; the DOT output. Functions of headers
+//! attributes copied; user objects; the graph memory attributes (the allocation graph run, its
+//! high watermark reset); the DOT output. Each launch's results are read by copies behind it in
+//! its stream, which return once done. Functions of headers
 //! newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
 //! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`): where the
 //! driver has none, the program prints what its lookup answered. C twin: graph_nodes.cpp.
@@ -52,8 +54,22 @@ fn kernel_params(f: CUfunction, args: &mut [*mut c_void]) -> CUDA_KERNEL_NODE_PA
     p
 }
 
-/// Launches `exec` on `stream` and checks the copy (every element `expected`), the host node's
-/// count and the flag the batch memory operation wrote.
+/// Memcpy node parameters: N ints from `src` to `dst` on the device.
+fn copy_of(src: CUdeviceptr, dst: CUdeviceptr) -> CUDA_MEMCPY3D {
+    let mut p: CUDA_MEMCPY3D = unsafe { zeroed() };
+    p.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    p.srcDevice = src;
+    p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    p.dstDevice = dst;
+    p.WidthInBytes = N * size_of::<c_int>();
+    p.Height = 1;
+    p.Depth = 1;
+    p
+}
+
+/// Launches `exec` on `stream` and checks, by copies behind it in `stream` (to pageable memory:
+/// they return once done), the copy (every element `expected`), the host node's count at `calls`
+/// and the flag the batch memory operation wrote.
 #[allow(clippy::too_many_arguments)] // the twin's parameters
 unsafe fn launch_and_check(
     what: &str,
@@ -71,18 +87,19 @@ unsafe fn launch_and_check(
         if !check!(cuGraphLaunch(exec, stream)) {
             return;
         }
-        check!(cuStreamSynchronize(stream));
         let mut host = [0 as c_int; N];
         let mut flag_value: c_uint = 0;
-        check!(cuMemcpyDtoH(
+        check!(cuMemcpyDtoHAsync(
             host.as_mut_ptr() as *mut c_void,
             copy,
             size_of::<[c_int; N]>(),
+            stream,
         ));
-        check!(cuMemcpyDtoH(
+        check!(cuMemcpyDtoHAsync(
             &raw mut flag_value as *mut c_void,
             flag,
             size_of::<c_uint>(),
+            stream,
         ));
         let calls = calls.read_volatile();
         println!("  copy {}, host calls {calls}, flag {flag_value}", host[0]);
@@ -113,23 +130,40 @@ fn main() {
         }
         let mut stream: CUstream = ptr::null_mut();
         check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
-        let (mut data, mut copy, mut flag): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
+        let (mut data, mut copy, mut other_copy, mut flag): (
+            CUdeviceptr,
+            CUdeviceptr,
+            CUdeviceptr,
+            CUdeviceptr,
+        ) = (0, 0, 0, 0);
         check!(cuMemAlloc(&mut data, N * size_of::<c_int>()));
         check!(cuMemAlloc(&mut copy, N * size_of::<c_int>()));
+        check!(cuMemAlloc(&mut other_copy, N * size_of::<c_int>()));
         check!(cuMemAlloc(&mut flag, size_of::<c_uint>()));
-        check!(cuMemsetD32(flag, 0, 1));
+        // The flag before any batch memory operation wrote it: 1, read back.
+        check!(cuMemsetD32(flag, 1, 1));
+        let mut first_flag: c_uint = 0;
+        check!(cuMemcpyDtoH(
+            &raw mut first_flag as *mut c_void,
+            flag,
+            size_of::<c_uint>(),
+        ));
+        expect(first_flag == 1, "the flag set before the first launch");
         let mut event: CUevent = ptr::null_mut();
         let mut other_event: CUevent = ptr::null_mut();
         check!(cuEventCreate(&mut event, CU_EVENT_DISABLE_TIMING.0));
         check!(cuEventCreate(&mut other_event, CU_EVENT_DISABLE_TIMING.0));
-        let mut calls: c_int = 0;
+        let (mut calls, mut other_calls): (c_int, c_int) = (0, 0);
         let mut n = N as c_int;
-        let mut one: c_int = 1;
-        let mut ten: c_int = 10;
+        let (mut one, mut three, mut ten, mut twenty): (c_int, c_int, c_int, c_int) =
+            (1, 3, 10, 20);
         let arg = |p: *mut c_void| p;
 
         // The graph: memset -> kernel (+1) -> child graph (+10) -> memcpy -> host, event record ->
-        // event wait -> empty -> batch memory operation; and a graph of its own: allocation -> free.
+        // event wait -> empty -> batch memory operation; each node but the child graph built with
+        // other parameters (memset 3, kernel +3, memcpy into other_copy, host counting other_calls,
+        // events other_event, batch operation 16), set to these below. And a graph of its own:
+        // allocation -> memset (7) -> kernel (+1) -> memcpy into copy -> free.
         let mut graph: CUgraph = ptr::null_mut();
         let mut child: CUgraph = ptr::null_mut();
         check!(cuGraphCreate(&mut graph, 0));
@@ -146,7 +180,7 @@ fn main() {
         memset_params.elementSize = 4;
         memset_params.width = N;
         memset_params.height = 1;
-        memset_params.value = 0;
+        memset_params.value = 3;
         check!(cuGraphAddMemsetNode(
             &mut memset_node,
             graph,
@@ -155,18 +189,18 @@ fn main() {
             &memset_params,
             ctx
         ));
-        let mut kernel_args = [
+        let mut built_with_args = [
             arg(&raw mut data as _),
-            arg(&raw mut one as _),
+            arg(&raw mut three as _),
             arg(&raw mut n as _),
         ];
-        let kp = kernel_params(add_value, &mut kernel_args);
+        let built_with = kernel_params(add_value, &mut built_with_args);
         check!(cuGraphAddKernelNode(
             &mut kernel_node,
             graph,
             &memset_node,
             1,
-            &kp
+            &built_with
         ));
         let mut child_args = [
             arg(&raw mut data as _),
@@ -188,46 +222,44 @@ fn main() {
             1,
             child
         ));
-        let mut copy_params: CUDA_MEMCPY3D = zeroed();
-        copy_params.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy_params.srcDevice = data;
-        copy_params.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        copy_params.dstDevice = copy;
-        copy_params.WidthInBytes = N * size_of::<c_int>();
-        copy_params.Height = 1;
-        copy_params.Depth = 1;
+        let copy_params = copy_of(data, copy);
+        let other_copy_params = copy_of(data, other_copy);
         check!(cuGraphAddMemcpyNode(
             &mut memcpy_node,
             graph,
             &child_node,
             1,
-            &copy_params,
+            &other_copy_params,
             ctx
         ));
         let host_params = CUDA_HOST_NODE_PARAMS {
             fn_: Some(count_call),
             userData: &raw mut calls as *mut c_void,
         };
+        let other_host_params = CUDA_HOST_NODE_PARAMS {
+            fn_: Some(count_call),
+            userData: &raw mut other_calls as *mut c_void,
+        };
         check!(cuGraphAddHostNode(
             &mut host_node,
             graph,
             &memcpy_node,
             1,
-            &host_params
+            &other_host_params
         ));
         check!(cuGraphAddEventRecordNode(
             &mut record_node,
             graph,
             &memcpy_node,
             1,
-            event
+            other_event
         ));
         check!(cuGraphAddEventWaitNode(
             &mut wait_node,
             graph,
             &record_node,
             1,
-            event
+            other_event
         ));
         let before_empty = [host_node, wait_node];
         check!(cuGraphAddEmptyNode(
@@ -239,7 +271,7 @@ fn main() {
         let mut op: CUstreamBatchMemOpParams = zeroed();
         op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
         op.writeValue.address = flag;
-        op.writeValue.__bindgen_anon_1.value = 32;
+        op.writeValue.__bindgen_anon_1.value = 16;
         let mut batch_params: CUDA_BATCH_MEM_OP_NODE_PARAMS = zeroed();
         batch_params.ctx = ctx;
         batch_params.count = 1;
@@ -273,12 +305,50 @@ fn main() {
             0,
             &mut alloc_params,
         ));
-        check!(cuGraphAddMemFreeNode(
-            &mut free_node,
+        let mut allocated = alloc_params.dptr;
+        let (mut memory_set, mut memory_add, mut memory_copy) = (null(), null(), null());
+        let mut allocated_set: CUDA_MEMSET_NODE_PARAMS = zeroed();
+        allocated_set.dst = allocated;
+        allocated_set.elementSize = 4;
+        allocated_set.width = N;
+        allocated_set.height = 1;
+        allocated_set.value = 7;
+        check!(cuGraphAddMemsetNode(
+            &mut memory_set,
             memory_graph,
             &alloc_node,
             1,
-            alloc_params.dptr,
+            &allocated_set,
+            ctx
+        ));
+        let mut allocated_args = [
+            arg(&raw mut allocated as _),
+            arg(&raw mut one as _),
+            arg(&raw mut n as _),
+        ];
+        let allocated_add = kernel_params(add_value, &mut allocated_args);
+        check!(cuGraphAddKernelNode(
+            &mut memory_add,
+            memory_graph,
+            &memory_set,
+            1,
+            &allocated_add
+        ));
+        let copy_out = copy_of(allocated, copy);
+        check!(cuGraphAddMemcpyNode(
+            &mut memory_copy,
+            memory_graph,
+            &memory_add,
+            1,
+            &copy_out,
+            ctx
+        ));
+        check!(cuGraphAddMemFreeNode(
+            &mut free_node,
+            memory_graph,
+            &memory_copy,
+            1,
+            allocated,
         ));
         // External semaphore nodes with no semaphore (no other API here exports one), in a graph of
         // their own that is never run.
@@ -326,50 +396,60 @@ fn main() {
             );
         }
 
-        // Each node's parameters, read and set as they are.
+        // Each node's parameters set to its own (the graph was built with others), and read back.
+        let mut kernel_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut one as _),
+            arg(&raw mut n as _),
+        ];
+        let kp = kernel_params(add_value, &mut kernel_args);
+        check!(cuGraphKernelNodeSetParams(kernel_node, &kp));
         let mut read_kernel: CUDA_KERNEL_NODE_PARAMS = zeroed();
         check!(cuGraphKernelNodeGetParams(kernel_node, &mut read_kernel));
         println!("kernel node: {} threads", read_kernel.blockDimX);
         expect(read_kernel.func == add_value, "the kernel node's function");
-        check!(cuGraphKernelNodeSetParams(kernel_node, &kp));
+        memset_params.value = 0;
+        check!(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
         let mut read_memset: CUDA_MEMSET_NODE_PARAMS = zeroed();
         check!(cuGraphMemsetNodeGetParams(memset_node, &mut read_memset));
         println!(
             "memset node: {} elements of {} bytes",
             read_memset.width, read_memset.elementSize
         );
-        check!(cuGraphMemsetNodeSetParams(memset_node, &memset_params));
+        check!(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
         let mut read_copy: CUDA_MEMCPY3D = zeroed();
         check!(cuGraphMemcpyNodeGetParams(memcpy_node, &mut read_copy));
         println!("memcpy node: {} bytes", read_copy.WidthInBytes);
-        check!(cuGraphMemcpyNodeSetParams(memcpy_node, &copy_params));
+        check!(cuGraphHostNodeSetParams(host_node, &host_params));
         let mut read_host: CUDA_HOST_NODE_PARAMS = zeroed();
         check!(cuGraphHostNodeGetParams(host_node, &mut read_host));
         let host_fn = |p: &CUDA_HOST_NODE_PARAMS| p.fn_.map(|f| f as *const ());
         expect(
-            host_fn(&read_host) == host_fn(&host_params),
-            "the host node's function",
+            host_fn(&read_host) == host_fn(&host_params)
+                && read_host.userData == host_params.userData,
+            "the host node's function and data",
         );
-        check!(cuGraphHostNodeSetParams(host_node, &host_params));
         let mut embedded: CUgraph = ptr::null_mut();
         check!(cuGraphChildGraphNodeGetGraph(child_node, &mut embedded));
         let mut count: usize = 0;
         check!(cuGraphGetNodes(embedded, ptr::null_mut(), &mut count));
         println!("child graph node: a graph of {} node", count);
         let mut read_event: CUevent = ptr::null_mut();
+        check!(cuGraphEventRecordNodeSetEvent(record_node, event));
         check!(cuGraphEventRecordNodeGetEvent(record_node, &mut read_event));
         expect(read_event == event, "the event record node's event");
-        check!(cuGraphEventRecordNodeSetEvent(record_node, event));
+        check!(cuGraphEventWaitNodeSetEvent(wait_node, event));
         check!(cuGraphEventWaitNodeGetEvent(wait_node, &mut read_event));
         expect(read_event == event, "the event wait node's event");
-        check!(cuGraphEventWaitNodeSetEvent(wait_node, event));
+        // (Through the node parameters' pointer to it, as the driver reads it.)
+        (*batch_params.paramArray).writeValue.__bindgen_anon_1.value = 32;
+        check!(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
         let mut read_batch: CUDA_BATCH_MEM_OP_NODE_PARAMS = zeroed();
         check!(cuGraphBatchMemOpNodeGetParams(batch_node, &mut read_batch));
         println!(
             "batch memory operation node: {} operation",
             read_batch.count
         );
-        check!(cuGraphBatchMemOpNodeSetParams(batch_node, &batch_params));
         let mut read_alloc: CUDA_MEM_ALLOC_NODE_PARAMS = zeroed();
         check!(cuGraphMemAllocNodeGetParams(alloc_node, &mut read_alloc));
         let mut freed: CUdeviceptr = 0;
@@ -527,6 +607,7 @@ fn main() {
                 &mut edges,
             ));
             println!("  {} edges without host -> empty", edges);
+            expect(edges == 8, "the edge host -> empty removed");
             check!(cuGraphAddDependencies(
                 graph,
                 &host_node,
@@ -552,6 +633,7 @@ fn main() {
                 &mut edges
             ));
             println!("  {} edges without host -> empty", edges);
+            expect(edges == 8, "the edge host -> empty removed");
             check!(cuGraphAddDependencies(graph, &host_node, &empty_node, 1));
             check!(cuGraphRemoveDependencies_v2(
                 graph,
@@ -560,6 +642,13 @@ fn main() {
                 ptr::null(),
                 1
             ));
+            check!(cuGraphGetEdges(
+                graph,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut edges
+            ));
+            expect(edges == 8, "the edge host -> empty removed");
             check!(cuGraphAddDependencies_v2(
                 graph,
                 &host_node,
@@ -580,9 +669,11 @@ fn main() {
         check!(cuGraphAddEmptyNode(&mut spare, graph, ptr::null(), 0));
         check!(cuGraphDestroyNode(spare));
 
-        // Kernel node attributes.
+        // Kernel node attributes: the greatest priority set on one node, copied to another.
+        let (mut least, mut greatest): (c_int, c_int) = (0, 0);
+        check!(cuCtxGetStreamPriorityRange(&mut least, &mut greatest));
         let mut attr: CUkernelNodeAttrValue = zeroed();
-        attr.priority = 0;
+        attr.priority = greatest;
         check!(cuGraphKernelNodeSetAttribute(
             kernel_node,
             CU_KERNEL_NODE_ATTRIBUTE_PRIORITY,
@@ -596,6 +687,10 @@ fn main() {
             &mut attr
         ));
         println!("copied priority: {}", attr.priority);
+        expect(
+            attr.priority == greatest,
+            "the kernel node's priority, copied to another",
+        );
 
         // A clone.
         let mut clone: CUgraph = ptr::null_mut();
@@ -685,7 +780,9 @@ fn main() {
             32,
         );
 
-        // The executable graph changed node by node.
+        // The executable graph changed node by node: memset 5, kernel +2, the child graph's kernel
+        // +20, the copy into other_copy, the host node counting other_calls, the events
+        // other_event, the batch operation 64.
         let mut two: c_int = 2;
         let mut five: c_int = 5;
         let mut two_args = [
@@ -706,10 +803,21 @@ fn main() {
         check!(cuGraphExecMemcpyNodeSetParams(
             exec,
             memcpy_node,
-            &copy_params,
+            &other_copy_params,
             ctx
         ));
-        check!(cuGraphExecHostNodeSetParams(exec, host_node, &host_params));
+        check!(cuGraphExecHostNodeSetParams(
+            exec,
+            host_node,
+            &other_host_params
+        ));
+        let mut twenty_args = [
+            arg(&raw mut data as _),
+            arg(&raw mut twenty as _),
+            arg(&raw mut n as _),
+        ];
+        let ckp20 = kernel_params(add_value, &mut twenty_args);
+        check!(cuGraphKernelNodeSetParams(child_kernel, &ckp20));
         check!(cuGraphExecChildGraphNodeSetParams(exec, child_node, child));
         check!(cuGraphExecEventRecordNodeSetEvent(
             exec,
@@ -728,23 +836,25 @@ fn main() {
             batch_node,
             &batch_params
         ));
-        // (Nodes of another graph: the executable graph has none of them.)
-        show(
+        // (Nodes of another graph: the executable graph has none of them, and refuses them.)
+        let set = show(
             "cuGraphExecExternalSemaphoresSignalNodeSetParams",
             cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, signal_node, &signal_params),
         );
-        show(
+        expect(!set, "the signal node of another graph refused");
+        let set = show(
             "cuGraphExecExternalSemaphoresWaitNodeSetParams",
             cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, sem_wait_node, &wait_params),
         );
+        expect(!set, "the wait node of another graph refused");
         launch_and_check(
-            "changed node by node (5 + 2 + 10)",
+            "changed node by node (5 + 2 + 20)",
             exec,
             stream,
-            copy,
-            5 + 2 + 10,
-            &raw const calls,
-            2,
+            other_copy,
+            5 + 2 + 20,
+            &raw const other_calls,
+            1,
             flag,
             64,
         );
@@ -753,20 +863,20 @@ fn main() {
         check!(cuGraphNodeGetEnabled(exec, kernel_node, &mut enabled));
         expect(enabled == 0, "the kernel node disabled");
         launch_and_check(
-            "its kernel node disabled (5 + 10)",
+            "its kernel node disabled (5 + 20)",
             exec,
             stream,
-            copy,
-            5 + 10,
-            &raw const calls,
-            3,
+            other_copy,
+            5 + 20,
+            &raw const other_calls,
+            2,
             flag,
             64,
         );
         check!(cuGraphNodeSetEnabled(exec, kernel_node, 1));
         let mut generic: CUgraphNodeParams = zeroed();
         generic.type_ = CU_GRAPH_NODE_TYPE_KERNEL;
-        let mut three_args = [
+        let mut five_args = [
             arg(&raw mut data as _),
             arg(&raw mut five as _),
             arg(&raw mut n as _),
@@ -780,17 +890,17 @@ fn main() {
             k.blockDimX = N as c_uint;
             k.blockDimY = 1;
             k.blockDimZ = 1;
-            k.kernelParams = three_args.as_mut_ptr();
+            k.kernelParams = five_args.as_mut_ptr();
         }
         check!(cuGraphExecNodeSetParams(exec, kernel_node, &mut generic));
         launch_and_check(
-            "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 10)",
+            "its kernel node set with cuGraphExecNodeSetParams (5 + 5 + 20)",
             exec,
             stream,
-            copy,
-            5 + 5 + 10,
-            &raw const calls,
-            4,
+            other_copy,
+            5 + 5 + 20,
+            &raw const other_calls,
+            3,
             flag,
             64,
         );
@@ -803,7 +913,8 @@ fn main() {
             info.result == CU_GRAPH_EXEC_UPDATE_SUCCESS,
             "the executable graph updated",
         );
-        // The update takes the graph's memset (0), event and batch operation (32) again.
+        // The update takes the graph's memset (0), child graph (+10), copy, host node, events and
+        // batch operation (32) again.
         launch_and_check(
             "updated from the graph (0 + 2 + 10)",
             exec,
@@ -811,7 +922,7 @@ fn main() {
             copy,
             2 + 10,
             &raw const calls,
-            5,
+            2,
             flag,
             32,
         );
@@ -933,7 +1044,7 @@ fn main() {
             copy,
             110,
             &raw const calls,
-            5,
+            2,
             flag,
             32,
         );
@@ -959,26 +1070,54 @@ fn main() {
         check!(cuGraphReleaseUserObject(built, object, 1));
         check!(cuUserObjectRelease(object, 1));
 
-        // Graph memory (the allocation graph run once) and the DOT output.
+        // Graph memory: the allocation graph run once, the memory it reserved, and the high watermark
+        // of the memory in use reset; then the DOT output.
         let mut memory_exec: CUgraphExec = ptr::null_mut();
         if check!(cuGraphInstantiate(&mut memory_exec, memory_graph, 0)) {
-            check!(cuGraphLaunch(memory_exec, stream));
-            check!(cuStreamSynchronize(stream));
+            launch_and_check(
+                "the allocation graph (7 + 1)",
+                memory_exec,
+                stream,
+                copy,
+                7 + 1,
+                &raw const calls,
+                2,
+                flag,
+                32,
+            );
             check!(cuGraphExecDestroy(memory_exec));
         }
-        let mut used: cuuint64_t = 0;
-        let mut zero: cuuint64_t = 0;
+        let (mut reserved, mut used, mut used_after, mut zero): (
+            cuuint64_t,
+            cuuint64_t,
+            cuuint64_t,
+            cuuint64_t,
+        ) = (0, 0, 0, 0);
         check!(cuDeviceGetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
+            &raw mut reserved as *mut c_void,
+        ));
+        expect(reserved > 0, "graph memory reserved at its high watermark");
+        check!(cuDeviceGetGraphMemAttribute(
+            device,
+            CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             &raw mut used as *mut c_void,
         ));
-        expect(used > 0, "graph memory reserved at its high watermark");
         check!(cuDeviceSetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             &raw mut zero as *mut c_void,
         ));
+        check!(cuDeviceGetGraphMemAttribute(
+            device,
+            CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
+            &raw mut used_after as *mut c_void,
+        ));
+        expect(
+            used > 0 && used_after < used,
+            "the high watermark of graph memory in use, reset",
+        );
         check!(cuDeviceGraphMemTrim(device));
         let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
         let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
@@ -1002,6 +1141,7 @@ fn main() {
         check!(cuEventDestroy(other_event));
         check!(cuEventDestroy(event));
         check!(cuMemFree(flag));
+        check!(cuMemFree(other_copy));
         check!(cuMemFree(copy));
         check!(cuMemFree(data));
         check!(cuStreamDestroy(stream));

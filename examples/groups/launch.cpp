@@ -3,7 +3,8 @@
 // compute_90, from launch.cu; argv[1] is the kernels folder):
 //
 // - the function queries: each kernel's name, module and parameter count as its source gives
-//   them, cluster_ranks loaded (cuFuncLoad); the attributes and the occupancy queries printed;
+//   them, cluster_ranks loaded (cuFuncLoad); the attributes printed, and those set read back; the
+//   occupancy queries printed;
 // - thread block clusters (CLUSTER_DIMENSION, with CLUSTER_SCHEDULING_POLICY_PREFERENCE; then
 //   PREFERRED_CLUSTER_DIMENSION, and PORTABLE_CLUSTER_SIZE_MODE): each block reports its rank,
 //   its cluster's size and what its neighbour in the cluster stored in its shared memory;
@@ -18,7 +19,8 @@
 //   the programmatic event, waited for by another stream: the dependent reads that data (the
 //   event's waiters need not see its trigger before the primary ends, the driver API says, and on
 //   an H200 they did not);
-// - the launch completion event: a kernel waiting for it runs while the first kernel still runs;
+// - the launch completion event: a kernel waiting for it runs while the first kernel still runs,
+//   and not before the first began (held back behind a slow kernel in its stream);
 // - the synchronization policy, an attribute of streams: set on a stream and read back;
 // - a device-updatable kernel node: the attribute on a launch captured into a graph, read back
 //   from the node, and the graph's output;
@@ -26,7 +28,12 @@
 //   shared memory carveout, NVLink-centric scheduling, shared memory mode), which change nothing
 //   a kernel can see: each launch succeeds and gives its output;
 // - cuLaunchKernel with a packed parameter buffer, host functions (each runs once) and the CUDA 3
-//   launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid): their outputs.
+//   launch API (cuFuncSetBlockShape, cuFuncSetSharedSize, cuParamSet*, cuLaunchGrid): their
+//   outputs, and the dynamic shared memory the kernel was given.
+//
+// Each output is read by a copy in the launch's stream, which returns once the kernel is done;
+// where an earlier launch left in the output what the next must write, the words are cleared
+// first and the clear read back, so that a launch that wrote nothing fails.
 //
 // Every launch must succeed, but one with an attribute of a CUDA newer than the driver, which is
 // printed as refused with the driver's answer and not claimed. Functions of headers newer than
@@ -41,13 +48,22 @@
 #include <cudaTypedefs.h>
 
 // The kernels of launch.ptx, in the order of main's f, and their parameter counts.
-static const struct { const char* name; size_t parameters; } kernels[7] = {
+static const struct { const char* name; size_t parameters; } kernels[8] = {
     { "cluster_ranks", 1 }, { "grid_exchange", 2 }, { "pdl_primary", 4 }, { "pdl_secondary", 3 },
-    { "raise_flag", 1 },    { "fill", 2 },          { "scale", 3 },
+    { "raise_flag", 1 },    { "fill", 2 },          { "scale", 3 },       { "slow_fill", 2 },
 };
 
 // grid_exchange's block size.
 static const unsigned int EXCHANGE_THREADS = 128;
+
+// What the program clears output words and flags to (launch.cu: a flag is raised at 1).
+static const unsigned int CLEARED = 0xffffffff;
+
+// What read_words leaves in a word its copy did not write: no kernel writes it.
+static const unsigned int UNREAD = 0xabababab;
+
+// The dynamic shared memory the CUDA 3 launches give scale (cuFuncSetSharedSize).
+static const unsigned int SCALE_SHARED_BYTES = 1024;
 
 // cuOccupancyMaxPotentialBlockSize's callback: 4 bytes of dynamic shared memory per thread.
 static size_t smem_per_block(int block_size)
@@ -101,25 +117,56 @@ static CUlaunchConfig launch_config(unsigned int grid, unsigned int block, CUstr
     return config;
 }
 
-// Copies `count` words from `from` on the device to `host`.
-static void read_words(unsigned int* host, CUdeviceptr from, size_t count)
+// Copies `count` words from `from` on the device to `host`, behind the work queued in `stream` (a
+// copy to pageable memory returns once done).
+static void read_words(unsigned int* host, CUdeviceptr from, size_t count, CUstream stream)
 {
-    check(cuMemcpyDtoH(host, from, count * sizeof(unsigned int)));
+    for (size_t i = 0; i < count; ++i)
+        host[i] = UNREAD;
+    check(cuMemcpyDtoHAsync(host, from, count * sizeof(unsigned int), stream));
 }
 
-// Checks the output of `fill` at `out` (64 words: value + i).
-static void check_fill(CUdeviceptr out, unsigned int value)
+// Sets the `count` words at `to` to `value` in `stream`, the stream of the launch that then writes
+// them, and checks that they read back so: a launch that wrote nothing then fails.
+static void clear(CUdeviceptr to, unsigned int value, size_t count, CUstream stream)
+{
+    check(cuMemsetD32Async(to, value, count, stream));
+    unsigned int* host = (unsigned int*)malloc(count * sizeof(unsigned int));
+    read_words(host, to, count, stream);
+    size_t same = 0;
+    for (size_t i = 0; i < count; ++i)
+        same += host[i] == value;
+    free(host);
+    expect(same == count, "the words cleared before a launch");
+}
+
+// Checks the output of `fill` at `out` (64 words: value + i), read behind the work of `stream`.
+static void check_fill(CUdeviceptr out, unsigned int value, CUstream stream)
 {
     unsigned int host[64];
-    read_words(host, out, 64);
+    read_words(host, out, 64, stream);
     size_t same = 0;
     for (unsigned int i = 0; i < 64; ++i)
         same += host[i] == value + i;
     expect_all("  its output", same, 64);
 }
 
+// Sets the attribute `attribute` of `f` to `value`, printing the driver's answer as `what`, and
+// checks that cuFuncGetAttribute reads it back.
+static void set_attribute(const char* what, CUfunction f, CUfunction_attribute attribute, int value)
+{
+    show(what, cuFuncSetAttribute(f, attribute, value));
+    int read = -1;
+    check(cuFuncGetAttribute(&read, attribute, f));
+    printf("  read back: %d\n", read);
+    char failed[128];
+    snprintf(failed, sizeof(failed), "%s read back", what);
+    expect(read == value, failed);
+}
+
 // Launches `fill` (64 threads, out[i] = value + i) with the attribute `attr` of CUDA `since` (see
-// launched), and checks its output.
+// launched), and checks its output. No clear first: the value is the attribute's own, so the
+// output of any other launch differs.
 static void launch_with(const char* what, CUfunction fill, CUstream stream, CUdeviceptr out,
                         CUlaunchAttribute attr, int since)
 {
@@ -128,12 +175,9 @@ static void launch_with(const char* what, CUfunction fill, CUstream stream, CUde
     CUlaunchConfig config = launch_config(1, 64, stream);
     config.attrs = &attr;
     config.numAttrs = 1;
-    check(cuMemsetD32(out, 0, 64));
     CUresult code = cuLaunchKernelEx(&config, fill, args, nullptr);
-    if (launched(what, code, since)) {
-        check(cuStreamSynchronize(stream));
-        check_fill(out, value);
-    }
+    if (launched(what, code, since))
+        check_fill(out, value, stream);
 }
 
 // Launches `cluster_ranks` over 8 blocks of 32 threads with `attrs` (a cluster dimension of `size`
@@ -149,13 +193,12 @@ static void launch_clusters(const char* what, CUfunction cluster_ranks, CUstream
     config.attrs = attrs;
     config.numAttrs = count;
     void* args[] = { &out };
-    check(cuMemsetD32(out, 0xffffffff, 24));
+    clear(out, CLEARED, 24, stream);
     CUresult code = cuLaunchKernelEx(&config, cluster_ranks, args, nullptr);
     if (!launched(what, code, since))
         return;
-    check(cuStreamSynchronize(stream));
     unsigned int host[24];
-    read_words(host, out, 24);
+    read_words(host, out, 24, stream);
     size_t same = 0;
     for (unsigned int b = 0; b < 8; ++b) {
         unsigned int cluster = host[3 * b + 1];
@@ -192,15 +235,15 @@ int main(int argc, char** argv)
         return finish();
 
     // The function queries.
-    CUfunction f[7];
-    for (int k = 0; k < 7; ++k) {
+    CUfunction f[8];
+    for (int k = 0; k < 8; ++k) {
         if (!check(cuModuleGetFunction(&f[k], module, kernels[k].name)))
             return finish();
         const char* name = nullptr;
-        if (show("cuFuncGetName", cuFuncGetName(&name, f[k]))) {
+        bool named = show("cuFuncGetName", cuFuncGetName(&name, f[k]));
+        if (named)
             printf("  name = %s\n", name);
-            expect(name != nullptr && strcmp(name, kernels[k].name) == 0, "the kernel's name");
-        }
+        expect(named && name != nullptr && strcmp(name, kernels[k].name) == 0, "the kernel's name");
         CUmodule owner = nullptr;
         show("cuFuncGetModule", cuFuncGetModule(&owner, f[k]));
         printf("  the module loaded: %s\n", yes(owner == module));
@@ -220,17 +263,17 @@ int main(int argc, char** argv)
             (PFN_cuFuncGetParamCount_v13020)entry("cuFuncGetParamCount", 13020);
         if (getParamCount) {
             size_t count = 0;
-            if (show("cuFuncGetParamCount", getParamCount(f[k], &count))) {
+            bool counted = show("cuFuncGetParamCount", getParamCount(f[k], &count));
+            if (counted)
                 printf("  count = %zu\n", count);
-                expect(count == kernels[k].parameters, "the kernel's parameters (cuFuncGetParamCount)");
-            }
+            expect(counted && count == kernels[k].parameters, "the kernel's parameters (cuFuncGetParamCount)");
         } else {
             show_missing("cuFuncGetParamCount");
         }
 #endif
     }
     CUfunction cluster_ranks = f[0], grid_exchange = f[1], pdl_primary = f[2], pdl_secondary = f[3],
-               raise_flag = f[4], fill = f[5], scale = f[6];
+               raise_flag = f[4], fill = f[5], scale = f[6], slow_fill = f[7];
     CUfunctionLoadingState state = CU_FUNCTION_LOADING_STATE_UNLOADED;
     show("cuFuncLoad", cuFuncLoad(cluster_ranks));
     show("cuFuncIsLoaded", cuFuncIsLoaded(&state, cluster_ranks));
@@ -242,12 +285,12 @@ int main(int argc, char** argv)
         CUresult code = cuFuncGetAttribute(&value, (CUfunction_attribute)a, cluster_ranks);
         printf("  cuFuncGetAttribute(%d): %s, %d\n", a, result_name(code), value);
     }
-    show("cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
-         cuFuncSetAttribute(cluster_ranks, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
-    show("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-         cuFuncSetAttribute(fill, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024));
-    show("cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
-         cuFuncSetAttribute(fill, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50));
+    set_attribute("cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", cluster_ranks,
+                  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    set_attribute("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", fill,
+                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024);
+    set_attribute("cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)", fill,
+                  CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50);
     show("cuFuncSetCacheConfig", cuFuncSetCacheConfig(fill, CU_FUNC_CACHE_PREFER_SHARED));
     show("cuFuncSetSharedMemConfig", cuFuncSetSharedMemConfig(fill, CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE));
 
@@ -284,10 +327,15 @@ int main(int argc, char** argv)
     CUdeviceptr out = 0, data = 0, signals = 0;
     check(cuMemAlloc(&out, 1024 * sizeof(unsigned int)));
     check(cuMemAlloc(&data, 64 * sizeof(unsigned int)));
-    check(cuMemAlloc(&signals, 2 * sizeof(unsigned int)));
-    // The flag a kernel raises for another to see, and the word where that one says it saw it.
+    check(cuMemAlloc(&signals, 6 * sizeof(unsigned int)));
+    // Two sets of three words, the programmatic launches' and the completion event's (apart, so that
+    // a late kernel of the first never writes into the second): the flag a kernel raises for another
+    // to see, and the words where that one says whether it saw it, and whether it was raised before
+    // it began.
+    CUdeviceptr word = sizeof(unsigned int);
     CUdeviceptr flag = signals;
-    CUdeviceptr saw = signals + sizeof(unsigned int);
+    CUdeviceptr saw = signals + word;
+    CUdeviceptr completion_signals = signals + 3 * word;
 
     // Clusters of 2 and of 4 blocks, with the cluster scheduling policy preference; then clusters
     // of 2 with a preferred cluster of 4 (the device groups blocks by either), and clusters of 2
@@ -352,8 +400,8 @@ int main(int argc, char** argv)
     config.numAttrs = 1;
     unsigned int* host_report = (unsigned int*)malloc(2 * resident * sizeof(unsigned int));
     for (int way = 0; way < 3; ++way) {
-        check(cuMemsetD32(slots, 0, resident));
-        check(cuMemsetD32(report, 0, 2 * resident));
+        clear(slots, CLEARED, resident, stream);
+        clear(report, CLEARED, 2 * resident, stream);
         bool ok;
         if (way == 0 && control("plain_launch")) {
             CUresult code = cuLaunchKernel(grid_exchange, resident, 1, 1, EXCHANGE_THREADS, 1, 1, 0, stream,
@@ -378,8 +426,7 @@ int main(int argc, char** argv)
             ok = launched("cuLaunchCooperativeKernelMultiDevice", code, 0);
         }
         if (ok) {
-            check(cuStreamSynchronize(stream));
-            read_words(host_report, report, 2 * resident);
+            read_words(host_report, report, 2 * resident, stream);
             size_t given = 0, seen = 0;
             for (unsigned int b = 0; b < resident; ++b) {
                 given += host_report[2 * b] == 1;
@@ -395,19 +442,19 @@ int main(int argc, char** argv)
     show("cuLaunchCooperativeKernel, one block more", too_large);
     expect(too_large == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
            "a cooperative grid of one block more than can be resident refused");
-    check(cuStreamSynchronize(stream));
 
     // Programmatic dependent launch: the dependent begins while the primary still runs, then
     // waits (griddepcontrol.wait) for the data the primary writes once it has seen the dependent
-    // begin; first serialized in one stream, then through the event the primary triggers, waited
-    // for by another stream.
+    // begin (and long after: a dependent that did not wait reads the cleared words); first
+    // serialized in one stream, then through the event the primary triggers, waited for by another
+    // stream.
     CUevent programmatic;
     check(cuEventCreate(&programmatic, CU_EVENT_DISABLE_TIMING));
     unsigned int trigger = control("no_trigger") ? 0 : 1;
     for (int way = 0; way < 2; ++way) {
-        check(cuMemsetD32(data, 0, 64));
-        check(cuMemsetD32(out, 0, 64));
-        check(cuMemsetD32(signals, 0, 2));
+        clear(data, CLEARED, 64, stream);
+        clear(out, CLEARED, 64, stream);
+        clear(signals, CLEARED, 3, stream);
         CUlaunchAttribute attr;
         memset(&attr, 0, sizeof(attr));
         config = launch_config(1, 64, stream);
@@ -438,18 +485,18 @@ int main(int argc, char** argv)
             code = cuLaunchKernelEx(&config, pdl_secondary, secondary, nullptr);
             second = launched("cuLaunchKernelEx(pdl_secondary)", code, 0);
         }
-        check(cuStreamSynchronize(stream));
-        check(cuStreamSynchronize(other));
+        // The dependent's stream.
+        CUstream dependent = way == 0 ? stream : other;
         if (first && second) {
             if (way == 0) {
                 unsigned int word = 0;
-                read_words(&word, saw, 1);
+                read_words(&word, saw, 1, stream);
                 bool seen = word == 1;
                 printf("the primary saw the dependent begin before it ended: %s\n", yes(seen));
                 expect(seen, "the dependent began before the primary ended");
             }
             unsigned int host[64];
-            read_words(host, out, 64);
+            read_words(host, out, 64, dependent);
             size_t same = 0;
             for (unsigned int i = 0; i < 64; ++i)
                 same += host[i] == 2 * (i + 1);
@@ -458,12 +505,19 @@ int main(int argc, char** argv)
     }
 
     // The launch completion event, recorded once every block of a kernel has begun: pdl_primary
-    // (no trigger) waits for the flag raise_flag raises, launched in another stream that waits for
-    // the event.
+    // (no trigger), held back behind slow_fill in its stream, waits for the flag raise_flag raises,
+    // launched in another stream that waits for the event: raise_flag runs while the first kernel
+    // runs, and not before it began (the flag was not raised when it began).
     CUevent completion;
     check(cuEventCreate(&completion, CU_EVENT_DISABLE_TIMING));
-    check(cuMemsetD32(signals, 0, 2));
+    clear(completion_signals, CLEARED, 3, stream);
     {
+        CUdeviceptr flag = completion_signals;
+        CUdeviceptr saw = completion_signals + word;
+        unsigned int value = 1000 * (unsigned int)CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT;
+        void* slow_args[] = { &out, &value };
+        CUresult code = cuLaunchKernel(slow_fill, 1, 1, 1, 64, 1, 1, 0, stream, slow_args, nullptr);
+        bool held = launched("cuLaunchKernel(slow_fill)", code, 0);
         unsigned int no_trigger = 0;
         void* first_args[] = { &data, &flag, &saw, &no_trigger };
         void* flag_args[] = { &flag };
@@ -475,31 +529,33 @@ int main(int argc, char** argv)
         config = launch_config(1, 64, stream);
         bool first;
         if (control("plain_event")) {
-            CUresult code = cuLaunchKernelEx(&config, pdl_primary, first_args, nullptr);
+            code = cuLaunchKernelEx(&config, pdl_primary, first_args, nullptr);
             first = launched("cuLaunchKernelEx(pdl_primary), then cuEventRecord (the control)", code, 0);
             check(cuEventRecord(completion, stream));
         } else {
             config.attrs = &attr;
             config.numAttrs = 1;
-            CUresult code = cuLaunchKernelEx(&config, pdl_primary, first_args, nullptr);
+            code = cuLaunchKernelEx(&config, pdl_primary, first_args, nullptr);
             first = launched("cuLaunchKernelEx(LAUNCH_COMPLETION_EVENT)", code, 0);
         }
         check(cuStreamWaitEvent(other, completion, 0));
-        CUresult code = cuLaunchKernel(raise_flag, 1, 1, 1, 1, 1, 1, 0, other, flag_args, nullptr);
+        code = cuLaunchKernel(raise_flag, 1, 1, 1, 1, 1, 1, 0, other, flag_args, nullptr);
         bool second = launched("cuLaunchKernel(raise_flag)", code, 0);
-        check(cuStreamSynchronize(stream));
-        check(cuStreamSynchronize(other));
         if (first && second) {
-            unsigned int word = 0;
-            read_words(&word, saw, 1);
-            bool seen = word == 1;
+            unsigned int words[2];
+            read_words(words, saw, 2, stream);
+            bool seen = words[0] == 1;
             printf("the first kernel saw the flag of the kernel after its completion event: %s\n", yes(seen));
             expect(seen, "the kernel after the launch completion event ran while the first ran");
+            bool waited = words[1] == 0;
+            printf("the flag was not raised when the first kernel began: %s\n", yes(waited));
+            expect(waited, "the kernel after the launch completion event waited for the first to begin");
         }
+        if (held)
+            check_fill(out, value, stream);
     }
 
-    // The synchronization policy, an attribute of streams: set on `stream` and read back; the
-    // waits below on `stream` spin.
+    // The synchronization policy, an attribute of streams: set on `stream` and read back.
     CUstreamAttrValue policy;
     memset(&policy, 0, sizeof(policy));
     policy.syncPolicy = CU_SYNC_POLICY_SPIN;
@@ -528,7 +584,6 @@ int main(int argc, char** argv)
         config = launch_config(1, 64, stream);
         config.attrs = &attr;
         config.numAttrs = 1;
-        check(cuMemsetD32(out, 0, 64));
         CUgraph graph = nullptr;
         check(cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
         CUresult code = cuLaunchKernelEx(&config, fill, args, nullptr);
@@ -559,9 +614,8 @@ int main(int argc, char** argv)
                 check(cuGraphUpload(exec, stream));
                 bool ran = show("cuGraphLaunch", cuGraphLaunch(exec, stream));
                 expect(ran, "cuGraphLaunch");
-                check(cuStreamSynchronize(stream));
                 if (ran)
-                    check_fill(out, value);
+                    check_fill(out, value, stream);
                 check(cuGraphExecDestroy(exec));
             }
         }
@@ -616,40 +670,37 @@ int main(int argc, char** argv)
     launch_with("cuLaunchKernelEx(SHARED_MEMORY_MODE)", fill, stream, out, attr, 13020);
 #endif
 
-    // cuLaunchKernel with its arguments packed in one buffer (CU_LAUNCH_PARAM_*).
+    // cuLaunchKernel of slow_fill with its arguments packed in one buffer (CU_LAUNCH_PARAM_*), then
+    // host functions behind it in its stream: each runs once, late, and before the copy of the
+    // output behind them.
     struct { CUdeviceptr out; unsigned int value; unsigned int pad; } packed = { out, 7, 0 };
     size_t packed_size = 12;  // the parameters' size: the pointer at 0, the value at 8
     void* extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size, CU_LAUNCH_PARAM_END };
-    CUresult code = cuLaunchKernel(fill, 1, 1, 1, 64, 1, 1, 0, stream, nullptr, extra);
-    if (launched("cuLaunchKernel(extra)", code, 0)) {
-        check(cuStreamSynchronize(stream));
-        check_fill(out, 7);
-    }
-
-    // Host functions: each runs once.
+    CUresult code = cuLaunchKernel(slow_fill, 1, 1, 1, 64, 1, 1, 0, stream, nullptr, extra);
+    launched("cuLaunchKernel(extra)", code, 0);
     int calls = 0, enqueued = 0;
     if (launched("cuLaunchHostFunc", cuLaunchHostFunc(stream, count_call, &calls), 0))
         enqueued++;
-    check(cuStreamSynchronize(stream));
 #if CUDA_VERSION >= 13020
     PFN_cuLaunchHostFunc_v13010 launchHostFunc2 = (PFN_cuLaunchHostFunc_v13010)entry("cuLaunchHostFunc", 13010);
     if (launchHostFunc2) {
         if (launched("cuLaunchHostFunc_v2", launchHostFunc2(stream, count_call, &calls, 0), 0))
             enqueued++;
-        check(cuStreamSynchronize(stream));
     } else {
         show_missing("cuLaunchHostFunc_v2");
     }
 #endif
+    check_fill(out, 7, stream);
     printf("  host function calls: %d\n", calls);
     expect(calls == enqueued, "each host function ran once");
 
     // The CUDA 3 launch API: block shape, shared size and parameters set on the function, then
-    // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads.
+    // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads,
+    // the first two in the NULL stream. scale writes its shared size after its 256 values.
     float factor = 2.5f;
     int n = 256;
     show("cuFuncSetBlockShape", cuFuncSetBlockShape(scale, 64, 1, 1));
-    show("cuFuncSetSharedSize", cuFuncSetSharedSize(scale, 0));
+    show("cuFuncSetSharedSize", cuFuncSetSharedSize(scale, SCALE_SHARED_BYTES));
     show("cuParamSetv", cuParamSetv(scale, 0, &out, sizeof(out)));
     show("cuParamSeti", cuParamSeti(scale, 8, (unsigned int)n));
     show("cuParamSetf", cuParamSetf(scale, 12, factor));
@@ -657,23 +708,25 @@ int main(int argc, char** argv)
     show("cuParamSetTexRef", cuParamSetTexRef(scale, CU_PARAM_TR_DEFAULT, nullptr));
     for (int way = 0; way < 3; ++way) {
         int grid = 1 << way;
-        check(cuMemsetD32(out, 0, 256));
+        clear(out, 0, 257, nullptr);
         bool ok;
-        if (way == 0)
+        CUstream ran_in = nullptr;
+        if (way == 0) {
             ok = launched("cuLaunch", cuLaunch(scale), 0);
-        else if (way == 1)
+        } else if (way == 1) {
             ok = launched("cuLaunchGrid", cuLaunchGrid(scale, grid, 1), 0);
-        else
+        } else {
             ok = launched("cuLaunchGridAsync", cuLaunchGridAsync(scale, grid, 1, stream), 0);
+            ran_in = stream;
+        }
         if (!ok)
             continue;
-        check(cuCtxSynchronize());
-        float values[256];
-        check(cuMemcpyDtoH(values, out, sizeof(values)));
+        float values[257] = { 0 };
+        check(cuMemcpyDtoHAsync(values, out, sizeof(values), ran_in));
         size_t same = 0;
-        for (int i = 0; i < 256; ++i)
-            same += values[i] == (i < 64 * grid ? factor * (float)i : 0.0f);
-        expect_all("  its output", same, 256);
+        for (int i = 0; i <= n; ++i)
+            same += values[i] == (i < 64 * grid ? factor * (float)i : i == n ? (float)SCALE_SHARED_BYTES : 0.0f);
+        expect_all("  its output", same, 257);
     }
 
     check(cuEventDestroy(completion));

@@ -3,7 +3,8 @@
 //! launch.cu; argv[1] is the kernels folder):
 //!
 //! - the function queries: each kernel's name, module and parameter count as its source gives
-//!   them, cluster_ranks loaded (cuFuncLoad); the attributes and the occupancy queries printed;
+//!   them, cluster_ranks loaded (cuFuncLoad); the attributes printed, and those set read back; the
+//!   occupancy queries printed;
 //! - thread block clusters (CLUSTER_DIMENSION, with CLUSTER_SCHEDULING_POLICY_PREFERENCE; then
 //!   PREFERRED_CLUSTER_DIMENSION, and PORTABLE_CLUSTER_SIZE_MODE): each block reports its rank,
 //!   its cluster's size and what its neighbour in the cluster stored in its shared memory;
@@ -18,7 +19,8 @@
 //!   the programmatic event, waited for by another stream: the dependent reads that data (the
 //!   event's waiters need not see its trigger before the primary ends, the driver API says, and on
 //!   an H200 they did not);
-//! - the launch completion event: a kernel waiting for it runs while the first kernel still runs;
+//! - the launch completion event: a kernel waiting for it runs while the first kernel still runs,
+//!   and not before the first began (held back behind a slow kernel in its stream);
 //! - the synchronization policy, an attribute of streams: set on a stream and read back;
 //! - a device-updatable kernel node: the attribute on a launch captured into a graph, read back
 //!   from the node, and the graph's output;
@@ -26,7 +28,12 @@
 //!   shared memory carveout, NVLink-centric scheduling, shared memory mode), which change nothing
 //!   a kernel can see: each launch succeeds and gives its output;
 //! - cuLaunchKernel with a packed parameter buffer, host functions (each runs once) and the CUDA 3
-//!   launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid): their outputs.
+//!   launch API (cuFuncSetBlockShape, cuFuncSetSharedSize, cuParamSet*, cuLaunchGrid): their
+//!   outputs, and the dynamic shared memory the kernel was given.
+//!
+//! Each output is read by a copy in the launch's stream, which returns once the kernel is done;
+//! where an earlier launch left in the output what the next must write, the words are cleared
+//! first and the clear read back, so that a launch that wrote nothing fails.
 //!
 //! Every launch must succeed, but one with an attribute of a CUDA newer than the driver, which is
 //! printed as refused with the driver's answer and not claimed. Functions of headers newer than
@@ -37,6 +44,8 @@
 //! `plain_launch` launches grid_exchange with plain cuLaunchKernel (no grid workspace),
 //! `no_trigger` leaves out the primary's trigger (the dependent begins only after the primary),
 //! `plain_event` records an ordinary event after the kernel in place of its completion event.
+//! Argument control (this side only, its output the twin's): `wrong_shared_bytes` asks, in each
+//! launch of fill with one attribute, for 4 KiB of dynamic shared memory, which fill does not use.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
 
 #[path = "common/mod.rs"]
@@ -54,7 +63,7 @@ use common::{
 use cuda_driver_sys::*;
 
 /// The kernels of launch.ptx, in the order of `main`'s `f`, and their parameter counts.
-const KERNELS: [(&CStr, usize); 7] = [
+const KERNELS: [(&CStr, usize); 8] = [
     (c"cluster_ranks", 1),
     (c"grid_exchange", 2),
     (c"pdl_primary", 4),
@@ -62,10 +71,20 @@ const KERNELS: [(&CStr, usize); 7] = [
     (c"raise_flag", 1),
     (c"fill", 2),
     (c"scale", 3),
+    (c"slow_fill", 2),
 ];
 
 /// grid_exchange's block size.
 const EXCHANGE_THREADS: c_uint = 128;
+
+/// What the program clears output words and flags to (launch.cu: a flag is raised at 1).
+const CLEARED: c_uint = 0xffff_ffff;
+
+/// What [`read_words`] leaves in a word its copy did not write: no kernel writes it.
+const UNREAD: c_uint = 0xabab_abab;
+
+/// The dynamic shared memory the CUDA 3 launches give scale (cuFuncSetSharedSize).
+const SCALE_SHARED_BYTES: c_uint = 1024;
 
 /// cuOccupancyMaxPotentialBlockSize's callback: 4 bytes of dynamic shared memory per thread.
 unsafe extern "C" fn smem_per_block(block_size: c_int) -> usize {
@@ -121,30 +140,56 @@ fn launch_config(grid: c_uint, block: c_uint, stream: CUstream) -> CUlaunchConfi
     config
 }
 
-/// Copies `count` words from `from` on the device.
-unsafe fn read_words(from: CUdeviceptr, count: usize) -> Vec<c_uint> {
+/// Copies `count` words from `from` on the device, behind the work queued in `stream` (a copy to
+/// pageable memory returns once done).
+unsafe fn read_words(from: CUdeviceptr, count: usize, stream: CUstream) -> Vec<c_uint> {
     unsafe {
-        let mut host = vec![0 as c_uint; count];
-        check!(cuMemcpyDtoH(
+        let mut host = vec![UNREAD; count];
+        check!(cuMemcpyDtoHAsync(
             host.as_mut_ptr() as *mut c_void,
             from,
             count * size_of::<c_uint>(),
+            stream,
         ));
         host
     }
 }
 
-/// Checks the output of `fill` at `out` (64 words: value + i).
-unsafe fn check_fill(out: CUdeviceptr, value: c_uint) {
+/// Sets the `count` words at `to` to `value` in `stream`, the stream of the launch that then writes
+/// them, and checks that they read back so: a launch that wrote nothing then fails.
+unsafe fn clear(to: CUdeviceptr, value: c_uint, count: usize, stream: CUstream) {
     unsafe {
-        let host = read_words(out, 64);
+        check!(cuMemsetD32Async(to, value, count, stream));
+        let host = read_words(to, count, stream);
+        let same = host.iter().filter(|&&word| word == value).count();
+        expect(same == count, "the words cleared before a launch");
+    }
+}
+
+/// Checks the output of `fill` at `out` (64 words: value + i), read behind the work of `stream`.
+unsafe fn check_fill(out: CUdeviceptr, value: c_uint, stream: CUstream) {
+    unsafe {
+        let host = read_words(out, 64, stream);
         let same = (0..64).filter(|&i| host[i] == value + i as c_uint).count();
         expect_all("  its output", same, 64);
     }
 }
 
+/// Sets the attribute `attribute` of `f` to `value`, printing the driver's answer as `what`, and
+/// checks that cuFuncGetAttribute reads it back.
+unsafe fn set_attribute(what: &str, f: CUfunction, attribute: CUfunction_attribute, value: c_int) {
+    unsafe {
+        show(what, cuFuncSetAttribute(f, attribute, value));
+        let mut read: c_int = -1;
+        check!(cuFuncGetAttribute(&mut read, attribute, f));
+        println!("  read back: {read}");
+        expect(read == value, &format!("{what} read back"));
+    }
+}
+
 /// Launches `fill` (64 threads, out[i] = value + i) with the attribute `attr` of CUDA `since`
-/// (see [`launched`]), and checks its output.
+/// (see [`launched`]), and checks its output. No clear first: the value is the attribute's own,
+/// so the output of any other launch differs.
 unsafe fn launch_with(
     what: &str,
     fill: CUfunction,
@@ -160,11 +205,12 @@ unsafe fn launch_with(
         let mut config = launch_config(1, 64, stream);
         config.attrs = &mut attr;
         config.numAttrs = 1;
-        check!(cuMemsetD32(out, 0, 64));
+        if control("wrong_shared_bytes") {
+            config.sharedMemBytes = 4096;
+        }
         let code = cuLaunchKernelEx(&config, fill, args.as_mut_ptr(), ptr::null_mut());
         if launched(what, code, since) {
-            check!(cuStreamSynchronize(stream));
-            check_fill(out, value);
+            check_fill(out, value, stream);
         }
     }
 }
@@ -190,13 +236,12 @@ unsafe fn launch_clusters(
         config.attrs = attrs.as_mut_ptr();
         config.numAttrs = attrs.len() as c_uint;
         let mut args: [*mut c_void; 1] = [&raw mut out as *mut c_void];
-        check!(cuMemsetD32(out, 0xffffffff, 24));
+        clear(out, CLEARED, 24, stream);
         let code = cuLaunchKernelEx(&config, cluster_ranks, args.as_mut_ptr(), ptr::null_mut());
         if !launched(what, code, since) {
             return;
         }
-        check!(cuStreamSynchronize(stream));
-        let host = read_words(out, 24);
+        let host = read_words(out, 24, stream);
         let mut same = 0;
         for b in 0..8 as c_uint {
             let i = 3 * b as usize;
@@ -253,18 +298,19 @@ fn main() {
         }
 
         // The function queries.
-        let mut f: [CUfunction; 7] = [ptr::null_mut(); 7];
-        for k in 0..7 {
+        let mut f: [CUfunction; 8] = [ptr::null_mut(); 8];
+        for k in 0..8 {
             let (kernel, parameters) = KERNELS[k];
             if !check!(cuModuleGetFunction(&mut f[k], module, kernel.as_ptr())) {
                 finish();
             }
             let mut name: *const c_char = ptr::null();
-            if show("cuFuncGetName", cuFuncGetName(&mut name, f[k])) {
+            let named = show("cuFuncGetName", cuFuncGetName(&mut name, f[k]));
+            if named {
                 println!("  name = {}", s(name));
-                let same = !name.is_null() && CStr::from_ptr(name) == kernel;
-                expect(same, "the kernel's name");
             }
+            let same = named && !name.is_null() && CStr::from_ptr(name) == kernel;
+            expect(same, "the kernel's name");
             let mut owner: CUmodule = ptr::null_mut();
             show("cuFuncGetModule", cuFuncGetModule(&mut owner, f[k]));
             println!("  the module loaded: {}", yes(owner == module));
@@ -287,18 +333,20 @@ fn main() {
             match entry::cuFuncGetParamCount_v13020.get() {
                 Ok(get_param_count) => {
                     let mut count: usize = 0;
-                    if show("cuFuncGetParamCount", get_param_count(f[k], &mut count)) {
+                    let counted = show("cuFuncGetParamCount", get_param_count(f[k], &mut count));
+                    if counted {
                         println!("  count = {}", count);
-                        expect(
-                            count == parameters,
-                            "the kernel's parameters (cuFuncGetParamCount)",
-                        );
                     }
+                    expect(
+                        counted && count == parameters,
+                        "the kernel's parameters (cuFuncGetParamCount)",
+                    );
                 }
                 Err(e) => common::show_missing("cuFuncGetParamCount", e),
             }
         }
-        let [cluster_ranks, grid_exchange, pdl_primary, pdl_secondary, raise_flag, fill, scale] = f;
+        let [cluster_ranks, grid_exchange, pdl_primary, pdl_secondary, raise_flag, fill, scale, slow_fill] =
+            f;
         let mut state = CU_FUNCTION_LOADING_STATE_UNLOADED;
         show("cuFuncLoad", cuFuncLoad(cluster_ranks));
         show("cuFuncIsLoaded", cuFuncIsLoaded(&mut state, cluster_ranks));
@@ -312,25 +360,23 @@ fn main() {
             let code = cuFuncGetAttribute(&mut value, CUfunction_attribute(a as _), cluster_ranks);
             println!("  cuFuncGetAttribute({a}): {}, {value}", result_name(code));
         }
-        show(
+        set_attribute(
             "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
-            cuFuncSetAttribute(
-                cluster_ranks,
-                CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                1,
-            ),
+            cluster_ranks,
+            CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+            1,
         );
-        show(
+        set_attribute(
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-            cuFuncSetAttribute(
-                fill,
-                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                64 * 1024,
-            ),
+            fill,
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            64 * 1024,
         );
-        show(
+        set_attribute(
             "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
-            cuFuncSetAttribute(fill, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50),
+            fill,
+            CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+            50,
         );
         show(
             "cuFuncSetCacheConfig",
@@ -420,10 +466,15 @@ fn main() {
         let (mut out, mut data, mut signals): (CUdeviceptr, CUdeviceptr, CUdeviceptr) = (0, 0, 0);
         check!(cuMemAlloc(&mut out, 1024 * size_of::<c_uint>()));
         check!(cuMemAlloc(&mut data, 64 * size_of::<c_uint>()));
-        check!(cuMemAlloc(&mut signals, 2 * size_of::<c_uint>()));
-        // The flag a kernel raises for another to see, and the word where that one says it saw it.
+        check!(cuMemAlloc(&mut signals, 6 * size_of::<c_uint>()));
+        // Two sets of three words, the programmatic launches' and the completion event's (apart, so
+        // that a late kernel of the first never writes into the second): the flag a kernel raises
+        // for another to see, and the words where that one says whether it saw it, and whether it
+        // was raised before it began.
+        let word = size_of::<c_uint>() as CUdeviceptr;
         let mut flag: CUdeviceptr = signals;
-        let mut saw: CUdeviceptr = signals + size_of::<c_uint>() as CUdeviceptr;
+        let mut saw: CUdeviceptr = signals + word;
+        let completion_signals = signals + 3 * word;
 
         // Clusters of 2 and of 4 blocks, with the cluster scheduling policy preference; then clusters
         // of 2 with a preferred cluster of 4 (the device groups blocks by either), and clusters of 2
@@ -529,8 +580,8 @@ fn main() {
         config.numAttrs = 1;
         let args = exchange_args.as_mut_ptr();
         for way in 0..3 {
-            check!(cuMemsetD32(slots, 0, resident as usize));
-            check!(cuMemsetD32(report, 0, 2 * resident as usize));
+            clear(slots, CLEARED, resident as usize, stream);
+            clear(report, CLEARED, 2 * resident as usize, stream);
             let ok = if way == 0 && control("plain_launch") {
                 let code = cuLaunchKernel(
                     grid_exchange,
@@ -578,8 +629,7 @@ fn main() {
                 launched("cuLaunchCooperativeKernelMultiDevice", code, 0)
             };
             if ok {
-                check!(cuStreamSynchronize(stream));
-                let host = read_words(report, 2 * resident as usize);
+                let host = read_words(report, 2 * resident as usize, stream);
                 let given = (0..resident as usize).filter(|&b| host[2 * b] == 1).count();
                 let seen = (0..resident as usize)
                     .filter(|&b| host[2 * b + 1] == resident)
@@ -613,19 +663,19 @@ fn main() {
             code == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
             "a cooperative grid of one block more than can be resident refused",
         );
-        check!(cuStreamSynchronize(stream));
 
         // Programmatic dependent launch: the dependent begins while the primary still runs, then
         // waits (griddepcontrol.wait) for the data the primary writes once it has seen the dependent
-        // begin; first serialized in one stream, then through the event the primary triggers, waited
-        // for by another stream.
+        // begin (and long after: a dependent that did not wait reads the cleared words); first
+        // serialized in one stream, then through the event the primary triggers, waited for by another
+        // stream.
         let mut programmatic: CUevent = ptr::null_mut();
         check!(cuEventCreate(&mut programmatic, CU_EVENT_DISABLE_TIMING.0));
         let mut trigger: c_uint = if control("no_trigger") { 0 } else { 1 };
         for way in 0..2 {
-            check!(cuMemsetD32(data, 0, 64));
-            check!(cuMemsetD32(out, 0, 64));
-            check!(cuMemsetD32(signals, 0, 2));
+            clear(data, CLEARED, 64, stream);
+            clear(out, CLEARED, 64, stream);
+            clear(signals, CLEARED, 3, stream);
             let mut attr: CUlaunchAttribute = zeroed();
             let mut config = launch_config(1, 64, stream);
             let mut primary_args: [*mut c_void; 4] = [
@@ -670,18 +720,18 @@ fn main() {
                 let code = cuLaunchKernelEx(&config, pdl_secondary, secondary, ptr::null_mut());
                 second = launched("cuLaunchKernelEx(pdl_secondary)", code, 0);
             }
-            check!(cuStreamSynchronize(stream));
-            check!(cuStreamSynchronize(other));
+            // The dependent's stream.
+            let dependent = if way == 0 { stream } else { other };
             if first && second {
                 if way == 0 {
-                    let seen = read_words(saw, 1)[0] == 1;
+                    let seen = read_words(saw, 1, stream)[0] == 1;
                     println!(
                         "the primary saw the dependent begin before it ended: {}",
                         yes(seen)
                     );
                     expect(seen, "the dependent began before the primary ended");
                 }
-                let host = read_words(out, 64);
+                let host = read_words(out, 64, dependent);
                 let same = (0..64)
                     .filter(|&i| host[i] == 2 * (i as c_uint + 1))
                     .count();
@@ -690,12 +740,32 @@ fn main() {
         }
 
         // The launch completion event, recorded once every block of a kernel has begun: pdl_primary
-        // (no trigger) waits for the flag raise_flag raises, launched in another stream that waits for
-        // the event.
+        // (no trigger), held back behind slow_fill in its stream, waits for the flag raise_flag
+        // raises, launched in another stream that waits for the event: raise_flag runs while the
+        // first kernel runs, and not before it began (the flag was not raised when it began).
         let mut completion: CUevent = ptr::null_mut();
         check!(cuEventCreate(&mut completion, CU_EVENT_DISABLE_TIMING.0));
-        check!(cuMemsetD32(signals, 0, 2));
+        clear(completion_signals, CLEARED, 3, stream);
         {
+            let mut flag: CUdeviceptr = completion_signals;
+            let mut saw: CUdeviceptr = completion_signals + word;
+            let mut value: c_uint = 1000 * CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT.0;
+            let mut slow_args: [*mut c_void; 2] =
+                [&raw mut out as *mut c_void, &raw mut value as *mut c_void];
+            let code = cuLaunchKernel(
+                slow_fill,
+                1,
+                1,
+                1,
+                64,
+                1,
+                1,
+                0,
+                stream,
+                slow_args.as_mut_ptr(),
+                ptr::null_mut(),
+            );
+            let held = launched("cuLaunchKernel(slow_fill)", code, 0);
             let mut no_trigger: c_uint = 0;
             let mut first_args: [*mut c_void; 4] = [
                 &raw mut data as *mut c_void,
@@ -749,10 +819,9 @@ fn main() {
                 ptr::null_mut(),
             );
             let second = launched("cuLaunchKernel(raise_flag)", code, 0);
-            check!(cuStreamSynchronize(stream));
-            check!(cuStreamSynchronize(other));
             if first && second {
-                let seen = read_words(saw, 1)[0] == 1;
+                let words = read_words(saw, 2, stream);
+                let seen = words[0] == 1;
                 println!(
                     "the first kernel saw the flag of the kernel after its completion event: {}",
                     yes(seen)
@@ -761,11 +830,22 @@ fn main() {
                     seen,
                     "the kernel after the launch completion event ran while the first ran",
                 );
+                let waited = words[1] == 0;
+                println!(
+                    "the flag was not raised when the first kernel began: {}",
+                    yes(waited)
+                );
+                expect(
+                    waited,
+                    "the kernel after the launch completion event waited for the first to begin",
+                );
+            }
+            if held {
+                check_fill(out, value, stream);
             }
         }
 
-        // The synchronization policy, an attribute of streams: set on `stream` and read back; the
-        // waits below on `stream` spin.
+        // The synchronization policy, an attribute of streams: set on `stream` and read back.
         let mut policy: CUstreamAttrValue = zeroed();
         policy.syncPolicy = CU_SYNC_POLICY_SPIN;
         let set = show(
@@ -801,7 +881,6 @@ fn main() {
             let mut config = launch_config(1, 64, stream);
             config.attrs = &mut attr;
             config.numAttrs = 1;
-            check!(cuMemsetD32(out, 0, 64));
             let mut graph: CUgraph = ptr::null_mut();
             check!(cuStreamBeginCapture(
                 stream,
@@ -851,9 +930,8 @@ fn main() {
                     check!(cuGraphUpload(exec, stream));
                     let ran = show("cuGraphLaunch", cuGraphLaunch(exec, stream));
                     expect(ran, "cuGraphLaunch");
-                    check!(cuStreamSynchronize(stream));
                     if ran {
-                        check_fill(out, value);
+                        check_fill(out, value, stream);
                     }
                     check!(cuGraphExecDestroy(exec));
                 }
@@ -954,7 +1032,9 @@ fn main() {
             );
         }
 
-        // cuLaunchKernel with its arguments packed in one buffer (CU_LAUNCH_PARAM_*).
+        // cuLaunchKernel of slow_fill with its arguments packed in one buffer (CU_LAUNCH_PARAM_*),
+        // then host functions behind it in its stream: each runs once, late, and before the copy of
+        // the output behind them.
         #[repr(C)]
         struct Packed {
             out: CUdeviceptr,
@@ -976,7 +1056,7 @@ fn main() {
             CU_LAUNCH_PARAM_END,
         ];
         let code = cuLaunchKernel(
-            fill,
+            slow_fill,
             1,
             1,
             1,
@@ -988,19 +1068,13 @@ fn main() {
             ptr::null_mut(),
             extra.as_mut_ptr(),
         );
-        if launched("cuLaunchKernel(extra)", code, 0) {
-            check!(cuStreamSynchronize(stream));
-            check_fill(out, 7);
-        }
-
-        // Host functions: each runs once.
+        launched("cuLaunchKernel(extra)", code, 0);
         let mut calls: c_int = 0;
         let mut enqueued: c_int = 0;
         let code = cuLaunchHostFunc(stream, Some(count_call), &raw mut calls as *mut c_void);
         if launched("cuLaunchHostFunc", code, 0) {
             enqueued += 1;
         }
-        check!(cuStreamSynchronize(stream));
         #[cfg(feature = "cuda-13020")]
         match entry::cuLaunchHostFunc_v13010.get() {
             Ok(launch_host_func2) => {
@@ -1009,19 +1083,23 @@ fn main() {
                 if launched("cuLaunchHostFunc_v2", code, 0) {
                     enqueued += 1;
                 }
-                check!(cuStreamSynchronize(stream));
             }
             Err(e) => common::show_missing("cuLaunchHostFunc_v2", e),
         }
+        check_fill(out, 7, stream);
         println!("  host function calls: {}", calls);
         expect(calls == enqueued, "each host function ran once");
 
         // The CUDA 3 launch API: block shape, shared size and parameters set on the function, then
-        // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads.
+        // a grid of 1 (cuLaunch), 2 (cuLaunchGrid) and 4 blocks (cuLaunchGridAsync) of 64 threads,
+        // the first two in the NULL stream. scale writes its shared size after its 256 values.
         let factor: f32 = 2.5;
         let n: c_int = 256;
         show("cuFuncSetBlockShape", cuFuncSetBlockShape(scale, 64, 1, 1));
-        show("cuFuncSetSharedSize", cuFuncSetSharedSize(scale, 0));
+        show(
+            "cuFuncSetSharedSize",
+            cuFuncSetSharedSize(scale, SCALE_SHARED_BYTES),
+        );
         show(
             "cuParamSetv",
             cuParamSetv(
@@ -1040,36 +1118,39 @@ fn main() {
         );
         for way in 0..3 {
             let grid: c_int = 1 << way;
-            check!(cuMemsetD32(out, 0, 256));
-            let ok = if way == 0 {
-                launched("cuLaunch", cuLaunch(scale), 0)
+            clear(out, 0, 257, ptr::null_mut());
+            let (ok, ran_in) = if way == 0 {
+                (launched("cuLaunch", cuLaunch(scale), 0), ptr::null_mut())
             } else if way == 1 {
-                launched("cuLaunchGrid", cuLaunchGrid(scale, grid, 1), 0)
+                let code = cuLaunchGrid(scale, grid, 1);
+                (launched("cuLaunchGrid", code, 0), ptr::null_mut())
             } else {
                 let code = cuLaunchGridAsync(scale, grid, 1, stream);
-                launched("cuLaunchGridAsync", code, 0)
+                (launched("cuLaunchGridAsync", code, 0), stream)
             };
             if !ok {
                 continue;
             }
-            check!(cuCtxSynchronize());
-            let mut values = [0f32; 256];
-            check!(cuMemcpyDtoH(
+            let mut values = [0f32; 257];
+            check!(cuMemcpyDtoHAsync(
                 values.as_mut_ptr() as *mut c_void,
                 out,
-                size_of::<[f32; 256]>(),
+                size_of::<[f32; 257]>(),
+                ran_in,
             ));
             let expected = |i: c_int| {
                 if i < 64 * grid {
                     factor * i as f32
+                } else if i == n {
+                    SCALE_SHARED_BYTES as f32
                 } else {
                     0.0
                 }
             };
-            let same = (0..256)
+            let same = (0..=n)
                 .filter(|&i| values[i as usize] == expected(i))
                 .count();
-            expect_all("  its output", same, 256);
+            expect_all("  its output", same, 257);
         }
 
         check!(cuEventDestroy(completion));

@@ -2,7 +2,8 @@
 // cluster (distributed shared memory), one that needs a cooperative launch, a programmatic
 // dependent launch pair that shows their overlap, and kernels for the other launch paths. Hopper
 // PTX (compute_90). Every wait is bounded by %globaltimer: a launch that does not do what it
-// should fails a check on the host, never hangs.
+// should fails a check on the host, never hangs. The flags a kernel raises for another are
+// cleared by the host to all ones (RAISED is 1), so that a clear that did not happen shows.
 
 // Each block stores its index in its shared memory; after a cluster barrier it reads the shared
 // memory of the next block of its cluster (mapa + ld.shared::cluster) and records its rank, the
@@ -40,15 +41,31 @@ __device__ unsigned long long now()
 // wait that cannot end shows as a failed check rather than a hang.
 #define WAIT_NS 1000000000ull
 
-// Waits up to WAIT_NS for the word at `flag` to be nonzero; whether it was.
+// How long a kernel holds back writes that work not ordered after it must not see: far longer
+// than the host takes to read them or another stream to start a kernel, so that work that did
+// not wait for the kernel certainly sees what was there before.
+#define HOLD_NS 100000000ull
+
+// The value of a raised flag.
+#define RAISED 1u
+
+// Waits up to WAIT_NS for the word at `flag` to be RAISED; whether it was.
 __device__ unsigned int wait_for_flag(volatile unsigned int *flag)
 {
     unsigned long long start = now();
-    while (*flag == 0) {
+    while (*flag != RAISED) {
         if (now() - start > WAIT_NS)
             return 0;
     }
     return 1;
+}
+
+// Spins for HOLD_NS.
+__device__ void hold()
+{
+    unsigned long long start = now();
+    while (now() - start < HOLD_NS) {
+    }
 }
 
 // The grid workspace the driver gives a kernel launched cooperatively, as cooperative groups'
@@ -118,18 +135,27 @@ extern "C" __global__ void grid_exchange(unsigned int *slots, unsigned int *repo
     }
 }
 
-// Programmatic dependent launch. The primary lets its dependents start
-// (griddepcontrol.launch_dependents, where `trigger` is nonzero), waits up to WAIT_NS for the flag
-// the dependent raises before its own wait (saw[0]: whether the dependent began while the primary
-// ran), and only then writes its data, which the dependent can read only by waiting for the
-// primary's end. Without the trigger the dependent starts only once the primary has ended.
+// Programmatic dependent launch. The primary notes whether the flag was raised before it began
+// (saw[1]: work that should start only once it began did not wait), lets its dependents start
+// (griddepcontrol.launch_dependents, where `trigger` is nonzero), waits up to WAIT_NS for the
+// flag the dependent raises before its own wait (saw[0]: whether the dependent began while the
+// primary ran), and only HOLD_NS after that writes saw and its data, which the dependent can read
+// only by waiting for the primary's end. Without the trigger the dependent starts only once the
+// primary has ended.
 extern "C" __global__ void pdl_primary(unsigned int *data, volatile unsigned int *flag,
                                        unsigned int *saw, unsigned int trigger)
 {
+    unsigned int raised_before = 0;
+    if (threadIdx.x == 0)
+        raised_before = *flag == RAISED;
     if (trigger)
         asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    if (threadIdx.x == 0)
-        saw[0] = wait_for_flag(flag);
+    if (threadIdx.x == 0) {
+        unsigned int seen = wait_for_flag(flag);
+        hold();
+        saw[0] = seen;
+        saw[1] = raised_before;
+    }
     __syncthreads();
     data[threadIdx.x] = threadIdx.x + 1;
 }
@@ -140,7 +166,7 @@ extern "C" __global__ void pdl_secondary(const unsigned int *data, unsigned int 
                                          volatile unsigned int *flag)
 {
     if (threadIdx.x == 0) {
-        *flag = 1;
+        *flag = RAISED;
         __threadfence();
     }
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -150,7 +176,7 @@ extern "C" __global__ void pdl_secondary(const unsigned int *data, unsigned int 
 // Raises the flag a running kernel waits for (the launch completion event's dependent).
 extern "C" __global__ void raise_flag(volatile unsigned int *flag)
 {
-    *flag = 1;
+    *flag = RAISED;
     __threadfence();
 }
 
@@ -161,11 +187,27 @@ extern "C" __global__ void fill(unsigned int *out, unsigned int value)
     out[i] = value + i;
 }
 
+// fill, HOLD_NS late: the kernels behind it in its stream begin that much later.
+extern "C" __global__ void slow_fill(unsigned int *out, unsigned int value)
+{
+    if (threadIdx.x == 0)
+        hold();
+    __syncthreads();
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = value + i;
+}
+
 // The CUDA 3 launch API's kernel: parameters set one by one (cuParamSetv, cuParamSeti,
-// cuParamSetf) at their offsets 0, 8 and 12.
+// cuParamSetf) at their offsets 0, 8 and 12. Its first thread also writes, after the n values,
+// the dynamic shared memory the launch gave it (cuFuncSetSharedSize), which it does not use.
 extern "C" __global__ void scale(float *out, int n, float factor)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         out[i] = factor * (float)i;
+    if (i == 0) {
+        unsigned int bytes;
+        asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+        out[n] = (float)bytes;
+    }
 }

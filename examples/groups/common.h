@@ -3,6 +3,7 @@
 // tally of the program's own checks behind its last line, `Result = PASS` or `Result = FAIL`.
 #pragma once
 #include <cuda.h>
+#include <atomic>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -120,8 +121,47 @@ static inline void expect_all(const char* what, size_t same, size_t n) {
     expect(same == n, what);
 }
 
-// The last line, and the exit code: 0 when every check held.
+// How long delay() holds a stream, in milliseconds: far longer than the host takes from queuing
+// work to reading its results, and than the work the programs queue takes on the GPU.
+#define DELAY_MS 100
+
+// How many delays the program queued (delay()), and how many of them ran.
+static int delays_queued = 0;
+static std::atomic<int> delays_run{0};
+
+// Sleeps `ms` milliseconds.
+static inline void sleep_ms(long ms) {
+    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000};
+    nanosleep(&pause, NULL);
+}
+
+// delay()'s host function: sleeps DELAY_MS, then counts itself.
+static inline void CUDA_CB delay_stream(void*) {
+    sleep_ms(DELAY_MS);
+    delays_run++;
+}
+
+// Holds the work queued in `stream` after this call (NULL: the legacy default stream) for DELAY_MS,
+// with a host function that sleeps (cuLaunchHostFunc): until then that work certainly has not run.
+// A program queues one before work whose results the host reads after waiting for it
+// (cuStreamSynchronize, ...), so that where the wait does not happen (a drop run's dropped call)
+// the host reads before the work, and the check fails rather than racing the GPU. finish() checks
+// that every delay ran: one that did not is a failure too.
+static inline void delay(CUstream stream) {
+    if (check(cuLaunchHostFunc(stream, delay_stream, NULL))) delays_queued++;
+}
+
+// A check that every delay() ran (those still queued get up to 2 s): finish() makes it, and a
+// process that ends otherwise (ipc's child) before it exits.
+static inline void expect_delays_ran() {
+    for (int ms = 0; ms < 2000 && delays_run != delays_queued; ms++) sleep_ms(1);
+    expect(delays_run == delays_queued, "every delay queued in a stream ran");
+}
+
+// The last line, and the exit code: 0 when every check held. First, the check that every delay()
+// ran.
 static inline int finish() {
+    expect_delays_ran();
     printf("Result = %s\n", failures == 0 ? "PASS" : "FAIL");
     return failures == 0 ? 0 : 1;
 }
@@ -173,18 +213,24 @@ static inline bool finished(CUstream stream) {
     for (int ms = 0; ms < 10000; ms++) {
         CUresult code = cuStreamQuery(stream);
         if (code != CUDA_ERROR_NOT_READY) return check(code);
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
+        sleep_ms(1);
     }
     return false;
+}
+
+// Checks that nothing is left in `stream` (NULL: the legacy default stream), as a synchronisation
+// just before promises: work held by a delay() is still there where it did not wait. Then waits for
+// what is left (finished()), so that the program goes on the same way either way.
+static inline void expect_idle(CUstream stream, const char* what) {
+    expect(cuStreamQuery(stream) == CUDA_SUCCESS, what);
+    finished(stream);
 }
 
 // Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
 static inline bool wait_for(volatile unsigned int* word, unsigned int value) {
     for (int ms = 0; ms < 10000; ms++) {
         if (*word == value) return true;
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
+        sleep_ms(1);
     }
     return *word == value;
 }

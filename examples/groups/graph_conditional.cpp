@@ -1,10 +1,13 @@
 // C twin of examples/groups/graph_conditional.rs. Conditional graph nodes written with driver
 // calls, in the manner of NVIDIA's graphConditionalNodes sample: an IF node whose condition a
 // kernel upstream sets, an IF node with an ELSE graph and a SWITCH node (CUDA 12.8 headers), a
-// WHILE loop whose body counts down and sets the condition, and a WHILE loop whose body is
-// captured from a stream into the node's graph (cuStreamBeginCaptureToGraph). Every node is added
-// with cuGraphAddNode and CUgraphNodeParams; each graph runs for several values, and what the
-// bodies wrote is checked on the host.
+// WHILE loop whose body counts down and sets the condition, and a WHILE loop whose body is captured
+// from a stream into the node's graph (cuStreamBeginCaptureToGraph). Every node is added with
+// cuGraphAddNode and CUgraphNodeParams; each graph runs for several values, and what the bodies
+// wrote is checked on the host. Each graph ends with a kernel that counts its runs, so that a
+// launch that did not happen shows where no body writes; each run's inputs, its launch and the copy
+// of its results are queued in one stream after a delay, so that the results are certainly not
+// there before the synchronisation.
 // Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
 #include "common.h"
 
@@ -50,10 +53,19 @@ static CUgraphNode add_conditional(CUgraph graph, CUgraphNode* deps, size_t coun
     return node;
 }
 
+// Adds the last node of each graph after `node`: add_value(ran, 1, 1), which counts its runs.
+static void count_runs(CUgraph graph, CUgraphNode node, CUfunction add_value, CUdeviceptr ran)
+{
+    int one = 1;
+    void* args[] = { &ran, &one, &one };
+    add_kernel(graph, &node, 1, add_value, args);
+}
+
 // A graph of a kernel `setter(handle, value)` setting a new conditional handle, then a conditional
-// node of `type` reading it, with `size` body graphs (returned in `bodies`).
+// node of `type` reading it, with `size` body graphs (returned in `bodies`), then the count of its
+// runs at `ran`.
 static CUgraph set_then_branch(CUcontext ctx, CUfunction setter, CUdeviceptr value, CUgraphConditionalNodeType type,
-                               unsigned int size, CUgraph* bodies)
+                               unsigned int size, CUgraph* bodies, CUfunction add_value, CUdeviceptr ran)
 {
     CUgraph graph;
     CUgraphConditionalHandle handle;
@@ -61,13 +73,16 @@ static CUgraph set_then_branch(CUcontext ctx, CUfunction setter, CUdeviceptr val
     check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 0, 0));
     void* set_args[] = { &handle, &value };
     CUgraphNode node = add_kernel(graph, nullptr, 0, setter, set_args);
-    add_conditional(graph, &node, 1, ctx, handle, type, size, bodies);
+    CUgraphNode branch = add_conditional(graph, &node, 1, ctx, handle, type, size, bodies);
+    count_runs(graph, branch, add_value, ran);
     return graph;
 }
 
-// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
-// zeroed) and checks `out` against `expected`; destroys both.
-static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr value, CUdeviceptr out,
+// Instantiates `graph`, runs it once for each of `values` and checks `out` against `expected` and
+// that the graph ran once; destroys both. Each run, in `stream`: the words at `io` (the value,
+// `out` and the count of runs) copied from the page-locked `host[0..2]` (the value, 0, 0), a delay,
+// the launch, and the words copied back to `host[3..5]`.
+static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr io, volatile int* host,
                 const int* values, const int* expected, int runs)
 {
     CUgraphExec exec;
@@ -75,15 +90,21 @@ static void run(const char* what, CUgraph graph, CUstream stream, CUdeviceptr va
         check(cuGraphDestroy(graph));
         return;
     }
+    volatile int *input = host, *output = host + 3;
     for (int r = 0; r < runs; ++r) {
-        check(cuMemcpyHtoD(value, &values[r], sizeof(int)));
-        check(cuMemsetD32(out, 0, 1));
+        input[0] = values[r];
+        input[1] = 0;
+        input[2] = 0;
+        for (int i = 0; i < 3; ++i)
+            output[i] = -1;
+        check(cuMemcpyHtoDAsync(io, (const void*)input, 3 * sizeof(int), stream));
+        delay(stream);
         check(cuGraphLaunch(exec, stream));
+        check(cuMemcpyDtoHAsync((void*)output, io, 3 * sizeof(int), stream));
         check(cuStreamSynchronize(stream));
-        int got = -1;
-        check(cuMemcpyDtoH(&got, out, sizeof(int)));
+        int got = output[1], ran = output[2];
         printf("%s, value %d: %d\n", what, values[r], got);
-        expect(got == expected[r], what);
+        expect(got == expected[r] && ran == 1, what);
     }
     check(cuGraphExecDestroy(exec));
     check(cuGraphDestroy(graph));
@@ -102,43 +123,49 @@ int main(int argc, char** argv)
     CUfunction set_switch = get_function(module, "set_switch");
     CUfunction loop_step = get_function(module, "loop_step");
     CUfunction write_value = get_function(module, "write_value");
-    if (!set_if || !set_switch || !loop_step || !write_value)
+    CUfunction add_value = get_function(module, "add_value");
+    if (!set_if || !set_switch || !loop_step || !write_value || !add_value)
         return finish();
     CUstream stream;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
-    CUdeviceptr value, out;
-    check(cuMemAlloc(&value, sizeof(int)));
-    check(cuMemAlloc(&out, sizeof(int)));
+    // The value, what the bodies write and the count of runs: three words on the device, and
+    // page-locked host words the runs copy them from and to.
+    CUdeviceptr io = 0;
+    check(cuMemAlloc(&io, 3 * sizeof(int)));
+    CUdeviceptr value = io, out = io + 4, ran = io + 8;
+    int* host = NULL;
+    if (!check(cuMemAllocHost((void**)&host, 6 * sizeof(int))))
+        return finish();
     int one = 1;
 
     // IF: the body writes 1 when the value is nonzero.
     {
         CUgraph body[1];
-        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 1, body);
+        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 1, body, add_value, ran);
         void* then_args[] = { &out, &one };
         add_kernel(body[0], nullptr, 0, write_value, then_args);
         int values[] = { 1, 0, 7 };
         int expected[] = { 1, 0, 1 };
-        run("if", graph, stream, value, out, values, expected, 3);
+        run("if", graph, stream, io, host, values, expected, 3);
     }
 #if CUDA_VERSION >= 12080
     // IF with ELSE: 1 when the value is nonzero, else 2.
     int two = 2;
     {
         CUgraph body[2];
-        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 2, body);
+        CUgraph graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, 2, body, add_value, ran);
         void* then_args[] = { &out, &one };
         add_kernel(body[0], nullptr, 0, write_value, then_args);
         void* else_args[] = { &out, &two };
         add_kernel(body[1], nullptr, 0, write_value, else_args);
         int values[] = { 1, 0 };
         int expected[] = { 1, 2 };
-        run("if/else", graph, stream, value, out, values, expected, 2);
+        run("if/else", graph, stream, io, host, values, expected, 2);
     }
     // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
     {
         CUgraph body[3];
-        CUgraph graph = set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, 3, body);
+        CUgraph graph = set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, 3, body, add_value, ran);
         int written[3] = { 10, 20, 30 };
         for (int i = 0; i < 3; ++i) {
             void* case_args[] = { &out, &written[i] };
@@ -146,7 +173,7 @@ int main(int argc, char** argv)
         }
         int values[] = { 2, 0, 1, 5 };
         int expected[] = { 30, 10, 20, 0 };
-        run("switch", graph, stream, value, out, values, expected, 4);
+        run("switch", graph, stream, io, host, values, expected, 4);
     }
 #endif
     // WHILE: the condition starts at 1 on each launch (CU_GRAPH_COND_ASSIGN_DEFAULT); the body
@@ -156,7 +183,8 @@ int main(int argc, char** argv)
         CUgraphConditionalHandle handle;
         check(cuGraphCreate(&graph, 0));
         check(cuGraphConditionalHandleCreate(&handle, graph, ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT));
-        add_conditional(graph, nullptr, 0, ctx, handle, CU_GRAPH_COND_TYPE_WHILE, 1, body);
+        CUgraphNode looped = add_conditional(graph, nullptr, 0, ctx, handle, CU_GRAPH_COND_TYPE_WHILE, 1, body);
+        count_runs(graph, looped, add_value, ran);
         void* step_args[] = { &handle, &value, &out };
         if (!captured) {
             add_kernel(body[0], nullptr, 0, loop_step, step_args);
@@ -167,17 +195,24 @@ int main(int argc, char** argv)
             check(cuStreamBeginCaptureToGraph(capture, body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_GLOBAL));
             check(cuLaunchKernel(loop_step, 1, 1, 1, 1, 1, 1, 0, capture, step_args, nullptr));
             check(cuStreamEndCapture(capture, &result));
-            expect(result == body[0], "captured into the body graph");
+            size_t nodes = 0;
+            check(cuGraphGetNodes(body[0], nullptr, &nodes));
+            expect(result == body[0] && nodes == 1, "captured into the body graph");
             check(cuStreamDestroy(capture));
+            if (nodes != 1) {
+                // An empty body would loop for ever.
+                check(cuGraphDestroy(graph));
+                continue;
+            }
         }
         int values[] = { 5, 1, 3 };
         int expected[] = { 5, 1, 3 };
-        run(captured ? "while (captured body), iterations" : "while, iterations", graph, stream, value, out, values,
+        run(captured ? "while (captured body), iterations" : "while, iterations", graph, stream, io, host, values,
             expected, 3);
     }
 
-    check(cuMemFree(out));
-    check(cuMemFree(value));
+    check(cuMemFreeHost(host));
+    check(cuMemFree(io));
     check(cuStreamDestroy(stream));
     check(cuModuleUnload(module));
     check(cuDevicePrimaryCtxRelease(device));

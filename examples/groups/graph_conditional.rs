@@ -3,7 +3,10 @@
 //! an ELSE graph and a SWITCH node (CUDA 12.8 headers), a WHILE loop whose body counts down and
 //! sets the condition, and a WHILE loop whose body is captured from a stream into the node's graph
 //! (cuStreamBeginCaptureToGraph). Every node is added with cuGraphAddNode and CUgraphNodeParams;
-//! each graph runs for several values, and what the bodies wrote is checked on the host.
+//! each graph runs for several values, and what the bodies wrote is checked on the host. Each
+//! graph ends with a kernel that counts its runs, so that a launch that did not happen shows where
+//! no body writes; each run's inputs, its launch and the copy of its results are queued in one
+//! stream after a delay, so that the results are certainly not there before the synchronisation.
 //! C twin: graph_conditional.cpp.
 //! Kernels: examples/kernels/graphs.ptx, from graphs.cu; argv[1] is the kernels folder.
 #![allow(clippy::needless_range_loop)] // C's index loops, as the twin writes them
@@ -16,7 +19,7 @@ use std::mem::{size_of, zeroed};
 use std::process::exit;
 use std::ptr;
 
-use common::{check, expect, finish, get_function, load_module, primary_context};
+use common::{check, delay, expect, finish, get_function, load_module, primary_context};
 use cuda_driver_sys::*;
 
 /// cuGraphAddNode: the CUDA 13 form takes the edges' data (NULL: none) after the dependencies.
@@ -96,14 +99,35 @@ unsafe fn add_conditional(
     }
 }
 
+/// Adds the last node of each graph after `node`: `add_value(ran, 1, 1)`, which counts its runs.
+unsafe fn count_runs(
+    graph: CUgraph,
+    node: CUgraphNode,
+    add_value: CUfunction,
+    mut ran: CUdeviceptr,
+) {
+    unsafe {
+        let mut one: c_int = 1;
+        let mut args: [*mut c_void; 3] = [
+            (&raw mut ran).cast(),
+            (&raw mut one).cast(),
+            (&raw mut one).cast(),
+        ];
+        add_kernel(graph, &node, 1, add_value, &mut args);
+    }
+}
+
 /// A graph of a kernel `setter(handle, value)` setting a new conditional handle, then a conditional
-/// node of `ty` reading it, with `bodies.len()` body graphs (returned in `bodies`).
+/// node of `ty` reading it, with `bodies.len()` body graphs (returned in `bodies`), then the
+/// count of its runs at `ran`.
 unsafe fn set_then_branch(
     ctx: CUcontext,
     setter: CUfunction,
     mut value: CUdeviceptr,
     ty: CUgraphConditionalNodeType,
     bodies: &mut [CUgraph],
+    add_value: CUfunction,
+    ran: CUdeviceptr,
 ) -> CUgraph {
     unsafe {
         let mut graph: CUgraph = ptr::null_mut();
@@ -119,19 +143,22 @@ unsafe fn set_then_branch(
         let mut set_args: [*mut c_void; 2] = [(&raw mut handle).cast(), (&raw mut value).cast()];
         let node = add_kernel(graph, ptr::null(), 0, setter, &mut set_args);
         let size = bodies.len() as c_uint;
-        add_conditional(graph, &node, 1, ctx, handle, ty, size, bodies);
+        let branch = add_conditional(graph, &node, 1, ctx, handle, ty, size, bodies);
+        count_runs(graph, branch, add_value, ran);
         graph
     }
 }
 
-/// Instantiates `graph`, runs it once for each of `values` (written to `value` first, `out`
-/// zeroed) and checks `out` against `expected`; destroys both.
+/// Instantiates `graph`, runs it once for each of `values` and checks `out` against `expected`
+/// and that the graph ran once; destroys both. Each run, in `stream`: the words at `io` (the value,
+/// `out` and the count of runs) copied from the page-locked `host[..3]` (the value, 0, 0), a delay,
+/// the launch, and the words copied back to `host[3..]`.
 unsafe fn run(
     what: &str,
     graph: CUgraph,
     stream: CUstream,
-    value: CUdeviceptr,
-    out: CUdeviceptr,
+    io: CUdeviceptr,
+    host: *mut c_int,
     values: &[c_int],
     expected: &[c_int],
 ) {
@@ -141,23 +168,26 @@ unsafe fn run(
             check!(cuGraphDestroy(graph));
             return;
         }
+        let (input, output) = (host, host.add(3));
+        let bytes = 3 * size_of::<c_int>();
         for r in 0..values.len() {
-            check!(cuMemcpyHtoD(
-                value,
-                &raw const values[r] as *const c_void,
-                size_of::<c_int>(),
-            ));
-            check!(cuMemsetD32(out, 0, 1));
+            *input = values[r];
+            *input.add(1) = 0;
+            *input.add(2) = 0;
+            for i in 0..3 {
+                *output.add(i) = -1;
+            }
+            check!(cuMemcpyHtoDAsync(io, input.cast(), bytes, stream));
+            delay(stream);
             check!(cuGraphLaunch(exec, stream));
+            check!(cuMemcpyDtoHAsync(output.cast(), io, bytes, stream));
             check!(cuStreamSynchronize(stream));
-            let mut got: c_int = -1;
-            check!(cuMemcpyDtoH(
-                &raw mut got as *mut c_void,
-                out,
-                size_of::<c_int>()
-            ));
+            let (got, ran) = (
+                ptr::read_volatile(output.add(1)),
+                ptr::read_volatile(output.add(2)),
+            );
             println!("{what}, value {}: {got}", values[r]);
-            expect(got == expected[r], what);
+            expect(got == expected[r] && ran == 1, what);
         }
         check!(cuGraphExecDestroy(exec));
         check!(cuGraphDestroy(graph));
@@ -177,7 +207,8 @@ fn main() {
         let set_switch = get_function(module, c"set_switch");
         let loop_step = get_function(module, c"loop_step");
         let write_value = get_function(module, c"write_value");
-        if [set_if, set_switch, loop_step, write_value]
+        let add_value = get_function(module, c"add_value");
+        if [set_if, set_switch, loop_step, write_value, add_value]
             .iter()
             .any(|f| f.is_null())
         {
@@ -185,9 +216,16 @@ fn main() {
         }
         let mut stream: CUstream = ptr::null_mut();
         check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
-        let (mut value, mut out): (CUdeviceptr, CUdeviceptr) = (0, 0);
-        check!(cuMemAlloc(&mut value, size_of::<c_int>()));
-        check!(cuMemAlloc(&mut out, size_of::<c_int>()));
+        // The value, what the bodies write and the count of runs: three words on the device, and
+        // page-locked host words the runs copy them from and to.
+        let mut io: CUdeviceptr = 0;
+        check!(cuMemAlloc(&mut io, 3 * size_of::<c_int>()));
+        let (mut value, mut out, ran) = (io, io + 4, io + 8);
+        let mut host: *mut c_void = ptr::null_mut();
+        if !check!(cuMemAllocHost(&mut host, 6 * size_of::<c_int>())) {
+            finish();
+        }
+        let host = host.cast::<c_int>();
         let mut one: c_int = 1;
         #[cfg(feature = "cuda-12080")]
         let mut two: c_int = 2;
@@ -196,28 +234,51 @@ fn main() {
         // IF: the body writes 1 when the value is nonzero.
         {
             let mut body: [CUgraph; 1] = [ptr::null_mut(); 1];
-            let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
+            let graph = set_then_branch(
+                ctx,
+                set_if,
+                value,
+                CU_GRAPH_COND_TYPE_IF,
+                &mut body,
+                add_value,
+                ran,
+            );
             let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
             add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
-            run("if", graph, stream, value, out, &[1, 0, 7], &[1, 0, 1]);
+            run("if", graph, stream, io, host, &[1, 0, 7], &[1, 0, 1]);
         }
         #[cfg(feature = "cuda-12080")]
         {
             // IF with ELSE: 1 when the value is nonzero, else 2.
             {
                 let mut body: [CUgraph; 2] = [ptr::null_mut(); 2];
-                let graph = set_then_branch(ctx, set_if, value, CU_GRAPH_COND_TYPE_IF, &mut body);
+                let graph = set_then_branch(
+                    ctx,
+                    set_if,
+                    value,
+                    CU_GRAPH_COND_TYPE_IF,
+                    &mut body,
+                    add_value,
+                    ran,
+                );
                 let mut then_args = [arg(&raw mut out as _), arg(&raw mut one as _)];
                 add_kernel(body[0], ptr::null(), 0, write_value, &mut then_args);
                 let mut else_args = [arg(&raw mut out as _), arg(&raw mut two as _)];
                 add_kernel(body[1], ptr::null(), 0, write_value, &mut else_args);
-                run("if/else", graph, stream, value, out, &[1, 0], &[1, 2]);
+                run("if/else", graph, stream, io, host, &[1, 0], &[1, 2]);
             }
             // SWITCH: body n writes 10 * (n + 1); no body for a value of 3 or more.
             {
                 let mut body: [CUgraph; 3] = [ptr::null_mut(); 3];
-                let graph =
-                    set_then_branch(ctx, set_switch, value, CU_GRAPH_COND_TYPE_SWITCH, &mut body);
+                let graph = set_then_branch(
+                    ctx,
+                    set_switch,
+                    value,
+                    CU_GRAPH_COND_TYPE_SWITCH,
+                    &mut body,
+                    add_value,
+                    ran,
+                );
                 let mut written: [c_int; 3] = [10, 20, 30];
                 for i in 0..3 {
                     let mut case_args = [arg(&raw mut out as _), arg(&raw mut written[i] as _)];
@@ -227,8 +288,8 @@ fn main() {
                     "switch",
                     graph,
                     stream,
-                    value,
-                    out,
+                    io,
+                    host,
                     &[2, 0, 1, 5],
                     &[30, 10, 20, 0],
                 );
@@ -248,7 +309,7 @@ fn main() {
                 1,
                 CU_GRAPH_COND_ASSIGN_DEFAULT as c_uint,
             ));
-            add_conditional(
+            let looped = add_conditional(
                 graph,
                 ptr::null(),
                 0,
@@ -258,6 +319,7 @@ fn main() {
                 1,
                 &mut body,
             );
+            count_runs(graph, looped, add_value, ran);
             let mut step_args = [
                 arg(&raw mut handle as _),
                 arg(&raw mut value as _),
@@ -291,8 +353,18 @@ fn main() {
                     ptr::null_mut(),
                 ));
                 check!(cuStreamEndCapture(capture, &mut result));
-                expect(result == body[0], "captured into the body graph");
+                let mut nodes: usize = 0;
+                check!(cuGraphGetNodes(body[0], ptr::null_mut(), &mut nodes));
+                expect(
+                    result == body[0] && nodes == 1,
+                    "captured into the body graph",
+                );
                 check!(cuStreamDestroy(capture));
+                if nodes != 1 {
+                    // An empty body would loop for ever.
+                    check!(cuGraphDestroy(graph));
+                    continue;
+                }
             }
             run(
                 if captured == 1 {
@@ -302,15 +374,15 @@ fn main() {
                 },
                 graph,
                 stream,
-                value,
-                out,
+                io,
+                host,
                 &[5, 1, 3],
                 &[5, 1, 3],
             );
         }
 
-        check!(cuMemFree(out));
-        check!(cuMemFree(value));
+        check!(cuMemFreeHost(host.cast()));
+        check!(cuMemFree(io));
         check!(cuStreamDestroy(stream));
         check!(cuModuleUnload(module));
         check!(cuDevicePrimaryCtxRelease(device));

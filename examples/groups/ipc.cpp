@@ -10,8 +10,11 @@
 // memory 300 ms after it starts, records the opened event right after it and tells the parent at
 // once; the parent's stream waits for the event (cuStreamWaitEvent), then copies the memory out,
 // which must hold the child's words. Control no_wait: the parent does not wait, so its copy reads
-// the memory before the child's kernel wrote it, and that check fails. Kernel:
-// examples/kernels/late_write.ptx; argv[1] is the kernels folder. Rust program: ipc.rs.
+// the memory before the child's kernel wrote it, and that check fails. The other work in a stream
+// waits behind a delay, so that the stream's query after the synchronisation shows that the host
+// waited. The parent prints what it found after the child has exited, so that the child's output
+// comes first. Kernel: examples/kernels/late_write.ptx; argv[1] is the kernels folder. Rust
+// program: ipc.rs.
 #include "common.h"
 #include <fcntl.h>
 #include <spawn.h>
@@ -96,14 +99,17 @@ static int child(int argc, char** argv, int socket) {
         CUmemLocation where = access.location;
         check(cuMemPoolGetAccess(&flags, pool, &where));
         printf("child: the imported pool's access from device %d: %d\n", device, (int)flags);
+        expect(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "child: the device reads and writes the imported pool");
         CUdeviceptr imported = 0;
         if (check(cuMemPoolImportPointer(&imported, pool, &message.pointer))) {
             expect_all("child: the parent's words through the imported pool", count_value(imported, 0xb0b), N);
-            check(cuMemsetD32(imported, 0xd00d, N));
-            check(cuCtxSynchronize());
-            // Freed in stream order, as it was allocated, and finished before the parent frees it.
+            // Written and freed in stream order, as it was allocated, and finished before the
+            // parent frees it.
+            delay(stream);
+            check(cuMemsetD32Async(imported, 0xd00d, N, stream));
             check(cuMemFreeAsync(imported, stream));
             check(cuStreamSynchronize(stream));
+            expect_idle(stream, "the child's set and free done after cuStreamSynchronize");
         }
         check(cuMemPoolDestroy(pool));
     }
@@ -123,11 +129,13 @@ static int child(int argc, char** argv, int socket) {
     fflush(stdout);
     expect(write(socket, &recorded, 1) == 1, "the child told the parent");
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the child's late write done after cuStreamSynchronize");
     if (event != NULL) check(cuEventDestroy(event));
     if (opened) check(cuIpcCloseMemHandle(legacy));
     if (module != NULL) check(cuModuleUnload(module));
     check(cuStreamDestroy(stream));
     check(cuDevicePrimaryCtxRelease(device));
+    expect_delays_ran();
     fflush(stdout);
     return failures == 0 ? 0 : 1;
 }
@@ -165,8 +173,10 @@ int main(int argc, char** argv) {
     if (!check(cuMemPoolCreate(&pool, &props))) return finish();
     CUdeviceptr pooled = 0;
     check(cuMemAllocFromPoolAsync(&pooled, BYTES, pool, stream));
+    delay(stream);
     check(cuMemsetD32Async(pooled, 0xb0b, N, stream));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the parent's set done after cuStreamSynchronize");
     int pool_fd = -1;
     check(cuMemPoolExportToShareableHandle(&pool_fd, pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
     check(cuMemPoolExportPointer(&message.pointer, pooled));
@@ -212,9 +222,9 @@ int main(int argc, char** argv) {
     // event the child recorded behind it (not waiting in the control no_wait).
     char recorded = 0;
     ssize_t said = read(ends[0], &recorded, 1);
-    printf("parent: the child recorded the event: %s\n", yes(said == 1 && recorded == 1));
-    expect(said == 1 && recorded == 1, "the child recorded the event after its late write");
     unsigned int* host = NULL;
+    size_t after_event = 0;
+    bool copied = false;
     if (said == 1 && recorded == 1 && check(cuMemAllocHost((void**)&host, BYTES))) {
         if (!control("no_wait")) check(cuStreamWaitEvent(stream, event, 0));
         check(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
@@ -222,12 +232,15 @@ int main(int argc, char** argv) {
             expect(false, "parent: the copy after the child's event finished within 10 s");
             return finish();
         }
-        size_t same = count_words(host, 0xc0ffee);
-        expect_all("parent: the child's words in the legacy IPC memory, after its event", same, N);
+        after_event = count_words(host, 0xc0ffee);
+        copied = true;
         check(cuMemFreeHost(host));
     }
     int status = -1;
     waitpid(pid, &status, 0);
+    printf("parent: the child recorded the event: %s\n", yes(said == 1 && recorded == 1));
+    expect(said == 1 && recorded == 1, "the child recorded the event after its late write");
+    if (copied) expect_all("parent: the child's words in the legacy IPC memory, after its event", after_event, N);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     printf("parent: the child exited with %d\n", code);
     expect(code == 0, "the child's checks held");
@@ -236,8 +249,10 @@ int main(int argc, char** argv) {
     // The child's writes, now that it has exited.
     expect_all("parent: the child's words in the legacy IPC memory, after it exited", count_value(legacy, 0xc0ffee), N);
     expect_all("parent: the child's words in the pool's memory", count_value(pooled, 0xd00d), N);
+    delay(stream);
     check(cuMemFreeAsync(pooled, stream));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the parent's free done after cuStreamSynchronize");
     check(cuMemPoolDestroy(pool));
     close(pool_fd);
     check(cuEventDestroy(event));

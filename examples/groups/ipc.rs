@@ -11,8 +11,10 @@
 //! opened event right after it and tells the parent at once; the parent's stream waits for the
 //! event (`cuStreamWaitEvent`), then copies the memory out, which must hold the child's words.
 //! Control `no_wait`: the parent does not wait, so its copy reads the memory before the child's
-//! kernel wrote it, and that check fails. Kernel: examples/kernels/late_write.ptx; argv[1] is the
-//! kernels folder. C twin: `ipc.cpp`.
+//! kernel wrote it, and that check fails. The other work in a stream waits behind a delay, so that
+//! the stream's query after the synchronisation shows that the host waited. The parent prints what
+//! it found after the child has exited, so that the child's output comes first. Kernel:
+//! examples/kernels/late_write.ptx; argv[1] is the kernels folder. C twin: `ipc.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -21,8 +23,8 @@ use std::ffi::{c_int, c_uint, c_void, OsString};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, control, expect, expect_all, failed, finish, get_function, load_module};
-use common::{finished, location, yes};
+use common::{check, control, delay, expect, expect_all, expect_delays_ran, expect_idle};
+use common::{failed, finish, finished, get_function, load_module, location, yes};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
@@ -137,6 +139,10 @@ unsafe fn child(socket: c_int) -> ! {
                 "child: the imported pool's access from device {device}: {}",
                 flags.0
             );
+            expect(
+                flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+                "child: the device reads and writes the imported pool",
+            );
             let mut imported: CUdeviceptr = 0;
             if check!(cuMemPoolImportPointer(
                 &mut imported,
@@ -148,11 +154,16 @@ unsafe fn child(socket: c_int) -> ! {
                     count_value(imported, 0xb0b),
                     N,
                 );
-                check!(cuMemsetD32(imported, 0xd00d, N));
-                check!(cuCtxSynchronize());
-                // Freed in stream order, as it was allocated, and finished before the parent frees it.
+                // Written and freed in stream order, as it was allocated, and finished before the
+                // parent frees it.
+                delay(stream);
+                check!(cuMemsetD32Async(imported, 0xd00d, N, stream));
                 check!(cuMemFreeAsync(imported, stream));
                 check!(cuStreamSynchronize(stream));
+                expect_idle(
+                    stream,
+                    "the child's set and free done after cuStreamSynchronize",
+                );
             }
             check!(cuMemPoolDestroy(pool));
         }
@@ -193,6 +204,10 @@ unsafe fn child(socket: c_int) -> ! {
         let said = libc::write(socket, (&recorded as *const u8).cast(), 1);
         expect(said == 1, "the child told the parent");
         check!(cuStreamSynchronize(stream));
+        expect_idle(
+            stream,
+            "the child's late write done after cuStreamSynchronize",
+        );
         if !event.is_null() {
             check!(cuEventDestroy(event));
         }
@@ -204,6 +219,7 @@ unsafe fn child(socket: c_int) -> ! {
         }
         check!(cuStreamDestroy(stream));
         check!(cuDevicePrimaryCtxRelease(device));
+        expect_delays_ran();
         std::process::exit(if failed() { 1 } else { 0 })
     }
 }
@@ -254,8 +270,10 @@ fn main() {
         }
         let mut pooled: CUdeviceptr = 0;
         check!(cuMemAllocFromPoolAsync(&mut pooled, BYTES, pool, stream));
+        delay(stream);
         check!(cuMemsetD32Async(pooled, 0xb0b, N, stream));
         check!(cuStreamSynchronize(stream));
+        expect_idle(stream, "the parent's set done after cuStreamSynchronize");
         let mut pool_fd: c_int = -1;
         let posix_fd = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
         let handle = (&mut pool_fd as *mut c_int).cast();
@@ -308,12 +326,8 @@ fn main() {
         let mut recorded: u8 = 0;
         let said = libc::read(ends[0], (&mut recorded as *mut u8).cast(), 1);
         let recorded = said == 1 && recorded == 1;
-        println!("parent: the child recorded the event: {}", yes(recorded));
-        expect(
-            recorded,
-            "the child recorded the event after its late write",
-        );
         let mut host: *mut c_void = ptr::null_mut();
+        let mut after_event = None;
         if recorded && check!(cuMemAllocHost(&mut host, BYTES)) {
             if !control("no_wait") {
                 check!(cuStreamWaitEvent(stream, event, 0));
@@ -327,14 +341,22 @@ fn main() {
                 finish();
             }
             let words = std::slice::from_raw_parts(host.cast::<c_uint>(), N);
-            expect_all(
-                "parent: the child's words in the legacy IPC memory, after its event",
-                count_words(words, 0xc0ffee),
-                N,
-            );
+            after_event = Some(count_words(words, 0xc0ffee));
             check!(cuMemFreeHost(host));
         }
         let status = spawned.wait().ok().and_then(|s| s.code());
+        println!("parent: the child recorded the event: {}", yes(recorded));
+        expect(
+            recorded,
+            "the child recorded the event after its late write",
+        );
+        if let Some(same) = after_event {
+            expect_all(
+                "parent: the child's words in the legacy IPC memory, after its event",
+                same,
+                N,
+            );
+        }
         let code = status.unwrap_or(-1);
         println!("parent: the child exited with {code}");
         expect(code == 0, "the child's checks held");
@@ -351,8 +373,10 @@ fn main() {
             count_value(pooled, 0xd00d),
             N,
         );
+        delay(stream);
         check!(cuMemFreeAsync(pooled, stream));
         check!(cuStreamSynchronize(stream));
+        expect_idle(stream, "the parent's free done after cuStreamSynchronize");
         check!(cuMemPoolDestroy(pool));
         libc::close(pool_fd);
         check!(cuEventDestroy(event));

@@ -11,6 +11,9 @@
 
 static const size_t N = 4096;  // words of each buffer
 static const size_t B = N * sizeof(unsigned int);
+// The word cuMemsetD32 writes before the unified-address copies carry it on: no buffer holds it
+// before.
+static const unsigned int SET = 0x5eed0001;
 
 static void fill(unsigned int* p, size_t n, unsigned int seed) {
     for (size_t i = 0; i < n; i++) p[i] = seed + (unsigned int)i * 3;
@@ -79,24 +82,31 @@ int main() {
     CUdeviceptr d1 = 0, d2 = 0;
     if (!check(cuMemAlloc(&d1, B)) || !check(cuMemAlloc(&d2, B))) return finish();
 
-    // Linear memory: synchronous, unified-address and asynchronous copies.
+    // Linear memory: synchronous, unified-address and asynchronous copies, each into memory that
+    // does not hold what it copies. Each group of asynchronous work waits behind a delay in its
+    // stream, so that its results are certainly not there before the synchronisation.
     fill(host, N, 1);
     check(cuMemcpyHtoD(d1, host, B));
     check(cuMemcpyDtoD(d2, d1, B));
     memset(back, 0, B);
     check(cuMemcpyDtoH(back, d2, B));
-    expect_all("cuMemcpyHtoD, cuMemcpyDtoD, cuMemcpyDtoH", matches(back, N, 1), N);
-    check(cuMemsetD32(d1, 0, N));
-    check(cuMemcpy(d1, d2, B));
-    check(cuMemcpy((CUdeviceptr)back, d1, B));
-    expect_all("cuMemcpy (unified addresses)", matches(back, N, 1), N);
+    // The control `no_copy_check` leaves this check out: the page's control, with the drop of the
+    // cuMemcpyDtoH above, which only this check sees.
+    if (!control("no_copy_check"))
+        expect_all("cuMemcpyHtoD, cuMemcpyDtoD, cuMemcpyDtoH", matches(back, N, 1), N);
+    check(cuMemsetD32(d1, SET, N));
+    check(cuMemcpy(d2, d1, B));
+    memset(back, 0, B);
+    check(cuMemcpy((CUdeviceptr)back, d2, B));
+    expect_all("cuMemsetD32, cuMemcpy (unified addresses)", words_equal(back, N, SET), N);
     fill(pinned, N, 2);
+    memset(pinned_back, 0, B);
+    delay(stream);
     check(cuMemcpyHtoDAsync(d1, pinned, B, stream));
     check(cuMemcpyDtoDAsync(d2, d1, B, stream));
-    check(cuMemcpyAsync(d1, d2, B, stream));
-    check(cuMemcpyDtoHAsync(pinned_back, d1, B, stream));
+    check(cuMemcpyAsync((CUdeviceptr)pinned_back, d2, B, stream));
     check(cuStreamSynchronize(stream));
-    expect_all("cuMemcpyHtoDAsync, cuMemcpyDtoDAsync, cuMemcpyAsync, cuMemcpyDtoHAsync",
+    expect_all("cuMemcpyHtoDAsync, cuMemcpyDtoDAsync, cuMemcpyAsync (unified addresses)",
                matches(pinned_back, N, 2), N);
     CUdeviceptr base = 0;
     size_t range = 0;
@@ -112,14 +122,17 @@ int main() {
     check(cuMemsetD16(d1, 0xbeef, B / 2));
     check(cuMemcpyDtoH(back, d1, B));
     expect_all("cuMemsetD16", halves_equal(back, B / 2, 0xbeef), B / 2);
+    delay(stream);
     check(cuMemsetD8Async(d1, 0xcd, B, stream));
     check(cuMemcpyDtoHAsync(pinned_back, d1, B, stream));
     check(cuStreamSynchronize(stream));
     expect_all("cuMemsetD8Async", bytes_equal(pinned_back, B, 0xcd), B);
+    delay(stream);
     check(cuMemsetD16Async(d1, 0x1234, B / 2, stream));
     check(cuMemcpyDtoHAsync(pinned_back, d1, B, stream));
     check(cuStreamSynchronize(stream));
     expect_all("cuMemsetD16Async", halves_equal(pinned_back, B / 2, 0x1234), B / 2);
+    delay(stream);
     check(cuMemsetD32Async(d1, 0x89abcdef, N, stream));
     check(cuMemcpyDtoHAsync(pinned_back, d1, B, stream));
     check(cuStreamSynchronize(stream));
@@ -152,14 +165,17 @@ int main() {
     expect_all("cuMemsetD2D32", words_equal(back, N / 2, 0x33333333), N / 2);
     CUDA_MEMCPY2D to_pinned = to_host;
     to_pinned.dstHost = pinned_back;
+    delay(stream);
     check(cuMemsetD2D8Async(pitched, pitch, 0x44, width, height, stream));
     check(cuMemcpy2DAsync(&to_pinned, stream));
     check(cuStreamSynchronize(stream));
     expect_all("cuMemsetD2D8Async", bytes_equal(pinned_back, width * height, 0x44), width * height);
+    delay(stream);
     check(cuMemsetD2D16Async(pitched, pitch, 0x5555, width / 2, height, stream));
     check(cuMemcpy2DAsync(&to_pinned, stream));
     check(cuStreamSynchronize(stream));
     expect_all("cuMemsetD2D16Async", halves_equal(pinned_back, width * height / 2, 0x5555), width * height / 2);
+    delay(stream);
     check(cuMemsetD2D32Async(pitched, pitch, 0x66666666, width / 4, height, stream));
     check(cuMemcpy2DAsync(&to_pinned, stream));
     check(cuStreamSynchronize(stream));
@@ -197,6 +213,7 @@ int main() {
     copy.dstArray = array2d;
     copy.WidthInBytes = width;
     copy.Height = height;
+    delay(stream);
     check(cuMemcpy2DAsync(&copy, stream));
     check(cuStreamSynchronize(stream));
     memset(&copy, 0, sizeof copy);
@@ -231,6 +248,7 @@ int main() {
     check(cuMemcpyAtoH(back, array1d, 0, B));
     expect_all("cuMemcpyDtoA, cuMemcpyAtoH", matches(back, N, 5), N);
     fill(pinned, N, 6);
+    delay(stream);
     check(cuMemcpyHtoAAsync(array1d, 0, pinned, B, stream));
     check(cuMemcpyAtoHAsync(pinned_back, array1d, 0, B, stream));
     check(cuStreamSynchronize(stream));
@@ -273,6 +291,7 @@ int main() {
     from3d.Height = 16;
     from3d.Depth = 4;
     memset(pinned_back, 0, B);
+    delay(stream);
     check(cuMemcpy3DAsync(&from3d, stream));
     check(cuStreamSynchronize(stream));
     expect_all("cuMemcpy3D to a 3D array, cuMemcpy3DAsync back", matches(pinned_back, cube_words, 7), cube_words);
@@ -286,6 +305,7 @@ int main() {
     memset(&attrs, 0, sizeof attrs);
     attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
     size_t attrs_idxs[1] = {0};
+    delay(stream);
 #if CUDA_VERSION >= 13000
     check(cuMemcpyBatchAsync(dsts, srcs, sizes, 2, &attrs, attrs_idxs, 1, stream));
 #else
@@ -313,6 +333,7 @@ int main() {
     op.extent.height = 16;
     op.extent.depth = 4;
     op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+    delay(stream);
 #if CUDA_VERSION >= 13000
     check(cuMemcpy3DBatchAsync(1, &op, 0, stream));
 #else
@@ -332,6 +353,7 @@ int main() {
            pfn != NULL ? "found" : "none");
     if (pfn != NULL) {
         fill(pinned, N, 10);
+        delay(stream);
         check(((PFN_cuMemcpyWithAttributesAsync_v13020)pfn)(d1, (CUdeviceptr)pinned, B, &attrs, stream));
         check(cuMemcpyDtoHAsync(pinned_back, d1, B, stream));
         check(cuStreamSynchronize(stream));
@@ -343,6 +365,8 @@ int main() {
            pfn != NULL ? "found" : "none");
     if (pfn != NULL) {
         fill(pinned, cube_words, 11);
+        memset(pinned_back, 0, B);
+        delay(stream);
         check(((PFN_cuMemcpy3DWithAttributesAsync_v13020)pfn)(&op, 0, stream));
         check(cuMemcpy3DAsync(&from3d, stream));
         check(cuStreamSynchronize(stream));
@@ -445,7 +469,8 @@ int main() {
         check(cuArrayDestroy(planar));
     }
 
-    // Registered host memory, written by the device through its mapping.
+    // Registered host memory, written by the device through its mapping (an asynchronous set: a
+    // synchronous one into host memory would not return before it is done).
     void* registered = NULL;
     if (posix_memalign(&registered, 4096, 65536) == 0) {
         memset(registered, 0, 65536);
@@ -454,10 +479,12 @@ int main() {
             printf("registered host memory's flags: %u\n", flags);
             CUdeviceptr mapped = 0;
             check(cuMemHostGetDevicePointer(&mapped, registered, 0));
-            check(cuMemsetD32(mapped, 0x5a5a5a5a, 65536 / 4));
+            delay(stream);
+            check(cuMemsetD32Async(mapped, 0x5a5a5a5a, 65536 / 4, stream));
             check(cuCtxSynchronize());
             expect_all("cuMemHostRegister, written by the device", words_equal(registered, 65536 / 4, 0x5a5a5a5a),
                        65536 / 4);
+            expect_idle(stream, "the set done after cuCtxSynchronize");
             check(cuMemHostUnregister(registered));
         }
         free(registered);

@@ -13,12 +13,15 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, control, expect, expect_all, finish, result_name, show};
+use common::{check, control, delay, expect, expect_all, expect_idle, finish, result_name, show};
 use cuda_driver_sys::*;
 
 /// Words of each buffer.
 const N: usize = 4096;
 const B: usize = N * size_of::<c_uint>();
+/// The word `cuMemsetD32` writes before the unified-address copies carry it on: no buffer holds it
+/// before.
+const SET: c_uint = 0x5eed_0001;
 
 fn fill(p: &mut [c_uint], seed: c_uint) {
     for (i, v) in p.iter_mut().enumerate() {
@@ -104,29 +107,41 @@ fn main() {
         }
         let back_raw: *mut c_void = back.as_mut_ptr().cast();
 
-        // Linear memory: synchronous, unified-address and asynchronous copies.
+        // Linear memory: synchronous, unified-address and asynchronous copies, each into memory
+        // that does not hold what it copies. Each group of asynchronous work waits behind a delay
+        // in its stream, so that its results are certainly not there before the synchronisation.
         fill(&mut host, 1);
         check!(cuMemcpyHtoD(d1, host.as_ptr().cast(), B));
         check!(cuMemcpyDtoD(d2, d1, B));
         back.fill(0);
         check!(cuMemcpyDtoH(back_raw, d2, B));
+        // The control `no_copy_check` leaves this check out: the page's control, with the drop of
+        // the cuMemcpyDtoH above, which only this check sees.
+        if !control("no_copy_check") {
+            expect_all(
+                "cuMemcpyHtoD, cuMemcpyDtoD, cuMemcpyDtoH",
+                matches(&back, 1),
+                N,
+            );
+        }
+        check!(cuMemsetD32(d1, SET, N));
+        check!(cuMemcpy(d2, d1, B));
+        back.fill(0);
+        check!(cuMemcpy(back_raw as CUdeviceptr, d2, B));
         expect_all(
-            "cuMemcpyHtoD, cuMemcpyDtoD, cuMemcpyDtoH",
-            matches(&back, 1),
+            "cuMemsetD32, cuMemcpy (unified addresses)",
+            equal::<u32>(back_raw, N, SET),
             N,
         );
-        check!(cuMemsetD32(d1, 0, N));
-        check!(cuMemcpy(d1, d2, B));
-        check!(cuMemcpy(back_raw as CUdeviceptr, d1, B));
-        expect_all("cuMemcpy (unified addresses)", matches(&back, 1), N);
         fill(pinned, 2);
+        pinned_back.fill(0);
+        delay(stream);
         check!(cuMemcpyHtoDAsync(d1, pinned_raw, B, stream));
         check!(cuMemcpyDtoDAsync(d2, d1, B, stream));
-        check!(cuMemcpyAsync(d1, d2, B, stream));
-        check!(cuMemcpyDtoHAsync(pinned_back_raw, d1, B, stream));
+        check!(cuMemcpyAsync(pinned_back_raw as CUdeviceptr, d2, B, stream));
         check!(cuStreamSynchronize(stream));
         expect_all(
-            "cuMemcpyHtoDAsync, cuMemcpyDtoDAsync, cuMemcpyAsync, cuMemcpyDtoHAsync",
+            "cuMemcpyHtoDAsync, cuMemcpyDtoDAsync, cuMemcpyAsync (unified addresses)",
             matches(pinned_back, 2),
             N,
         );
@@ -149,10 +164,12 @@ fn main() {
         check!(cuMemsetD16(d1, 0xbeef, B / 2));
         check!(cuMemcpyDtoH(back_raw, d1, B));
         expect_all("cuMemsetD16", equal::<u16>(back_raw, B / 2, 0xbeef), B / 2);
+        delay(stream);
         check!(cuMemsetD8Async(d1, 0xcd, B, stream));
         check!(cuMemcpyDtoHAsync(pinned_back_raw, d1, B, stream));
         check!(cuStreamSynchronize(stream));
         expect_all("cuMemsetD8Async", equal::<u8>(pinned_back_raw, B, 0xcd), B);
+        delay(stream);
         check!(cuMemsetD16Async(d1, 0x1234, B / 2, stream));
         check!(cuMemcpyDtoHAsync(pinned_back_raw, d1, B, stream));
         check!(cuStreamSynchronize(stream));
@@ -161,6 +178,7 @@ fn main() {
             equal::<u16>(pinned_back_raw, B / 2, 0x1234),
             B / 2,
         );
+        delay(stream);
         check!(cuMemsetD32Async(d1, 0x89abcdef, N, stream));
         check!(cuMemcpyDtoHAsync(pinned_back_raw, d1, B, stream));
         check!(cuStreamSynchronize(stream));
@@ -214,6 +232,7 @@ fn main() {
         );
         let mut to_pinned = to_host;
         to_pinned.dstHost = pinned_back_raw;
+        delay(stream);
         check!(cuMemsetD2D8Async(
             pitched, pitch, 0x44, width, height, stream
         ));
@@ -224,6 +243,7 @@ fn main() {
             equal::<u8>(pinned_back_raw, area, 0x44),
             area,
         );
+        delay(stream);
         check!(cuMemsetD2D16Async(
             pitched,
             pitch,
@@ -239,6 +259,7 @@ fn main() {
             equal::<u16>(pinned_back_raw, area / 2, 0x5555),
             area / 2,
         );
+        delay(stream);
         check!(cuMemsetD2D32Async(
             pitched,
             pitch,
@@ -288,6 +309,7 @@ fn main() {
         copy.dstArray = array2d;
         copy.WidthInBytes = width;
         copy.Height = height;
+        delay(stream);
         check!(cuMemcpy2DAsync(&copy, stream));
         check!(cuStreamSynchronize(stream));
         let mut copy: CUDA_MEMCPY2D = zeroed();
@@ -333,6 +355,7 @@ fn main() {
         check!(cuMemcpyAtoH(back_raw, array1d, 0, B));
         expect_all("cuMemcpyDtoA, cuMemcpyAtoH", matches(&back, 5), N);
         fill(pinned, 6);
+        delay(stream);
         check!(cuMemcpyHtoAAsync(array1d, 0, pinned_raw, B, stream));
         check!(cuMemcpyAtoHAsync(pinned_back_raw, array1d, 0, B, stream));
         check!(cuStreamSynchronize(stream));
@@ -378,6 +401,7 @@ fn main() {
         from3d.Height = 16;
         from3d.Depth = 4;
         pinned_back.fill(0);
+        delay(stream);
         check!(cuMemcpy3DAsync(&from3d, stream));
         check!(cuStreamSynchronize(stream));
         expect_all(
@@ -394,6 +418,7 @@ fn main() {
         let mut attrs: CUmemcpyAttributes = zeroed();
         attrs.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
         let mut attrs_idxs: [usize; 1] = [0];
+        delay(stream);
         #[cfg(feature = "cuda-13000")]
         check!(cuMemcpyBatchAsync(
             dsts.as_mut_ptr(),
@@ -439,6 +464,7 @@ fn main() {
         op.extent.height = 16;
         op.extent.depth = 4;
         op.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+        delay(stream);
         #[cfg(feature = "cuda-13000")]
         check!(cuMemcpy3DBatchAsync(1, &mut op, 0, stream));
         #[cfg(not(feature = "cuda-13000"))]
@@ -469,6 +495,7 @@ fn main() {
                 fill(pinned, 10);
                 let function: PFN_cuMemcpyWithAttributesAsync_v13020 = std::mem::transmute(pfn);
                 let src = pinned_raw as CUdeviceptr;
+                delay(stream);
                 check!(function.unwrap()(d1, src, B, &mut attrs, stream));
                 check!(cuMemcpyDtoHAsync(pinned_back_raw, d1, B, stream));
                 check!(cuStreamSynchronize(stream));
@@ -485,6 +512,8 @@ fn main() {
             if !pfn.is_null() {
                 fill(&mut pinned[..cube_words], 11);
                 let function: PFN_cuMemcpy3DWithAttributesAsync_v13020 = std::mem::transmute(pfn);
+                pinned_back.fill(0);
+                delay(stream);
                 check!(function.unwrap()(&mut op, 0, stream));
                 check!(cuMemcpy3DAsync(&from3d, stream));
                 check!(cuStreamSynchronize(stream));
@@ -608,7 +637,8 @@ fn main() {
             check!(cuArrayDestroy(planar));
         }
 
-        // Registered host memory, written by the device through its mapping.
+        // Registered host memory, written by the device through its mapping (an asynchronous set:
+        // a synchronous one into host memory would not return before it is done).
         let mut registered: *mut c_void = ptr::null_mut();
         if libc::posix_memalign(&mut registered, 4096, 65536) == 0 {
             ptr::write_bytes(registered.cast::<u8>(), 0, 65536);
@@ -621,13 +651,15 @@ fn main() {
                 println!("registered host memory's flags: {flags}");
                 let mut mapped: CUdeviceptr = 0;
                 check!(cuMemHostGetDevicePointer(&mut mapped, registered, 0));
-                check!(cuMemsetD32(mapped, 0x5a5a5a5a, 65536 / 4));
+                delay(stream);
+                check!(cuMemsetD32Async(mapped, 0x5a5a5a5a, 65536 / 4, stream));
                 check!(cuCtxSynchronize());
                 expect_all(
                     "cuMemHostRegister, written by the device",
                     equal::<u32>(registered, 65536 / 4, 0x5a5a5a5a),
                     65536 / 4,
                 );
+                expect_idle(stream, "the set done after cuCtxSynchronize");
                 check!(cuMemHostUnregister(registered));
             }
             libc::free(registered);

@@ -1,12 +1,14 @@
-// Peer access between two GPUs: the PEER_ACCESS group and the peer copies of the MEM group.
-// Whether each device can access the other, the P2P attributes and atomic capabilities of each
-// direction; peer access enabled from each primary context to the other; device memory copied
-// to the other GPU (cuMemcpyPeer), back (cuMemcpyPeerAsync), and as a 3D box both ways
-// (cuMemcpy3DPeer, cuMemcpy3DPeerAsync); a kernel on the first GPU reading the second GPU's
-// memory; peer access disabled (disabling it again is refused as not enabled). Every copy and the
-// kernel's result are checked word by word. With fewer than two GPUs, or two that cannot access
-// each other's memory (cuDeviceCanAccessPeer), there is nothing to test: Result = WAIVED, exit
-// code 100. Rust program: peer.rs.
+// Peer access between two GPUs: the PEER_ACCESS group and the peer copies of the MEM group. Whether
+// each device can access the other, the P2P attributes and atomic capabilities of each direction;
+// peer access enabled from each primary context to the other; device memory copied to the other GPU
+// (cuMemcpyPeer), back (cuMemcpyPeerAsync), and as a 3D box there (cuMemcpy3DPeer) and its upper
+// half back onto the lower half (cuMemcpy3DPeerAsync); a kernel on the first GPU reading the second
+// GPU's memory; peer access disabled (disabling it again is refused as not enabled). Every copy and
+// the kernel's result are checked word by word; the asynchronous work waits behind a delay in its
+// stream, so that its results, or the stream's query after the synchronisation, show that the host
+// waited. With fewer than two GPUs, or two that cannot access each other's memory
+// (cuDeviceCanAccessPeer), there is nothing to test: Result = WAIVED, exit code 100. Rust program:
+// peer.rs.
 #include "common.h"
 
 #define P2P(name) { name, #name }
@@ -100,6 +102,7 @@ int main(int argc, char** argv) {
     expect(count_equal(back, n, 1000) == (size_t)n, "cuMemcpyPeer copied to device 1");
     CUstream stream = NULL;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    delay(stream);
     check(cuMemcpyPeerAsync(b[0], ctx[0], a[1], ctx[1], bytes, stream));
     check(cuStreamSynchronize(stream));
     check(cuCtxSetCurrent(ctx[0]));
@@ -107,7 +110,9 @@ int main(int argc, char** argv) {
     check(cuMemcpyDtoH(back, b[0], bytes));
     printf("cuMemcpyPeerAsync back to device 0: %zu of %d words\n", count_equal(back, n, 1000), n);
     expect(count_equal(back, n, 1000) == (size_t)n, "cuMemcpyPeerAsync copied back to device 0");
-    // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then back to 0, asynchronously.
+    // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then its upper 32 layers back
+    // to device 0's lower 32, asynchronously: word i of the lower half becomes word i + n / 2, the
+    // upper half stays as it was.
     CUDA_MEMCPY3D_PEER box;
     memset(&box, 0, sizeof box);
     box.srcMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -124,31 +129,38 @@ int main(int argc, char** argv) {
     box.Height = 16;
     box.Depth = 64;
     check(cuMemcpy3DPeer(&box));
-    check(cuMemsetD32(b[0], 0, n));
-    check(cuCtxSynchronize());  // the memset, on the NULL stream, done before the copy back
     CUDA_MEMCPY3D_PEER box_back = box;
     box_back.srcDevice = b[1];
     box_back.srcContext = ctx[1];
+    box_back.srcZ = 32;
     box_back.dstDevice = b[0];
     box_back.dstContext = ctx[0];
+    box_back.Depth = 32;
+    delay(stream);
     check(cuMemcpy3DPeerAsync(&box_back, stream));
     check(cuStreamSynchronize(stream));
     memset(back, 0, bytes);
     check(cuMemcpyDtoH(back, b[0], bytes));
-    printf("cuMemcpy3DPeer there and cuMemcpy3DPeerAsync back: %zu of %d words\n", count_equal(back, n, 1000), n);
-    expect(count_equal(back, n, 1000) == (size_t)n, "the 3D peer copies carried the box both ways");
+    const int half = n / 2;
+    size_t same = count_equal(back, half, 1000 + half) + count_equal(back + half, half, 1000 + half);
+    printf("cuMemcpy3DPeer there and cuMemcpy3DPeerAsync of its upper half back onto the lower: %zu of %d words\n",
+           same, n);
+    expect(same == (size_t)n, "the 3D peer copies carried the box there and its upper half back");
 
-    // A kernel on device 0 reading device 1's memory.
+    // A kernel on device 0 reading device 1's memory, into device 0's first buffer (which the
+    // asynchronous copies above do not write).
     if (enabled) {
         CUmodule module = load_module(argc, argv, "peer.ptx");
         CUfunction add_one = NULL;
         if (check(cuModuleGetFunction(&add_one, module, "add_one"))) {
             int elements = n;
-            void* args[] = {&a[1], &b[0], &elements};
+            void* args[] = {&a[1], &a[0], &elements};
+            delay(NULL);
             check(cuLaunchKernel(add_one, n / 256, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
             check(cuCtxSynchronize());
+            expect_idle(NULL, "the kernel done after cuCtxSynchronize");
             memset(back, 0, bytes);
-            check(cuMemcpyDtoH(back, b[0], bytes));
+            check(cuMemcpyDtoH(back, a[0], bytes));
             printf("a kernel on device 0 read device 1's memory: %zu of %d words\n", count_equal(back, n, 1001), n);
             expect(count_equal(back, n, 1001) == (size_t)n, "the kernel read the peer's memory");
         }

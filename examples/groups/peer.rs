@@ -1,12 +1,14 @@
 //! Peer access between two GPUs: the PEER_ACCESS group and the peer copies of the MEM group.
 //! Whether each device can access the other, the P2P attributes and atomic capabilities of each
-//! direction; peer access enabled from each primary context to the other; device memory copied
-//! to the other GPU (`cuMemcpyPeer`), back (`cuMemcpyPeerAsync`), and as a 3D box both ways
-//! (`cuMemcpy3DPeer`, `cuMemcpy3DPeerAsync`); a kernel on the first GPU reading the second GPU's
-//! memory; peer access disabled (disabling it again is refused as not enabled). Every copy and the
-//! kernel's result are checked word by word. With fewer than two GPUs, or two that cannot access
-//! each other's memory (`cuDeviceCanAccessPeer`), there is nothing to test: `Result = WAIVED`,
-//! exit code 100. C twin: `peer.cpp`.
+//! direction; peer access enabled from each primary context to the other; device memory copied to
+//! the other GPU (`cuMemcpyPeer`), back (`cuMemcpyPeerAsync`), and as a 3D box there
+//! (`cuMemcpy3DPeer`) and its upper half back onto the lower half (`cuMemcpy3DPeerAsync`); a kernel
+//! on the first GPU reading the second GPU's memory; peer access disabled (disabling it again is
+//! refused as not enabled). Every copy and the kernel's result are checked word by word; the
+//! asynchronous work waits behind a delay in its stream, so that its results, or the stream's query
+//! after the synchronisation, show that the host waited. With fewer than two GPUs, or two that
+//! cannot access each other's memory (`cuDeviceCanAccessPeer`), there is nothing to test:
+//! `Result = WAIVED`, exit code 100. C twin: `peer.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -15,7 +17,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, finish, load_module, result_name, waive, yes};
+use common::{check, delay, expect, expect_idle, finish, load_module, result_name, waive, yes};
 use cuda_driver_sys::*;
 
 /// `(value, "NAME")` of each P2P attribute.
@@ -132,6 +134,7 @@ fn main() {
         expect(same == n as usize, "cuMemcpyPeer copied to device 1");
         let mut stream: CUstream = ptr::null_mut();
         check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        delay(stream);
         check!(cuMemcpyPeerAsync(b[0], ctx[0], a[1], ctx[1], bytes, stream));
         check!(cuStreamSynchronize(stream));
         check!(cuCtxSetCurrent(ctx[0]));
@@ -143,8 +146,9 @@ fn main() {
             same == n as usize,
             "cuMemcpyPeerAsync copied back to device 0",
         );
-        // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then back to 0,
-        // asynchronously.
+        // A box of 64 x 16 x 64 ints (the whole buffer), device 0 to 1, then its upper 32 layers
+        // back to device 0's lower 32, asynchronously: word i of the lower half becomes word
+        // i + n / 2, the upper half stays as it was.
         let mut cube: CUDA_MEMCPY3D_PEER = zeroed();
         cube.srcMemoryType = CU_MEMORYTYPE_DEVICE;
         cube.srcDevice = b[0];
@@ -160,25 +164,32 @@ fn main() {
         cube.Height = 16;
         cube.Depth = 64;
         check!(cuMemcpy3DPeer(&cube));
-        check!(cuMemsetD32(b[0], 0, n as usize));
-        check!(cuCtxSynchronize()); // the memset, on the NULL stream, done before the copy back
         let mut cube_back = cube;
         cube_back.srcDevice = b[1];
         cube_back.srcContext = ctx[1];
+        cube_back.srcZ = 32;
         cube_back.dstDevice = b[0];
         cube_back.dstContext = ctx[0];
+        cube_back.Depth = 32;
+        delay(stream);
         check!(cuMemcpy3DPeerAsync(&cube_back, stream));
         check!(cuStreamSynchronize(stream));
         back.fill(0);
         check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), b[0], bytes));
-        let same = count_equal(&back, 1000);
-        println!("cuMemcpy3DPeer there and cuMemcpy3DPeerAsync back: {same} of {n} words");
+        let half = n as usize / 2;
+        let same =
+            count_equal(&back[..half], 1000 + n / 2) + count_equal(&back[half..], 1000 + n / 2);
+        println!(
+            "cuMemcpy3DPeer there and cuMemcpy3DPeerAsync of its upper half back onto the lower: \
+             {same} of {n} words"
+        );
         expect(
             same == n as usize,
-            "the 3D peer copies carried the box both ways",
+            "the 3D peer copies carried the box there and its upper half back",
         );
 
-        // A kernel on device 0 reading device 1's memory.
+        // A kernel on device 0 reading device 1's memory, into device 0's first buffer (which the
+        // asynchronous copies above do not write).
         if enabled {
             let module = load_module("peer.ptx");
             let mut add_one: CUfunction = ptr::null_mut();
@@ -190,9 +201,10 @@ fn main() {
                 let mut elements = n;
                 let mut args: [*mut c_void; 3] = [
                     (&mut a[1] as *mut CUdeviceptr).cast(),
-                    (&mut b[0] as *mut CUdeviceptr).cast(),
+                    (&mut a[0] as *mut CUdeviceptr).cast(),
                     (&mut elements as *mut c_int).cast(),
                 ];
+                delay(ptr::null_mut());
                 check!(cuLaunchKernel(
                     add_one,
                     (n / 256) as c_uint,
@@ -207,8 +219,9 @@ fn main() {
                     ptr::null_mut()
                 ));
                 check!(cuCtxSynchronize());
+                expect_idle(ptr::null_mut(), "the kernel done after cuCtxSynchronize");
                 back.fill(0);
-                check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), b[0], bytes));
+                check!(cuMemcpyDtoH(back.as_mut_ptr().cast(), a[0], bytes));
                 let same = count_equal(&back, 1001);
                 println!("a kernel on device 0 read device 1's memory: {same} of {n} words");
                 expect(same == n as usize, "the kernel read the peer's memory");

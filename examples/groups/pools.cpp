@@ -3,7 +3,9 @@
 // allocated and freed in stream order from it (cuMemAllocAsync, cuMemFreeAsync), then trimmed
 // back (cuMemPoolTrimTo); a pool of its own, allocated from, with its access set and read back;
 // CUDA 13's pools by location (cuMemGetDefaultMemPool, cuMemSetMemPool, cuMemGetMemPool). The
-// data of each allocation is written and read back. Rust program: pools.rs.
+// data of each allocation is written and read back. Each piece of work in the stream waits behind a
+// delay, so that its results, or the stream's query after the synchronisation, show that the host
+// waited for it. Rust program: pools.rs.
 #include "common.h"
 
 #define ATTRIBUTE(name) { name, #name }
@@ -45,16 +47,17 @@ static void print_attributes(const char* what, CUmemoryPool pool) {
     }
 }
 
-// Fills `bytes` at `ptr` with `value` in stream order and reads them back: how many words hold it.
-static size_t set_and_count(CUdeviceptr ptr, size_t bytes, unsigned int value, CUstream stream) {
+// Fills `bytes` at `ptr` with `value` in stream order, after a delay, and reads them back into the
+// page-locked `back` (zeroed first): how many words hold it.
+static size_t set_and_count(CUdeviceptr ptr, size_t bytes, unsigned int value, CUstream stream, unsigned int* back) {
     size_t n = bytes / sizeof(unsigned int);
-    unsigned int* back = (unsigned int*)calloc(n, sizeof(unsigned int));
+    memset(back, 0, bytes);
+    delay(stream);
     check(cuMemsetD32Async(ptr, value, n, stream));
     check(cuMemcpyDtoHAsync(back, ptr, bytes, stream));
     check(cuStreamSynchronize(stream));
     size_t same = 0;
     for (size_t i = 0; i < n; i++) same += back[i] == value;
-    free(back);
     return same;
 }
 
@@ -69,18 +72,20 @@ int main() {
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     const size_t bytes = 1 << 20;
     const size_t words = bytes / sizeof(unsigned int);
+    unsigned int* back = NULL;
+    if (!check(cuMemAllocHost((void**)&back, bytes))) return finish();
 
-    // The default pool: attributes, three set, an allocation in stream order, a trim.
+    // The default pool: attributes, the release threshold set, an allocation in stream order, a
+    // trim, then the high watermarks reset (to what is reserved and used now: nothing).
     CUmemoryPool pool = NULL;
     if (!check(cuDeviceGetDefaultMemPool(&pool, device))) return finish();
     unsigned long long threshold = ~0ull, zero = 0;
     check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold));
-    check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &zero));
-    check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &zero));
     print_attributes("the default pool", pool);
     CUdeviceptr ptr = 0;
     check(cuMemAllocAsync(&ptr, bytes, stream));
-    expect_all("cuMemAllocAsync, written and read back", set_and_count(ptr, bytes, 0x600d, stream), words);
+    expect_all("cuMemAllocAsync, written and read back", set_and_count(ptr, bytes, 0x600d, stream, back), words);
+    delay(stream);
     check(cuMemFreeAsync(ptr, stream));
     check(cuStreamSynchronize(stream));
     unsigned long long reserved = 0;
@@ -91,6 +96,13 @@ int main() {
     check(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved));
     printf("reserved after cuMemPoolTrimTo(0): %llu\n", reserved);
     expect(reserved == 0, "cuMemPoolTrimTo(0) releases what no allocation holds");
+    unsigned long long reserved_high = ~0ull, used_high = ~0ull;
+    check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &zero));
+    check(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &reserved_high));
+    check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &zero));
+    check(cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &used_high));
+    printf("high watermarks after their reset: reserved %llu, used %llu\n", reserved_high, used_high);
+    expect(reserved_high == 0 && used_high == 0, "the high watermarks reset to what is reserved and used now");
 
     // A pool of its own, with its access.
     CUmemPoolProps props;
@@ -114,7 +126,7 @@ int main() {
     printf("the own pool's access from device %d: %d\n", device, (int)flags);
     expect(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "the device reads and writes its own pool");
     check(cuMemAllocFromPoolAsync(&ptr, bytes, own, stream));
-    expect_all("cuMemAllocFromPoolAsync, written and read back", set_and_count(ptr, bytes, 0xf00d, stream), words);
+    expect_all("cuMemAllocFromPoolAsync, written and read back", set_and_count(ptr, bytes, 0xf00d, stream, back), words);
     check(cuMemFreeAsync(ptr, stream));
 
     // CUDA 13: the pools of a location.
@@ -131,15 +143,20 @@ int main() {
     printf("after cuMemSetMemPool: the current pool is the own one %s\n", current == own ? "yes" : "no");
     expect(current == own, "cuMemSetMemPool makes the own pool current");
     check(cuMemAllocAsync(&ptr, bytes, stream));
-    expect_all("cuMemAllocAsync from the current pool", set_and_count(ptr, bytes, 0xbeef, stream), words);
+    expect_all("cuMemAllocAsync from the current pool", set_and_count(ptr, bytes, 0xbeef, stream, back), words);
     unsigned long long used = 0;
     check(cuMemPoolGetAttribute(own, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
     printf("the own pool's used memory holds it: %s\n", used >= bytes ? "yes" : "no");
     expect(used >= bytes, "cuMemAllocAsync allocated from the current pool");
+    delay(stream);
     check(cuMemFreeAsync(ptr, stream));
     check(cuMemSetMemPool(&location, CU_MEM_ALLOCATION_TYPE_PINNED, pool));
+    check(cuMemGetMemPool(&current, &location, CU_MEM_ALLOCATION_TYPE_PINNED));
+    expect(current == pool, "cuMemSetMemPool makes the default pool current again");
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the free done after cuStreamSynchronize");
     check(cuMemPoolDestroy(own));
+    check(cuMemFreeHost(back));
     check(cuStreamDestroy(stream));
     check(cuDevicePrimaryCtxRelease(device));
     return finish();

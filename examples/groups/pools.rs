@@ -3,7 +3,9 @@
 //! memory allocated and freed in stream order from it (`cuMemAllocAsync`, `cuMemFreeAsync`), then
 //! trimmed back (`cuMemPoolTrimTo`); a pool of its own, allocated from, with its access set and
 //! read back; CUDA 13's pools by location (`cuMemGetDefaultMemPool`, `cuMemSetMemPool`,
-//! `cuMemGetMemPool`). The data of each allocation is written and read back. C twin: `pools.cpp`.
+//! `cuMemGetMemPool`). The data of each allocation is written and read back. Each piece of work in
+//! the stream waits behind a delay, so that its results, or the stream's query after the
+//! synchronisation, show that the host waited for it. C twin: `pools.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -12,7 +14,7 @@ use std::ffi::{c_uint, c_ulonglong, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, expect_all, finish, location, result_name};
+use common::{check, delay, expect, expect_all, expect_idle, finish, location, result_name};
 use cuda_driver_sys::*;
 
 /// `(value, "NAME")` of each pool attribute, each under its `cfg`.
@@ -68,20 +70,23 @@ unsafe fn print_attributes(what: &str, pool: CUmemoryPool) {
     }
 }
 
-/// Fills `bytes` at `ptr` with `value` in stream order and reads them back: how many words hold
-/// it.
-unsafe fn set_and_count(ptr: CUdeviceptr, bytes: usize, value: c_uint, stream: CUstream) -> usize {
+/// Fills `bytes` at `ptr` with `value` in stream order, after a delay, and reads them back into
+/// the page-locked `back` (zeroed first): how many words hold it.
+unsafe fn set_and_count(
+    ptr: CUdeviceptr,
+    bytes: usize,
+    value: c_uint,
+    stream: CUstream,
+    back: *mut c_uint,
+) -> usize {
     unsafe {
         let n = bytes / size_of::<c_uint>();
-        let mut back: Vec<c_uint> = vec![0; n];
+        ptr::write_bytes(back, 0, n);
+        delay(stream);
         check!(cuMemsetD32Async(ptr, value, n, stream));
-        check!(cuMemcpyDtoHAsync(
-            back.as_mut_ptr().cast(),
-            ptr,
-            bytes,
-            stream
-        ));
+        check!(cuMemcpyDtoHAsync(back.cast(), ptr, bytes, stream));
         check!(cuStreamSynchronize(stream));
+        let back = std::slice::from_raw_parts(back, n);
         back.iter().filter(|v| **v == value).count()
     }
 }
@@ -104,8 +109,14 @@ fn main() {
         check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
         let bytes: usize = 1 << 20;
         let words = bytes / size_of::<c_uint>();
+        let mut back: *mut c_void = ptr::null_mut();
+        if !check!(cuMemAllocHost(&mut back, bytes)) {
+            finish();
+        }
+        let back = back.cast::<c_uint>();
 
-        // The default pool: attributes, three set, an allocation in stream order, a trim.
+        // The default pool: attributes, the release threshold set, an allocation in stream order,
+        // a trim, then the high watermarks reset (to what is reserved and used now: nothing).
         let mut pool: CUmemoryPool = ptr::null_mut();
         if !check!(cuDeviceGetDefaultMemPool(&mut pool, device)) {
             finish();
@@ -113,18 +124,15 @@ fn main() {
         let (mut threshold, mut zero): (c_ulonglong, c_ulonglong) = (!0, 0);
         let attribute = CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
         check!(cuMemPoolSetAttribute(pool, attribute, data(&mut threshold)));
-        let attribute = CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
-        check!(cuMemPoolSetAttribute(pool, attribute, data(&mut zero)));
-        let attribute = CU_MEMPOOL_ATTR_USED_MEM_HIGH;
-        check!(cuMemPoolSetAttribute(pool, attribute, data(&mut zero)));
         print_attributes("the default pool", pool);
         let mut ptr: CUdeviceptr = 0;
         check!(cuMemAllocAsync(&mut ptr, bytes, stream));
         expect_all(
             "cuMemAllocAsync, written and read back",
-            set_and_count(ptr, bytes, 0x600d, stream),
+            set_and_count(ptr, bytes, 0x600d, stream, back),
             words,
         );
+        delay(stream);
         check!(cuMemFreeAsync(ptr, stream));
         check!(cuStreamSynchronize(stream));
         let mut reserved: c_ulonglong = 0;
@@ -149,6 +157,22 @@ fn main() {
         expect(
             reserved == 0,
             "cuMemPoolTrimTo(0) releases what no allocation holds",
+        );
+        let (mut reserved_high, mut used_high): (c_ulonglong, c_ulonglong) = (!0, !0);
+        let attribute = CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH;
+        check!(cuMemPoolSetAttribute(pool, attribute, data(&mut zero)));
+        check!(cuMemPoolGetAttribute(
+            pool,
+            attribute,
+            data(&mut reserved_high)
+        ));
+        let attribute = CU_MEMPOOL_ATTR_USED_MEM_HIGH;
+        check!(cuMemPoolSetAttribute(pool, attribute, data(&mut zero)));
+        check!(cuMemPoolGetAttribute(pool, attribute, data(&mut used_high)));
+        println!("high watermarks after their reset: reserved {reserved_high}, used {used_high}");
+        expect(
+            reserved_high == 0 && used_high == 0,
+            "the high watermarks reset to what is reserved and used now",
         );
 
         // A pool of its own, with its access.
@@ -176,7 +200,7 @@ fn main() {
         check!(cuMemAllocFromPoolAsync(&mut ptr, bytes, own, stream));
         expect_all(
             "cuMemAllocFromPoolAsync, written and read back",
-            set_and_count(ptr, bytes, 0xf00d, stream),
+            set_and_count(ptr, bytes, 0xf00d, stream, back),
             words,
         );
         check!(cuMemFreeAsync(ptr, stream));
@@ -205,7 +229,7 @@ fn main() {
         check!(cuMemAllocAsync(&mut ptr, bytes, stream));
         expect_all(
             "cuMemAllocAsync from the current pool",
-            set_and_count(ptr, bytes, 0xbeef, stream),
+            set_and_count(ptr, bytes, 0xbeef, stream, back),
             words,
         );
         let mut used: c_ulonglong = 0;
@@ -217,10 +241,18 @@ fn main() {
             if holds { "yes" } else { "no" }
         );
         expect(holds, "cuMemAllocAsync allocated from the current pool");
+        delay(stream);
         check!(cuMemFreeAsync(ptr, stream));
         check!(cuMemSetMemPool(&mut place, pinned, pool));
+        check!(cuMemGetMemPool(&mut current, &mut place, pinned));
+        expect(
+            current == pool,
+            "cuMemSetMemPool makes the default pool current again",
+        );
         check!(cuStreamSynchronize(stream));
+        expect_idle(stream, "the free done after cuStreamSynchronize");
         check!(cuMemPoolDestroy(own));
+        check!(cuMemFreeHost(back.cast()));
         check!(cuStreamDestroy(stream));
         check!(cuDevicePrimaryCtxRelease(device));
         finish()

@@ -3,7 +3,8 @@
 // (cuStreamWriteValue64) that a kernel then copies, and writes a 32-bit word the host polls
 // (cuStreamWriteValue32); a 64-bit wait the host releases (cuStreamWaitValue64); a batch of a
 // wait and two writes (cuStreamBatchMemOp). The host sees each write, the kernel the stream's.
-// Rust program: stream_memops.rs.
+// Each wait is seen holding: the host looks long after a stream that did not wait would have
+// written. Rust program: stream_memops.rs.
 #include "common.h"
 
 int main(int argc, char** argv) {
@@ -32,20 +33,25 @@ int main(int argc, char** argv) {
     CUstream stream = NULL;
     check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
-    // Wait for the host's flag, write the value, let the kernel copy it, then say done.
+    // Wait for the host's flag, then (after a delay, so that the results are certainly not there
+    // before the host synchronises) write the value, let the kernel copy it, and say done. The
+    // host looks at done twice the delay after queuing: a stream that did not wait would have
+    // written it by then.
     const unsigned long long value = 0x1122334455667788ull;
     check(cuStreamWaitValue32(stream, flag, 1, CU_STREAM_WAIT_VALUE_GEQ));
+    delay(stream);
     check(cuStreamWriteValue64(stream, written, value, 0));
     void* args[] = {&written, &seen};
     check(cuLaunchKernel(observe, 1, 1, 1, 1, 1, 1, 0, stream, args, NULL));
     check(cuStreamWriteValue32(stream, done, 1, 0));
+    sleep_ms(2 * DELAY_MS);
     printf("before the flag: done = %u\n", words[1]);
     expect(words[1] == 0, "the stream waits for the flag");
     words[0] = 1;
-    bool arrived = wait_for(&words[1], 1);
-    printf("after the flag: done = %u\n", words[1]);
-    expect(arrived, "the stream wrote done after the host set the flag");
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the stream's work done after cuStreamSynchronize");
+    printf("after the flag: done = %u\n", words[1]);
+    expect(words[1] == 1, "the stream wrote done after the host set the flag");
     unsigned long long copied = 0;
     check(cuMemcpyDtoH(&copied, seen, 8));
     printf("the kernel saw 0x%llx\n", copied);
@@ -54,10 +60,11 @@ int main(int argc, char** argv) {
     // A 64-bit wait the host releases.
     check(cuStreamWaitValue64(stream, host64, 42, CU_STREAM_WAIT_VALUE_EQ));
     check(cuStreamWriteValue32(stream, done, 2, 0));
+    sleep_ms(DELAY_MS);
     printf("before the 64-bit word: done = %u\n", words[1]);
     expect(words[1] == 1, "the stream waits for the 64-bit word");
     *word64 = 42;
-    arrived = wait_for(&words[1], 2);
+    bool arrived = wait_for(&words[1], 2);
     printf("after the 64-bit word: done = %u\n", words[1]);
     expect(arrived, "the stream wrote done after the host's 64-bit word");
 
@@ -74,8 +81,10 @@ int main(int argc, char** argv) {
     ops[2].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
     ops[2].writeValue.address = written;
     ops[2].writeValue.value64 = 7;
+    delay(stream);
     check(cuStreamBatchMemOp(stream, 3, ops, 0));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the batch done after cuStreamSynchronize");
     check(cuMemcpyDtoH(&copied, written, 8));
     printf("after the batch: done = %u, device word = %llu\n", words[1], copied);
     expect(words[1] == 3 && copied == 7, "the batch's writes arrived");

@@ -3,7 +3,9 @@
 //! memory (`cuStreamWriteValue64`) that a kernel then copies, and writes a 32-bit word the host
 //! polls (`cuStreamWriteValue32`); a 64-bit wait the host releases (`cuStreamWaitValue64`); a
 //! batch of a wait and two writes (`cuStreamBatchMemOp`). The host sees each write, the kernel
-//! the stream's. C twin: `stream_memops.cpp`.
+//! the stream's. Each wait is seen holding: the host looks long after a stream that did not wait
+//! would have written. The argument control `wrong_flag` creates the stream with another flag,
+//! which the output does not show. C twin: `stream_memops.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -12,7 +14,8 @@ use std::ffi::{c_uint, c_ulonglong, c_void};
 use std::mem::zeroed;
 use std::ptr;
 
-use common::{check, expect, finish, load_module, wait_for};
+use common::{check, control, delay, expect, expect_idle, finish, load_module, sleep_ms};
+use common::{wait_for, DELAY_MS};
 use cuda_driver_sys::*;
 
 fn main() {
@@ -54,12 +57,21 @@ fn main() {
         check!(cuMemAlloc(&mut written, 8));
         check!(cuMemAlloc(&mut seen, 8));
         let mut stream: CUstream = ptr::null_mut();
-        check!(cuStreamCreate(&mut stream, CU_STREAM_NON_BLOCKING.0));
+        let flags = if control("wrong_flag") {
+            CU_STREAM_DEFAULT
+        } else {
+            CU_STREAM_NON_BLOCKING
+        };
+        check!(cuStreamCreate(&mut stream, flags.0));
 
-        // Wait for the host's flag, write the value, let the kernel copy it, then say done.
+        // Wait for the host's flag, then (after a delay, so that the results are certainly not
+        // there before the host synchronises) write the value, let the kernel copy it, and say
+        // done. The host looks at done twice the delay after queuing: a stream that did not wait
+        // would have written it by then.
         let value: c_ulonglong = 0x1122334455667788;
         let geq = CU_STREAM_WAIT_VALUE_GEQ.0;
         check!(cuStreamWaitValue32(stream, flag, 1, geq));
+        delay(stream);
         check!(cuStreamWriteValue64(stream, written, value, 0));
         let mut args: [*mut c_void; 2] = [
             (&mut written as *mut CUdeviceptr).cast(),
@@ -80,13 +92,17 @@ fn main() {
         ));
         check!(cuStreamWriteValue32(stream, done, 1, 0));
         let done_now = || ptr::read_volatile(words.add(1));
+        sleep_ms(2 * DELAY_MS);
         println!("before the flag: done = {}", done_now());
         expect(done_now() == 0, "the stream waits for the flag");
         ptr::write_volatile(words, 1);
-        let arrived = wait_for(words.add(1), 1);
-        println!("after the flag: done = {}", done_now());
-        expect(arrived, "the stream wrote done after the host set the flag");
         check!(cuStreamSynchronize(stream));
+        expect_idle(stream, "the stream's work done after cuStreamSynchronize");
+        println!("after the flag: done = {}", done_now());
+        expect(
+            done_now() == 1,
+            "the stream wrote done after the host set the flag",
+        );
         let mut copied: c_ulonglong = 0;
         check!(cuMemcpyDtoH(
             (&mut copied as *mut c_ulonglong).cast(),
@@ -100,6 +116,7 @@ fn main() {
         let eq = CU_STREAM_WAIT_VALUE_EQ.0;
         check!(cuStreamWaitValue64(stream, host64, 42, eq));
         check!(cuStreamWriteValue32(stream, done, 2, 0));
+        sleep_ms(DELAY_MS);
         println!("before the 64-bit word: done = {}", done_now());
         expect(done_now() == 1, "the stream waits for the 64-bit word");
         ptr::write_volatile(word64, 42);
@@ -123,8 +140,10 @@ fn main() {
         ops[2].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
         ops[2].writeValue.address = written;
         ops[2].writeValue.__bindgen_anon_1.value64 = 7;
+        delay(stream);
         check!(cuStreamBatchMemOp(stream, 3, ops.as_mut_ptr(), 0));
         check!(cuStreamSynchronize(stream));
+        expect_idle(stream, "the batch done after cuStreamSynchronize");
         check!(cuMemcpyDtoH(
             (&mut copied as *mut c_ulonglong).cast(),
             written,

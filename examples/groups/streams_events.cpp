@@ -6,8 +6,11 @@
 // events with each creation flag, recorded with flags, queried, synchronized and timed. Functions
 // of headers newer than the GPU driver (CUDA 13.2's capture to a CIG, 13.3's recapture) are looked
 // up with cuGetProcAddress: where the driver has none, the program prints what its lookup
-// answered.
-// Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+// answered. Where the effect of a call is an order (a wait, a synchronisation), the program makes
+// the wrong order certain without it: the stream waited for is delayed (delay(), or a kernel that
+// spins first), and what the later work found is copied out and checked.
+// Kernels: examples/kernels/graphs.ptx (add_value) and late_write.ptx (late_fill); argv[1] is the
+// kernels folder.
 #include "common.h"
 #include <cudaTypedefs.h>
 
@@ -20,6 +23,10 @@ static void CUDA_CB count_call(CUstream stream, CUresult status, void* user_data
 }
 
 #define N 256
+// What every element of the data holds before the three kernels add to it.
+static const int START = 100;
+// How long the second stream's kernel waits before it writes: well within a delay.
+static const unsigned long long SPIN_NS = 50000000ull;
 
 // Enqueues add_value(data, value, N) on `stream`.
 static void add(CUfunction add_value, CUstream stream, CUdeviceptr data, int value)
@@ -29,12 +36,13 @@ static void add(CUfunction add_value, CUstream stream, CUdeviceptr data, int val
     check(cuLaunchKernel(add_value, 1, 1, 1, N, 1, 1, 0, stream, args, nullptr));
 }
 
-// Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
+// Zeroes `data` and runs `graph` once, on `stream` after a delay, and checks every element equals
+// `expected`.
 static void run_and_check(const char* what, CUgraph graph, CUstream stream, CUdeviceptr data, int expected)
 {
     CUgraphExec exec;
-    check(cuMemsetD32(data, 0, N));
-    check(cuCtxSynchronize());
+    delay(stream);
+    check(cuMemsetD32Async(data, 0, N, stream));
     if (!check(cuGraphInstantiate(&exec, graph, 0)))
         return;
     check(cuGraphLaunch(exec, stream));
@@ -59,10 +67,15 @@ int main(int argc, char** argv)
         return finish();
     CUmodule module = load_module(argc, argv, "graphs.ptx");
     CUfunction add_value = get_function(module, "add_value");
-    if (add_value == NULL)
+    CUmodule late = load_module(argc, argv, "late_write.ptx");
+    CUfunction late_fill = get_function(late, "late_fill");
+    if (add_value == NULL || late_fill == NULL)
         return finish();
-    CUdeviceptr data;
+    // The data, and what the second and third kernels found there (N words each) and the word the
+    // spinning kernel marks.
+    CUdeviceptr data, seen;
     check(cuMemAlloc(&data, N * sizeof(int)));
+    check(cuMemAlloc(&seen, (2 * N + 1) * sizeof(int)));
 
     // Streams and what they report.
     int least = 0, greatest = 0;
@@ -117,28 +130,47 @@ int main(int argc, char** argv)
     memset(&value, 0, sizeof(value));
     check(cuStreamGetAttribute(urgent, CU_STREAM_ATTRIBUTE_PRIORITY, &value));
     expect(value.priority == greatest, "the priority attribute");
+    memset(&value, 0, sizeof(value));
+    check(cuStreamGetAttribute(plain, CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN, &value));
+    expect(value.memSyncDomain == CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE, "the memory synchronization domain set");
 
-    // Work, callbacks, events and waits.
+    // Work, callbacks, events and waits: the data set to START, then a kernel on plain adds 1, one
+    // on urgent after it adds 2, one on plain after that adds 4. Before its kernel, each of the
+    // later two copies what the data holds; plain is delayed before its first kernel, and urgent
+    // spins before its own (marking the last word of seen): where a wait does not happen, the copy
+    // certainly comes before the kernel waited for. The interprocess event, recorded behind one
+    // more delay, is still pending right after; timing_end's and the stream's synchronisations are
+    // seen in the queries after them.
     CUevent timing_start, timing_end, blocking, no_timing, interprocess;
     check(cuEventCreate(&timing_start, CU_EVENT_DEFAULT));
     check(cuEventCreate(&timing_end, CU_EVENT_DEFAULT));
     check(cuEventCreate(&blocking, CU_EVENT_BLOCKING_SYNC));
     check(cuEventCreate(&no_timing, CU_EVENT_DISABLE_TIMING));
     check(cuEventCreate(&interprocess, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
-    check(cuMemsetD32(data, 0, N));
-    check(cuCtxSynchronize());
     int calls = 0;
     check(cuEventRecord(timing_start, plain));
+    delay(plain);
+    check(cuMemsetD32Async(data, START, N, plain));
     add(add_value, plain, data, 1);
     check(cuEventRecordWithFlags(no_timing, plain, CU_EVENT_RECORD_DEFAULT));
+    const size_t bytes = N * sizeof(int);
     check(cuStreamWaitEvent(urgent, no_timing, CU_EVENT_WAIT_DEFAULT));
+    check(cuMemcpyDtoDAsync(seen, data, bytes, urgent));
+    CUdeviceptr mark = seen + 2 * bytes;
+    unsigned int one = 1;
+    unsigned long long ns = SPIN_NS;
+    void* spin_args[] = { &mark, &one, &one, &ns };
+    check(cuLaunchKernel(late_fill, 1, 1, 1, 1, 1, 1, 0, urgent, spin_args, nullptr));
     add(add_value, urgent, data, 2);
     check(cuEventRecord(blocking, urgent));
     check(cuStreamWaitEvent(plain, blocking, 0));
+    check(cuMemcpyDtoDAsync(seen + bytes, data, bytes, plain));
     add(add_value, plain, data, 4);
     check(cuStreamAddCallback(plain, count_call, &calls, 0));
     check(cuEventRecord(timing_end, plain));
+    delay(plain);
     check(cuEventRecord(interprocess, plain));
+    expect(cuEventQuery(interprocess) == CUDA_ERROR_NOT_READY, "the interprocess event pending while its stream runs");
     check(cuEventSynchronize(timing_end));
     check(cuEventQuery(timing_end));
     check(cuStreamSynchronize(plain));
@@ -155,23 +187,28 @@ int main(int argc, char** argv)
     show("cuEventElapsedTime(DISABLE_TIMING)", cuEventElapsedTime(&ms, timing_start, no_timing));
     int host[N];
     check(cuMemcpyDtoH(host, data, sizeof(host)));
+    int found[2 * N + 1] = {0};
+    check(cuMemcpyDtoH(found, seen, sizeof(found)));
     printf("three kernels on two streams, ordered by events: %d\n", host[0]);
-    bool ordered = true;
+    bool ordered = found[2 * N] == 1;
     for (int i = 0; i < N; ++i)
-        ordered = ordered && host[i] == 7;
+        ordered = ordered && host[i] == START + 7 && found[i] == START + 1 && found[N + i] == START + 3;
     expect(ordered, "three kernels ordered by events");
     expect(calls == 1, "the callback ran once");
 
     // Managed memory attached to one stream.
     CUdeviceptr managed;
     check(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
+    delay(plain);
     check(cuStreamAttachMemAsync(plain, managed, 0, CU_MEM_ATTACH_SINGLE));
     check(cuStreamSynchronize(plain));
-    *(int*)managed = 5;
+    expect_idle(plain, "the attachment done after cuStreamSynchronize");
+    *(volatile int*)managed = 5;
+    delay(plain);
     add(add_value, plain, managed, 1);
     check(cuStreamSynchronize(plain));
-    printf("managed memory attached to the stream: %d\n", *(int*)managed);
-    expect(*(int*)managed == 6, "managed memory attached to the stream");
+    printf("managed memory attached to the stream: %d\n", *(volatile int*)managed);
+    expect(*(volatile int*)managed == 6, "managed memory attached to the stream");
     check(cuMemFree(managed));
 
     // Stream capture.
@@ -189,37 +226,47 @@ int main(int argc, char** argv)
     cuuint64_t capture_id = 0;
     CUgraph capturing = nullptr;
     const CUgraphNode* deps = nullptr;
-    const CUgraphEdgeData* edges = nullptr;
+    const CUgraphEdgeData* edge_data = nullptr;
     size_t count = 0;
 #if CUDA_VERSION >= 13000
-    check(cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
+    check(cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &edge_data, &count));
 #else
     check(cuStreamGetCaptureInfo(plain, &status, &capture_id, &capturing, &deps, &count));
-    check(cuStreamGetCaptureInfo_v3(plain, &status, &capture_id, &capturing, &deps, &edges, &count));
+    check(cuStreamGetCaptureInfo_v3(plain, &status, &capture_id, &capturing, &deps, &edge_data, &count));
 #endif
     printf("capture info: %zu dependency\n", count);
     expect(count == 1 && capture_id != 0 && capturing != nullptr, "the capture's dependency, id and graph");
-    // The dependencies set to the first kernel's node (as they are), the second kernel, then the
-    // first node added again: the last kernel depends on both.
+    // After the second kernel (which depends on the first), the dependencies set back to the first
+    // kernel's node, then the second's added: the last kernel depends on both, three edges in all
+    // (without either update, two).
     CUgraphNode first = count == 1 ? deps[0] : nullptr;
-#if CUDA_VERSION >= 13000
-    check(cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
-#else
-    check(cuStreamUpdateCaptureDependencies(plain, &first, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
-#endif
     add(add_value, plain, data, 10);
 #if CUDA_VERSION >= 13000
-    check(cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+    check(cuStreamGetCaptureInfo(plain, &status, nullptr, nullptr, &deps, nullptr, &count));
 #else
-    check(cuStreamUpdateCaptureDependencies_v2(plain, &first, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+    check(cuStreamGetCaptureInfo(plain, &status, nullptr, nullptr, &deps, &count));
+#endif
+    CUgraphNode second = count == 1 ? deps[0] : nullptr;
+#if CUDA_VERSION >= 13000
+    check(cuStreamUpdateCaptureDependencies(plain, &first, nullptr, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies(plain, &second, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+#else
+    check(cuStreamUpdateCaptureDependencies(plain, &first, 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+    check(cuStreamUpdateCaptureDependencies_v2(plain, &second, nullptr, 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
 #endif
     add(add_value, plain, data, 100);
     CUgraph captured = nullptr;
     check(cuStreamEndCapture(plain, &captured));
-    size_t nodes = 0, roots = 0;
+    size_t nodes = 0, roots = 0, edges = 0;
     check(cuGraphGetNodes(captured, nullptr, &nodes));
     check(cuGraphGetRootNodes(captured, nullptr, &roots));
-    printf("captured %zu nodes, %zu of them roots\n", nodes, roots);
+#if CUDA_VERSION >= 13000
+    check(cuGraphGetEdges(captured, nullptr, nullptr, nullptr, &edges));
+#else
+    check(cuGraphGetEdges(captured, nullptr, nullptr, &edges));
+#endif
+    printf("captured %zu nodes, %zu of them roots, %zu edges\n", nodes, roots, edges);
+    expect(edges == 3, "the last captured kernel after both others, as the dependencies were updated");
     run_and_check("the captured graph", captured, plain, data, 111);
 
     // A capture into an existing graph, after its node.
@@ -259,6 +306,7 @@ int main(int argc, char** argv)
 
     check(cuGraphDestroy(existing));
     check(cuGraphDestroy(captured));
+    check(cuMemFree(seen));
     CUevent events[] = { timing_start, timing_end, blocking, no_timing, interprocess };
     for (int i = 0; i < 5; ++i)
         check(cuEventDestroy(events[i]));
@@ -266,6 +314,7 @@ int main(int argc, char** argv)
     check(cuStreamDestroy(urgent));
     check(cuStreamDestroy(plain));
     check(cuMemFree(data));
+    check(cuModuleUnload(late));
     check(cuModuleUnload(module));
     check(cuDevicePrimaryCtxRelease(device));
     return finish();

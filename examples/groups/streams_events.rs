@@ -5,9 +5,14 @@
 //! the captured graphs run and their results checked; events with each creation flag, recorded
 //! with flags, queried, synchronized and timed. Functions of headers newer than the GPU driver
 //! (CUDA 13.2's capture to a CIG, 13.3's recapture) are looked up with the typed cuGetProcAddress
-//! (`entry`): where the driver has none, the program prints what its lookup answered. C twin:
-//! streams_events.cpp.
-//! Kernels: examples/kernels/graphs.ptx (add_value); argv[1] is the kernels folder.
+//! (`entry`): where the driver has none, the program prints what its lookup answered. Where the
+//! effect of a call is an order (a wait, a synchronisation), the program makes the wrong order
+//! certain without it: the stream waited for is delayed ([`common::delay`], or a kernel that spins
+//! first), and what the later work found is copied out and checked. The argument control
+//! `wrong_stream` records the timing start event on another stream, which the output does not
+//! show. C twin: streams_events.cpp.
+//! Kernels: examples/kernels/graphs.ptx (add_value) and late_write.ptx (late_fill); argv[1] is
+//! the kernels folder.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -19,7 +24,8 @@ use std::ptr;
 
 #[cfg(feature = "cuda-13020")]
 use common::show_missing;
-use common::{check, expect, finish, get_function, load_module, primary_context, show};
+use common::{check, control, delay, expect, expect_idle, finish, get_function};
+use common::{load_module, primary_context, show};
 use cuda_driver_sys::*;
 
 /// A stream callback: counts its calls.
@@ -30,6 +36,10 @@ unsafe extern "C" fn count_call(_stream: CUstream, status: CUresult, user_data: 
 }
 
 const N: usize = 256;
+/// What every element of the data holds before the three kernels add to it.
+const START: c_int = 100;
+/// How long the second stream's kernel waits before it writes: well within a delay.
+const SPIN_NS: u64 = 50_000_000;
 
 /// Enqueues add_value(data, value, N) on `stream`.
 unsafe fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mut value: c_int) {
@@ -56,7 +66,8 @@ unsafe fn add(add_value: CUfunction, stream: CUstream, mut data: CUdeviceptr, mu
     }
 }
 
-/// Zeroes `data`, runs `graph` once on `stream`, and checks every element equals `expected`.
+/// Zeroes `data` and runs `graph` once, on `stream` after a delay, and checks every element equals
+/// `expected`.
 unsafe fn run_and_check(
     what: &str,
     graph: CUgraph,
@@ -66,8 +77,8 @@ unsafe fn run_and_check(
 ) {
     unsafe {
         let mut exec: CUgraphExec = ptr::null_mut();
-        check!(cuMemsetD32(data, 0, N));
-        check!(cuCtxSynchronize());
+        delay(stream);
+        check!(cuMemsetD32Async(data, 0, N, stream));
         if !check!(cuGraphInstantiate(&mut exec, graph, 0)) {
             return;
         }
@@ -95,11 +106,16 @@ fn main() {
         };
         let module = load_module("graphs.ptx");
         let add_value = get_function(module, c"add_value");
-        if add_value.is_null() {
+        let late = load_module("late_write.ptx");
+        let late_fill = get_function(late, c"late_fill");
+        if add_value.is_null() || late_fill.is_null() {
             finish();
         }
-        let mut data: CUdeviceptr = 0;
+        // The data, and what the second and third kernels found there (N words each) and the
+        // word the spinning kernel marks.
+        let (mut data, mut seen): (CUdeviceptr, CUdeviceptr) = (0, 0);
         check!(cuMemAlloc(&mut data, N * size_of::<c_int>()));
+        check!(cuMemAlloc(&mut seen, (2 * N + 1) * size_of::<c_int>()));
 
         // Streams and what they report.
         let (mut least, mut greatest): (c_int, c_int) = (0, 0);
@@ -192,8 +208,24 @@ fn main() {
             &mut value
         ));
         expect(value.priority == greatest, "the priority attribute");
+        value = zeroed();
+        check!(cuStreamGetAttribute(
+            plain,
+            CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN,
+            &mut value
+        ));
+        expect(
+            value.memSyncDomain == CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE,
+            "the memory synchronization domain set",
+        );
 
-        // Work, callbacks, events and waits.
+        // Work, callbacks, events and waits: the data set to START, then a kernel on plain adds 1,
+        // one on urgent after it adds 2, one on plain after that adds 4. Before its kernel, each
+        // of the later two copies what the data holds; plain is delayed before its first kernel,
+        // and urgent spins before its own (marking the last word of seen): where a wait does not
+        // happen, the copy certainly comes before the kernel waited for. The interprocess event,
+        // recorded behind one more delay, is still pending right after; timing_end's and the
+        // stream's synchronisations are seen in the queries after them.
         let mut timing_start: CUevent = ptr::null_mut();
         let mut timing_end: CUevent = ptr::null_mut();
         let mut blocking: CUevent = ptr::null_mut();
@@ -207,24 +239,54 @@ fn main() {
             &mut interprocess,
             CU_EVENT_INTERPROCESS.0 | CU_EVENT_DISABLE_TIMING.0,
         ));
-        check!(cuMemsetD32(data, 0, N));
-        check!(cuCtxSynchronize());
         let mut calls: c_int = 0;
-        check!(cuEventRecord(timing_start, plain));
+        let timed = if control("wrong_stream") { copy } else { plain };
+        check!(cuEventRecord(timing_start, timed));
+        delay(plain);
+        check!(cuMemsetD32Async(data, START as c_uint, N, plain));
         add(add_value, plain, data, 1);
         check!(cuEventRecordWithFlags(
             no_timing,
             plain,
             CU_EVENT_RECORD_DEFAULT.0
         ));
+        let bytes = N * size_of::<c_int>();
         check!(cuStreamWaitEvent(
             urgent,
             no_timing,
             CU_EVENT_WAIT_DEFAULT.0
         ));
+        check!(cuMemcpyDtoDAsync(seen, data, bytes, urgent));
+        let mut mark = seen + 2 * bytes as CUdeviceptr;
+        let (mut one, mut ns) = (1 as c_uint, SPIN_NS);
+        let mut spin_args: [*mut c_void; 4] = [
+            (&raw mut mark).cast(),
+            (&raw mut one).cast(),
+            (&raw mut one).cast(),
+            (&raw mut ns).cast(),
+        ];
+        check!(cuLaunchKernel(
+            late_fill,
+            1,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            urgent,
+            spin_args.as_mut_ptr(),
+            ptr::null_mut()
+        ));
         add(add_value, urgent, data, 2);
         check!(cuEventRecord(blocking, urgent));
         check!(cuStreamWaitEvent(plain, blocking, 0));
+        check!(cuMemcpyDtoDAsync(
+            seen + bytes as CUdeviceptr,
+            data,
+            bytes,
+            plain
+        ));
         add(add_value, plain, data, 4);
         check!(cuStreamAddCallback(
             plain,
@@ -233,7 +295,12 @@ fn main() {
             0
         ));
         check!(cuEventRecord(timing_end, plain));
+        delay(plain);
         check!(cuEventRecord(interprocess, plain));
+        expect(
+            cuEventQuery(interprocess) == CUDA_ERROR_NOT_READY,
+            "the interprocess event pending while its stream runs",
+        );
         check!(cuEventSynchronize(timing_end));
         check!(cuEventQuery(timing_end));
         check!(cuStreamSynchronize(plain));
@@ -258,12 +325,22 @@ fn main() {
             data,
             size_of::<[c_int; N]>(),
         ));
+        let mut found = [0 as c_int; 2 * N + 1];
+        check!(cuMemcpyDtoH(
+            found.as_mut_ptr() as *mut c_void,
+            seen,
+            size_of::<[c_int; 2 * N + 1]>(),
+        ));
         println!(
             "three kernels on two streams, ordered by events: {}",
             host[0]
         );
+        let (second, third) = found[..2 * N].split_at(N);
         expect(
-            host.iter().all(|&h| h == 7),
+            host.iter().all(|&h| h == START + 7)
+                && second.iter().all(|&h| h == START + 1)
+                && third.iter().all(|&h| h == START + 3)
+                && found[2 * N] == 1,
             "three kernels ordered by events",
         );
         expect(calls == 1, "the callback ran once");
@@ -275,6 +352,7 @@ fn main() {
             4096,
             CU_MEM_ATTACH_GLOBAL.0
         ));
+        delay(plain);
         check!(cuStreamAttachMemAsync(
             plain,
             managed,
@@ -282,8 +360,10 @@ fn main() {
             CU_MEM_ATTACH_SINGLE.0
         ));
         check!(cuStreamSynchronize(plain));
+        expect_idle(plain, "the attachment done after cuStreamSynchronize");
         let managed_ptr = managed as *mut c_int;
         managed_ptr.write_volatile(5);
+        delay(plain);
         add(add_value, plain, managed, 1);
         check!(cuStreamSynchronize(plain));
         let attached = managed_ptr.read_volatile();
@@ -309,7 +389,7 @@ fn main() {
         let mut capture_id: cuuint64_t = 0;
         let mut capturing: CUgraph = ptr::null_mut();
         let mut deps: *const CUgraphNode = ptr::null();
-        let mut edges: *const CUgraphEdgeData = ptr::null();
+        let mut edge_data: *const CUgraphEdgeData = ptr::null();
         let mut count: usize = 0;
         #[cfg(feature = "cuda-13000")]
         check!(cuStreamGetCaptureInfo(
@@ -318,7 +398,7 @@ fn main() {
             &mut capture_id,
             &mut capturing,
             &mut deps,
-            &mut edges,
+            &mut edge_data,
             &mut count,
         ));
         #[cfg(not(feature = "cuda-13000"))]
@@ -337,19 +417,41 @@ fn main() {
                 &mut capture_id,
                 &mut capturing,
                 &mut deps,
-                &mut edges,
+                &mut edge_data,
                 &mut count,
             ));
         }
-        let _ = edges;
+        let _ = edge_data;
         println!("capture info: {} dependency", count);
         expect(
             count == 1 && capture_id != 0 && !capturing.is_null(),
             "the capture's dependency, id and graph",
         );
-        // The dependencies set to the first kernel's node (as they are), the second kernel, then the
-        // first node added again: the last kernel depends on both.
+        // After the second kernel (which depends on the first), the dependencies set back to the
+        // first kernel's node, then the second's added: the last kernel depends on both, three
+        // edges in all (without either update, two).
         let mut first: CUgraphNode = if count == 1 { *deps } else { ptr::null_mut() };
+        add(add_value, plain, data, 10);
+        #[cfg(feature = "cuda-13000")]
+        check!(cuStreamGetCaptureInfo(
+            plain,
+            &mut status,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut deps,
+            ptr::null_mut(),
+            &mut count,
+        ));
+        #[cfg(not(feature = "cuda-13000"))]
+        check!(cuStreamGetCaptureInfo(
+            plain,
+            &mut status,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut deps,
+            &mut count,
+        ));
+        let mut second: CUgraphNode = if count == 1 { *deps } else { ptr::null_mut() };
         #[cfg(feature = "cuda-13000")]
         check!(cuStreamUpdateCaptureDependencies(
             plain,
@@ -365,11 +467,10 @@ fn main() {
             1,
             CU_STREAM_SET_CAPTURE_DEPENDENCIES.0,
         ));
-        add(add_value, plain, data, 10);
         #[cfg(feature = "cuda-13000")]
         check!(cuStreamUpdateCaptureDependencies(
             plain,
-            &mut first,
+            &mut second,
             ptr::null(),
             1,
             CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
@@ -377,7 +478,7 @@ fn main() {
         #[cfg(not(feature = "cuda-13000"))]
         check!(cuStreamUpdateCaptureDependencies_v2(
             plain,
-            &mut first,
+            &mut second,
             ptr::null(),
             1,
             CU_STREAM_ADD_CAPTURE_DEPENDENCIES.0,
@@ -385,10 +486,29 @@ fn main() {
         add(add_value, plain, data, 100);
         let mut captured: CUgraph = ptr::null_mut();
         check!(cuStreamEndCapture(plain, &mut captured));
-        let (mut nodes, mut roots): (usize, usize) = (0, 0);
+        let (mut nodes, mut roots, mut edges): (usize, usize, usize) = (0, 0, 0);
         check!(cuGraphGetNodes(captured, ptr::null_mut(), &mut nodes));
         check!(cuGraphGetRootNodes(captured, ptr::null_mut(), &mut roots));
-        println!("captured {} nodes, {} of them roots", nodes, roots);
+        #[cfg(feature = "cuda-13000")]
+        check!(cuGraphGetEdges(
+            captured,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut edges
+        ));
+        #[cfg(not(feature = "cuda-13000"))]
+        check!(cuGraphGetEdges(
+            captured,
+            ptr::null_mut(),
+            ptr::null_mut(),
+            &mut edges
+        ));
+        println!("captured {nodes} nodes, {roots} of them roots, {edges} edges");
+        expect(
+            edges == 3,
+            "the last captured kernel after both others, as the dependencies were updated",
+        );
         run_and_check("the captured graph", captured, plain, data, 111);
 
         // A capture into an existing graph, after its node.
@@ -444,6 +564,7 @@ fn main() {
 
         check!(cuGraphDestroy(existing));
         check!(cuGraphDestroy(captured));
+        check!(cuMemFree(seen));
         let events = [timing_start, timing_end, blocking, no_timing, interprocess];
         for event in events {
             check!(cuEventDestroy(event));
@@ -452,6 +573,7 @@ fn main() {
         check!(cuStreamDestroy(urgent));
         check!(cuStreamDestroy(plain));
         check!(cuMemFree(data));
+        check!(cuModuleUnload(late));
         check!(cuModuleUnload(module));
         check!(cuDevicePrimaryCtxRelease(device));
         finish()

@@ -4,7 +4,8 @@
 // accessed by), prefetched to the device and its data read there and on the host, every range
 // attribute alone and all at once; the CUDA 13 batch prefetch, discard, and discard and
 // prefetch; and where the header has it, cuMemGetLocationInfo through cuGetProcAddress (it is
-// newer than CUDA 13.0). Rust program: unified.rs.
+// newer than CUDA 13.0). Each prefetch waits behind a delay in its stream, so that the stream's
+// query after the synchronisation shows that it waited. Rust program: unified.rs.
 #include "common.h"
 #include <cudaTypedefs.h>
 
@@ -114,6 +115,9 @@ int main() {
     int one = 1;
     check(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
     pointer_attributes("device memory", device_memory);
+    int memops = 0;
+    check(cuPointerGetAttribute(&memops, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
+    expect(memops == 1, "SYNC_MEMOPS set on the device memory");
     pointer_attributes("page-locked host memory", (CUdeviceptr)pinned);
     pointer_attributes("managed memory", managed);
 
@@ -136,8 +140,10 @@ int main() {
     check(cuMemAdvise(managed, size, CU_MEM_ADVISE_SET_READ_MOSTLY, on_device(device)));
     check(cuMemAdvise(managed, size, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, on_device(device)));
     check(cuMemAdvise(managed, size, CU_MEM_ADVISE_SET_ACCESSED_BY, on_device(device)));
+    delay(stream);
     check(cuMemPrefetchAsync(managed, size, on_device(device), 0, stream));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the prefetch to the device done after cuStreamSynchronize");
     for (size_t i = 0; i < RANGES; i++) {
         int value = -1;
         CUresult code = cuMemRangeGetAttribute(&value, sizeof value, ranges[i].value, managed, size);
@@ -160,9 +166,9 @@ int main() {
     printf("cuMemRangeGetAttributes:");
     for (size_t i = 0; i < RANGES; i++) printf(" %d", values[i]);
     printf("\n");
-    expect(values[0] == 1 && values[1] == device && values[3] == device,
-           "read mostly, preferred on the device and prefetched there");
-    unsigned int* copy = (unsigned int*)malloc(size);
+    expect(values[0] == 1 && values[1] == device && values[2] == device && values[3] == device,
+           "read mostly, preferred on the device, accessed by it and prefetched there");
+    unsigned int* copy = (unsigned int*)calloc(count, sizeof(unsigned int));
     check(cuMemcpyDtoH(copy, managed, size));
     size_t same = 0;
     for (size_t i = 0; i < count; i++) same += copy[i] == (unsigned int)(i * 7 + 1) && words[i] == copy[i];
@@ -179,17 +185,21 @@ int main() {
     host_location.type = CU_MEM_LOCATION_TYPE_HOST;
     CUmemLocation locations[1] = {host_location};
     size_t first[1] = {0};
+    delay(stream);
     check(cuMemPrefetchBatchAsync(halves, half_sizes, 2, locations, first, 1, 0, stream));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the batch prefetch to the host done after cuStreamSynchronize");
     int last = -2;
     check(cuMemRangeGetAttribute(&last, sizeof last, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
                                  managed, size));
     printf("after the batch prefetch to the host: last prefetch location type %d\n", last);
     expect(last == CU_MEM_LOCATION_TYPE_HOST, "the batch prefetched to the host");
+    delay(stream);
     check(cuMemDiscardBatchAsync(halves, half_sizes, 2, 0, stream));
     locations[0] = on_device(device);
     check(cuMemDiscardAndPrefetchBatchAsync(halves, half_sizes, 2, locations, first, 1, 0, stream));
     check(cuStreamSynchronize(stream));
+    expect_idle(stream, "the discards and prefetch done after cuStreamSynchronize");
     check(cuMemRangeGetAttribute(&last, sizeof last, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
                                  managed, size));
     printf("after discard and prefetch to the device: last prefetch location type %d\n", last);

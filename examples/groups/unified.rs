@@ -4,7 +4,10 @@
 //! mostly, preferred location, accessed by), prefetched to the device and its data read there and
 //! on the host, every range attribute alone and all at once; the CUDA 13 batch prefetch, discard,
 //! and discard and prefetch; and where the header has it, `cuMemGetLocationInfo` through
-//! `cuGetProcAddress` (it is newer than CUDA 13.0). C twin: `unified.cpp`.
+//! `cuGetProcAddress` (it is newer than CUDA 13.0). Each prefetch waits behind a delay in its
+//! stream, so that the stream's query after the synchronisation shows that it waited. The
+//! argument control `wrong_offset` reads the attribute set back at another offset into the same
+//! allocation, which the output does not show. C twin: `unified.cpp`.
 
 #[path = "common/mod.rs"]
 mod common;
@@ -12,7 +15,7 @@ mod common;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::ptr;
 
-use common::{check, expect, finish, location, p, result_name};
+use common::{check, control, delay, expect, expect_idle, finish, location, p, result_name};
 use cuda_driver_sys::*;
 
 /// How a pointer attribute's value prints: a pointer (`%p`), a number, an identifier (whether
@@ -173,6 +176,18 @@ fn main() {
             device_memory
         ));
         pointer_attributes("device memory", device_memory);
+        let mut memops: c_int = 0;
+        let at = if control("wrong_offset") {
+            device_memory + 256
+        } else {
+            device_memory
+        };
+        check!(cuPointerGetAttribute(
+            (&mut memops as *mut c_int).cast(),
+            sync,
+            at
+        ));
+        expect(memops == 1, "SYNC_MEMOPS set on the device memory");
         pointer_attributes("page-locked host memory", pinned as CUdeviceptr);
         pointer_attributes("managed memory", managed);
 
@@ -237,8 +252,13 @@ fn main() {
             CU_MEM_ADVISE_SET_ACCESSED_BY,
             here
         ));
+        delay(stream);
         check!(cuMemPrefetchAsync(managed, size, here, 0, stream));
         check!(cuStreamSynchronize(stream));
+        expect_idle(
+            stream,
+            "the prefetch to the device done after cuStreamSynchronize",
+        );
         for (attribute, name) in RANGES {
             let mut value: c_int = -1;
             let code = range_attribute(&mut value, attribute, managed, size);
@@ -266,8 +286,8 @@ fn main() {
         let shown: String = values.iter().map(|v| format!(" {v}")).collect();
         println!("cuMemRangeGetAttributes:{shown}");
         expect(
-            values[0] == 1 && values[1] == device && values[3] == device,
-            "read mostly, preferred on the device and prefetched there",
+            values[0] == 1 && values[1] == device && values[2] == device && values[3] == device,
+            "read mostly, preferred on the device, accessed by it and prefetched there",
         );
         let mut copy: Vec<c_uint> = vec![0; count];
         check!(cuMemcpyDtoH(copy.as_mut_ptr().cast(), managed, size));
@@ -288,6 +308,7 @@ fn main() {
         let mut half_sizes: [usize; 2] = [size / 2, size / 2];
         let mut locations = [location(CU_MEM_LOCATION_TYPE_HOST, 0)];
         let mut first: [usize; 1] = [0];
+        delay(stream);
         check!(cuMemPrefetchBatchAsync(
             halves.as_mut_ptr(),
             half_sizes.as_mut_ptr(),
@@ -299,6 +320,10 @@ fn main() {
             stream
         ));
         check!(cuStreamSynchronize(stream));
+        expect_idle(
+            stream,
+            "the batch prefetch to the host done after cuStreamSynchronize",
+        );
         let mut last: c_int = -2;
         let attribute = CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE;
         check!(range_attribute(&mut last, attribute, managed, size));
@@ -307,6 +332,7 @@ fn main() {
             last == CU_MEM_LOCATION_TYPE_HOST.0 as c_int,
             "the batch prefetched to the host",
         );
+        delay(stream);
         check!(cuMemDiscardBatchAsync(
             halves.as_mut_ptr(),
             half_sizes.as_mut_ptr(),
@@ -326,6 +352,10 @@ fn main() {
             stream
         ));
         check!(cuStreamSynchronize(stream));
+        expect_idle(
+            stream,
+            "the discards and prefetch done after cuStreamSynchronize",
+        );
         check!(range_attribute(&mut last, attribute, managed, size));
         println!("after discard and prefetch to the device: last prefetch location type {last}");
         expect(

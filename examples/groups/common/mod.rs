@@ -4,11 +4,13 @@
 //! Each program includes it with `#[path = "common/mod.rs"] mod common;`.
 #![allow(dead_code, unused_macros, unused_imports)] // every program uses only some of these
 
-use std::ffi::{c_int, c_uint, CStr, OsString};
+use std::ffi::{c_int, c_uint, c_void, CStr, OsString};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use cuda_driver_sys::{cuCtxSetCurrent, cuDeviceGet, cuDevicePrimaryCtxRetain, cuGetErrorName};
+use cuda_driver_sys::{cuLaunchHostFunc, CUstream};
 use cuda_driver_sys::{cuModuleGetFunction, CUfunction, CUmodule, CUresult};
 use cuda_driver_sys::{cuModuleLoad, CUcontext, CUdevice, CUmemLocation, CUmemLocationType};
 
@@ -86,8 +88,58 @@ pub fn failed() -> bool {
     FAILURES.load(Ordering::Relaxed) != 0
 }
 
-/// Prints the last line and exits: 0 when every check held, else 1.
+/// How long [`delay`] holds a stream, in milliseconds: far longer than the host takes from queuing
+/// work to reading its results, and than the work the programs queue takes on the GPU.
+pub const DELAY_MS: u64 = 100;
+
+/// How many delays the program queued ([`delay`]), and how many of them ran.
+static DELAYS_QUEUED: AtomicU32 = AtomicU32::new(0);
+static DELAYS_RUN: AtomicU32 = AtomicU32::new(0);
+
+/// Sleeps `ms` milliseconds (C's `sleep_ms`).
+pub fn sleep_ms(ms: u64) {
+    std::thread::sleep(Duration::from_millis(ms));
+}
+
+/// [`delay`]'s host function: sleeps [`DELAY_MS`], then counts itself.
+unsafe extern "C" fn delay_stream(_user_data: *mut c_void) {
+    sleep_ms(DELAY_MS);
+    DELAYS_RUN.fetch_add(1, Ordering::SeqCst);
+}
+
+/// Holds the work queued in `stream` after this call (null: the legacy default stream) for
+/// [`DELAY_MS`], with a host function that sleeps (`cuLaunchHostFunc`): until then that work
+/// certainly has not run. A program queues one before work whose results the host reads after
+/// waiting for it (`cuStreamSynchronize`, ...), so that where the wait does not happen (a drop
+/// run's dropped call) the host reads before the work, and the check fails rather than racing the
+/// GPU. [`finish`] checks that every delay ran: one that did not is a failure too.
+///
+/// # Safety
+/// `stream` is a stream of the current context, or null.
+pub unsafe fn delay(stream: CUstream) {
+    // SAFETY: the caller's stream; the host function takes no data.
+    if check!(unsafe { cuLaunchHostFunc(stream, Some(delay_stream), std::ptr::null_mut()) }) {
+        DELAYS_QUEUED.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// A check that every [`delay`] ran (those still queued get up to 2 s): [`finish`] makes it, and a
+/// process that ends otherwise (`ipc`'s child) before it exits.
+pub fn expect_delays_ran() {
+    let all_ran = || DELAYS_RUN.load(Ordering::SeqCst) == DELAYS_QUEUED.load(Ordering::SeqCst);
+    for _ in 0..2000 {
+        if all_ran() {
+            break;
+        }
+        sleep_ms(1);
+    }
+    expect(all_ran(), "every delay queued in a stream ran");
+}
+
+/// Prints the last line and exits: 0 when every check held, else 1. First, the check that every
+/// [`delay`] ran.
 pub fn finish() -> ! {
+    expect_delays_ran();
     let failures = FAILURES.load(Ordering::Relaxed);
     println!("Result = {}", if failures == 0 { "PASS" } else { "FAIL" });
     std::process::exit(if failures == 0 { 0 } else { 1 })
@@ -212,9 +264,22 @@ pub fn finished(stream: cuda_driver_sys::CUstream) -> bool {
         if code != CUresult::CUDA_ERROR_NOT_READY {
             return check!(code);
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        sleep_ms(1);
     }
     false
+}
+
+/// Checks that nothing is left in `stream` (null: the legacy default stream), as a synchronisation
+/// just before promises: work held by a [`delay`] is still there where it did not wait. Then waits
+/// for what is left ([`finished`]), so that the program goes on the same way either way.
+///
+/// # Safety
+/// `stream` is a stream of the caller's, or null.
+pub unsafe fn expect_idle(stream: cuda_driver_sys::CUstream, what: &str) {
+    // SAFETY: the caller's stream.
+    let code = unsafe { cuda_driver_sys::cuStreamQuery(stream) };
+    expect(code == CUresult::CUDA_SUCCESS, what);
+    finished(stream);
 }
 
 /// Waits up to 10 s for the word the GPU writes at `word` to hold `value`; whether it did.
@@ -227,7 +292,7 @@ pub unsafe fn wait_for(word: *const c_uint, value: c_uint) -> bool {
         if unsafe { std::ptr::read_volatile(word) } == value {
             return true;
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        sleep_ms(1);
     }
     // SAFETY: the caller's.
     unsafe { std::ptr::read_volatile(word) == value }

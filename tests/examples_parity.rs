@@ -24,8 +24,9 @@
 //!    values (`0x%x` of 32-bit values: at most 8 digits; `contexts`, `coredump_logs`,
 //!    `graph_nodes`), the 64-bit word `stream_memops` checks (`0x1122334455667788`: 16 digits).
 //!    C's `%p` of null, `(nil)`, is left as it is;
-//! 2. `check_driver` reports: a report begins with `<file>.cpp:<line>  ` (C's `__FILE__` and
-//!    `__LINE__`) or `<file>.rs:<line>  ` (Rust's `file!()`, `line!()`) and ends with ` failed. `,
+//! 2. `check_driver` reports: a report begins with `<file>.cpp:<line>  ` or `<file>.h:<line>  `
+//!    (C's `__FILE__` and `__LINE__`: a twin's, or `common.h`'s, whose helpers check their calls
+//!    too) or `<file>.rs:<line>  ` (Rust's `file!()`, `line!()`) and ends with ` failed. `,
 //!    possibly several lines further on (a long Rust expression may be printed over several lines).
 //!    The whole is one line `<file>:<line>  <callee>(…) failed. `, where `<callee>` is the
 //!    expression text before its first `(`. The file and line necessarily differ; so does the

@@ -34,7 +34,7 @@ pub fn is_report(line: &str) -> bool {
 /// The end of a `check_driver` report's first line.
 const FAILED: &str = " failed. ";
 
-/// Rule 2: a report `<file>.{cpp,rs}:<line>  <expression> failed. ` (the expression perhaps over
+/// Rule 2: a report `<file>.{cpp,h,rs}:<line>  <expression> failed. ` (the expression perhaps over
 /// several lines) as `<file>:<line>  <callee>(…) failed. `, and how many lines it took.
 fn check_driver_report(lines: &[&str]) -> Option<(usize, String)> {
     let first = lines[0];
@@ -42,7 +42,7 @@ fn check_driver_report(lines: &[&str]) -> Option<(usize, String)> {
     let (file, line) = location.rsplit_once(':')?;
     let file_ok = !file.is_empty()
         && !file.contains(char::is_whitespace)
-        && (file.ends_with(".cpp") || file.ends_with(".rs"));
+        && [".cpp", ".h", ".rs"].iter().any(|ext| file.ends_with(ext));
     if !file_ok || line.is_empty() || !line.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -262,7 +262,13 @@ mod tests {
         ]);
         assert_eq!(normalise(c), want);
         assert_eq!(normalise(rust), want);
-        // Not a report: no .cpp/.rs location, or no " failed. " end.
+        // A helper of common.h that checks its own call.
+        let helper = c.replace(
+            "/w/examples/context_stack.cpp:32",
+            "/w/examples/groups/common.h:71",
+        );
+        assert_eq!(normalise(&helper), want);
+        // Not a report: no .cpp/.h/.rs location, or no " failed. " end.
         assert_eq!(normalise("a:1  b failed. "), owned(&["a:1  b failed. "]));
         assert_eq!(normalise("x.rs:1  f(a)\n"), owned(&["x.rs:1  f(a)"]));
     }

@@ -20,13 +20,28 @@ pub fn programs(listed: &str, built: impl Fn(&str) -> bool) -> Vec<(String, Stri
         .collect()
 }
 
+/// What the test printed on a line of its log: the line without libtest's `test <name> ... `,
+/// which `--nocapture` puts before the first line a test prints.
+fn printed(line: &str) -> &str {
+    match line
+        .strip_prefix("test ")
+        .and_then(|l| l.split_once(" ... "))
+    {
+        Some((_, rest)) => rest,
+        None => line,
+    }
+}
+
 /// The droppable calls that a list run of `program` found: a spec for each call of each
 /// `<entry>:<calls>[@<g>]` of its line `<program>: drops: ...` in `log`; an error where the log
 /// has no such line or the line cannot be read.
 pub fn droppable(log: &str, program: &str) -> Result<Vec<Spec>> {
     let prefix = format!("{program}: drops: ");
-    let line = (log.lines().find_map(|l| l.strip_prefix(&prefix)))
-        .ok_or_else(|| format!("no `{prefix}...` line"))?;
+    let line = (log
+        .lines()
+        .map(printed)
+        .find_map(|l| l.strip_prefix(&prefix)))
+    .ok_or_else(|| format!("no `{prefix}...` line"))?;
     let mut specs = Vec::new();
     for item in line.split_whitespace().filter(|i| *i != "none") {
         let calls = Spec::parse(item).map_err(|e| format!("`{prefix}{line}`: {e}"))?;
@@ -48,7 +63,7 @@ pub fn drop_run(
     log: &str,
 ) -> DropRun {
     let marker = format!(": drop {spec}: ");
-    let said = log.lines().find_map(|line| {
+    let said = log.lines().map(printed).find_map(|line| {
         let (label, rest) = line.split_once(&marker)?;
         let ours = label == program || label.starts_with(&format!("{program}, "));
         ours.then_some(rest)
@@ -132,6 +147,9 @@ mod tests {
         let run = drop_run("mem", &spec, Some(0), "", said);
         assert_eq!((run.verdict, run.agree), (Verdict::Failed, true));
         assert_eq!(run.detail.as_deref(), Some("FAILED: bytes back"));
+        // As libtest prints it with --nocapture: after the test's name, on the same line.
+        let log = format!("\nrunning 1 test\ntest group::mem ... {said}ok\n");
+        assert!(drop_run("mem", &spec, Some(0), "", &log).agree);
         let control = "mem, control no_copy_check: drop cuMemcpyDtoH_v2:1: PASS; both sides agree";
         let run = drop_run("mem", &spec, Some(0), "", control);
         assert_eq!(

@@ -1,11 +1,13 @@
 //! The checks' logs: each command's output into `OUT/<name>.log`, one line per check on the
 //! terminal, and the failures counted for the summary.
 
+use super::schedule::Ended;
 use crate::base::capture::exit_code;
 use crate::base::{files, process, Result};
 use fs_err::{self as fs, File};
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 /// The logs folder, the checks that failed so far and the programs that were waived (not
 /// passed: they could not test their point on this machine).
@@ -49,6 +51,24 @@ impl Logs {
             self.failures.push(name.to_string());
         }
         passed
+    }
+
+    /// Prints the line of the check `name` that the scheduler ran into its log (`ended` after
+    /// `took`): ok where it exited with 0, else FAILED with how it ended, counted as a failure.
+    pub fn ended(&mut self, name: &str, ended: &Ended, took: Duration) -> bool {
+        let (log, took) = (self.path(name), took.as_secs());
+        let why = match ended {
+            Ended::Exited(0) => {
+                println!("{name:<44} ok ({took} s)");
+                return true;
+            }
+            Ended::Exited(code) => format!("exit {code}"),
+            Ended::Stopped => format!("stopped after {took} s"),
+            Ended::Failed(e) => e.clone(),
+        };
+        println!("{name:<44} FAILED ({why}; {})", log.display());
+        self.failures.push(name.to_string());
+        false
     }
 
     /// Runs `command`, prints its output and keeps it in `OUT/<file>`; a command that cannot

@@ -9,6 +9,7 @@ mod cudarc;
 pub mod drop;
 mod log;
 mod sanitizer;
+mod schedule;
 mod tests;
 
 use crate::base::args::Args;

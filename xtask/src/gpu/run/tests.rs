@@ -1,13 +1,21 @@
 //! The `tests` part: every test binary of the bundle, OpenGL interop through headless EGL, and the
 //! profiler's range under ncu (and nsys where the machine has it).
+//!
+//! The test binaries run side by side (GPU_RUN_TEST_JOBS, default half the CPUs and at most 8),
+//! each running its tests one at a time: the parity tests of the 19 example builds take about two
+//! minutes each alone, past what one command may take in a row. Side by side they share the GPU,
+//! as the drop part's runs do (`drop`'s docs say what that risks for the checks that measure
+//! time); `GPU_RUN_TEST_JOBS=1` runs them in a row.
 
 use super::checks::Checks;
 use super::log::Logs;
+use super::schedule::{self, Job};
 use crate::base::examples::programs::{CONTROLS, TWO_GPUS, WITHOUT_TOOLS};
 use crate::base::process::{self, on_path};
 use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// The lines of the test logs that show what ran: parity, results, C spellings, tables, loading.
 const SUMMARY: &str = "parity ok|PARITY|Result|C spellings:|C spellings;|table, |dynamic-loading, \
@@ -23,6 +31,10 @@ const EGL_VENDOR_FILES: &[&str] = &[
     "/usr/share/glvnd/egl_vendor.d/10_nvidia.json",
 ];
 
+/// How long one test binary may run: the longest, a parity test of every program and control of
+/// a build, takes about two minutes alone.
+const TEST_LIMIT: Duration = Duration::from_secs(20 * 60);
+
 /// Runs the part, on a machine with `gpus` GPUs.
 pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result {
     println!(
@@ -33,20 +45,36 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
     if binaries.is_empty() {
         return Err(format!("{} has no test binaries", here.join("tests").display()).into());
     }
-    for test in binaries {
-        let name = files::name(&test);
-        // tests/<name>-<tag>, the tag of the examples and twins it runs
-        let tag = name.split_once('-').map_or("", |(_, tag)| tag);
-        let test_command = || test_command(here, &test, tag);
-        let mut command = test_command();
+    // Every test binary, side by side: each parity test runs its programs one at a time.
+    let jobs = schedule::jobs("GPU_RUN_TEST_JOBS")?;
+    println!(
+        "  {} test binaries, {jobs} side by side (GPU_RUN_TEST_JOBS)",
+        binaries.len()
+    );
+    let mut runs = Vec::new();
+    for test in &binaries {
+        let name = files::name(test);
+        let mut command = test_command(here, test, tag_of(&name));
         command.args(["--test-threads", "1", "--nocapture"]);
         // The programs and their twins: the coverage of the workspace's own programs.
-        let parity = name.starts_with("examples_parity-");
-        if parity {
+        if name.starts_with("examples_parity-") {
             super::record_calls(here, &logs.out.join("calls").join(&name), &mut command)?;
         }
-        logs.run(&name, &mut command);
-        if !parity {
+        let log = logs.path(&name);
+        runs.push(Job {
+            command,
+            log,
+            limit: TEST_LIMIT,
+        });
+    }
+    schedule::run_side_by_side(runs, jobs, |index, ended, took| {
+        logs.ended(&files::name(&binaries[index]), &ended, took);
+    });
+    for test in &binaries {
+        let name = files::name(test);
+        let tag = tag_of(&name);
+        let test_command = || test_command(here, test, tag);
+        if !name.starts_with("examples_parity-") {
             continue;
         }
         // The waived programs, apart from those that passed.
@@ -104,6 +132,11 @@ pub fn run(here: &Path, checks: &Checks, logs: &mut Logs, gpus: usize) -> Result
     }
     gl_interop(here, logs)?;
     profiler(here, checks, logs)
+}
+
+/// The build tag of the test binary `name` (`tests/<name>-<tag>`): the examples and twins it runs.
+fn tag_of(name: &str) -> &str {
+    name.split_once('-').map_or("", |(_, tag)| tag)
 }
 
 /// The test binary `test` of the bundle `here` (`tests/<name>-<tag>`), given the examples and C

@@ -13,15 +13,14 @@
 
 mod harness;
 pub mod results;
-mod schedule;
 
 use super::log::Logs;
+use super::schedule::{run_side_by_side, Ended, Job};
 use super::tests::test_command;
 use crate::base::examples::programs::PAGE_CONTROL;
 use crate::base::{files, process, Result};
 use crate::gpu::coverage::drop_reasons;
 use results::{Cost, DropRun, Results, Spec};
-use schedule::{run_side_by_side, Ended, Job};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -33,9 +32,6 @@ const LIST_TIMEOUT_S: u64 = 120;
 /// The parity test's time limit for each side of a drop run: a program that hangs without the
 /// call is stopped (and counts as having noticed).
 pub const DROP_TIMEOUT_S: u64 = 30;
-
-/// The most runs side by side by default.
-const MOST_JOBS: usize = 8;
 
 /// How long a parity test whose sides each have `timeout_s` may take in all (both sides in turn
 /// and its start) before the part stops it with its processes: a test that outlives this hangs
@@ -139,7 +135,7 @@ fn part(setup: &Setup, logs: &mut Logs) -> Result {
         .map(|(test, name)| Program { test, name })
         .collect();
     let programs = picked(&every)?;
-    let jobs = jobs()?;
+    let jobs = super::schedule::jobs("GPU_RUN_DROP_JOBS")?;
     println!(
         "  {} programs, {jobs} runs side by side (GPU_RUN_DROP_JOBS); each side of a drop run \
          stopped after {DROP_TIMEOUT_S} s (CUDA_PARITY_TIMEOUT_S), of a list run after \
@@ -186,20 +182,6 @@ fn real_driver(known: &str) -> Option<PathBuf> {
         let tags = name.strip_prefix("libcuda.so.1 (")?.strip_suffix(')')?;
         tags.contains("64").then(|| PathBuf::from(path))
     })
-}
-
-/// How many runs go side by side: GPU_RUN_DROP_JOBS, else half the CPUs, at most [`MOST_JOBS`].
-fn jobs() -> Result<usize> {
-    match std::env::var("GPU_RUN_DROP_JOBS") {
-        Ok(text) => match text.parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(format!("GPU_RUN_DROP_JOBS={text}: not a number of runs above 0").into()),
-        },
-        Err(_) => {
-            let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
-            Ok((cpus / 2).clamp(1, MOST_JOBS))
-        }
-    }
 }
 
 /// The programs of `every` that GPU_RUN_DROP_PROGRAMS names (all where it is not set); an error

@@ -10,6 +10,25 @@ use std::path::PathBuf;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
+/// The most runs side by side by default: more would time the programs' checks against each
+/// other's work more than they already are.
+const MOST_JOBS: usize = 8;
+
+/// How many runs go side by side: the number in the environment variable `var`, else half the
+/// CPUs, at most [`MOST_JOBS`].
+pub fn jobs(var: &str) -> crate::base::Result<usize> {
+    match std::env::var(var) {
+        Ok(text) => match text.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!("{var}={text}: not a number of runs above 0").into()),
+        },
+        Err(_) => {
+            let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+            Ok((cpus / 2).clamp(1, MOST_JOBS))
+        }
+    }
+}
+
 /// A command, the file its output goes to (stdout and stderr), and how long it may take.
 pub struct Job {
     pub command: Command,

@@ -10,8 +10,8 @@
 // disabled and enabled, cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each
 // launch checked; a graph built with cuGraphAddNode and cuGraphNodeSetParams and instantiated with
 // parameters; kernel node attributes copied; user objects; the graph memory attributes (the
-// allocation graph run, its high watermark reset); the DOT output. Each launch's results are read
-// by copies behind it in its stream, which return once done.
+// allocation graph run, the unused memory trimmed, the high watermark reset); the DOT output.
+// Each launch's results are read by copies behind it in its stream, which return once done.
 // Functions of headers newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams,
 // 13.4's cuGraphAddNode and cuGraphNodeSetParams) are looked up with cuGetProcAddress: where the
 // driver has none, the program prints what its lookup answered.
@@ -524,21 +524,27 @@ int main(int argc, char** argv)
     check(cuGraphReleaseUserObject(built, object, 1));
     check(cuUserObjectRelease(object, 1));
 
-    // Graph memory: the allocation graph run once, the memory it reserved, and the high watermark of
-    // the memory in use reset; then the DOT output.
+    // Graph memory: the allocation graph run once and the memory it reserved; then the memory no
+    // graph uses released (cuDeviceGraphMemTrim: until then the freed allocation's memory may still
+    // count as in use, and on an H200 a reset right after the run left the high watermark where it
+    // was), and the high watermark of the memory in use, read after the trim, reset, which must
+    // lower it (the values printed). Then the DOT output.
     CUgraphExec memory_exec;
     if (check(cuGraphInstantiate(&memory_exec, memory_graph, 0))) {
         launch_and_check("the allocation graph (7 + 1)", memory_exec, stream, copy, 7 + 1, &calls, 2, flag, 32);
         check(cuGraphExecDestroy(memory_exec));
     }
-    cuuint64_t reserved = 0, used = 0, used_after = 0, zero = 0;
+    cuuint64_t reserved = 0, used = 0, in_use = 0, used_after = 0, zero = 0;
     check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &reserved));
     expect(reserved > 0, "graph memory reserved at its high watermark");
+    check(cuDeviceGraphMemTrim(device));
+    check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &in_use));
     check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &used));
     check(cuDeviceSetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
     check(cuDeviceGetGraphMemAttribute(device, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &used_after));
+    printf("graph memory in use after the trim: %llu, its high watermark %llu, %llu after its reset\n",
+           (unsigned long long)in_use, (unsigned long long)used, (unsigned long long)used_after);
     expect(used > 0 && used_after < used, "the high watermark of graph memory in use, reset");
-    check(cuDeviceGraphMemTrim(device));
     char dot[64];
     snprintf(dot, sizeof(dot), "/tmp/graph_nodes-%d.dot", (int)getpid());
     check(cuGraphDebugDotPrint(graph, dot, CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE));

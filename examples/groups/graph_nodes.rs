@@ -10,8 +10,8 @@
 //! cuGraphExecNodeSetParams) and as a whole (cuGraphExecUpdate), each launch checked; a graph built
 //! with cuGraphAddNode and cuGraphNodeSetParams and instantiated with parameters; kernel node
 //! attributes copied; user objects; the graph memory attributes (the allocation graph run, its
-//! high watermark reset); the DOT output. Each launch's results are read by copies behind it in
-//! its stream, which return once done. Functions of headers
+//! unused memory trimmed, the high watermark reset); the DOT output. Each launch's results are
+//! read by copies behind it in its stream, which return once done. Functions of headers
 //! newer than the GPU driver (CUDA 13.1's ids, 13.2's cuGraphNodeGetParams, 13.4's cuGraphAddNode
 //! and cuGraphNodeSetParams) are looked up with the typed cuGetProcAddress (`entry`): where the
 //! driver has none, the program prints what its lookup answered. C twin: graph_nodes.cpp.
@@ -1070,8 +1070,11 @@ fn main() {
         check!(cuGraphReleaseUserObject(built, object, 1));
         check!(cuUserObjectRelease(object, 1));
 
-        // Graph memory: the allocation graph run once, the memory it reserved, and the high watermark
-        // of the memory in use reset; then the DOT output.
+        // Graph memory: the allocation graph run once and the memory it reserved; then the memory
+        // no graph uses released (cuDeviceGraphMemTrim: until then the freed allocation's memory
+        // may still count as in use, and on an H200 a reset right after the run left the high
+        // watermark where it was), and the high watermark of the memory in use, read after the
+        // trim, reset, which must lower it (the values printed). Then the DOT output.
         let mut memory_exec: CUgraphExec = ptr::null_mut();
         if check!(cuGraphInstantiate(&mut memory_exec, memory_graph, 0)) {
             launch_and_check(
@@ -1087,18 +1090,25 @@ fn main() {
             );
             check!(cuGraphExecDestroy(memory_exec));
         }
-        let (mut reserved, mut used, mut used_after, mut zero): (
+        let (mut reserved, mut used, mut in_use, mut used_after, mut zero): (
             cuuint64_t,
             cuuint64_t,
             cuuint64_t,
             cuuint64_t,
-        ) = (0, 0, 0, 0);
+            cuuint64_t,
+        ) = (0, 0, 0, 0, 0);
         check!(cuDeviceGetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
             &raw mut reserved as *mut c_void,
         ));
         expect(reserved > 0, "graph memory reserved at its high watermark");
+        check!(cuDeviceGraphMemTrim(device));
+        check!(cuDeviceGetGraphMemAttribute(
+            device,
+            CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT,
+            &raw mut in_use as *mut c_void,
+        ));
         check!(cuDeviceGetGraphMemAttribute(
             device,
             CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
@@ -1114,11 +1124,13 @@ fn main() {
             CU_GRAPH_MEM_ATTR_USED_MEM_HIGH,
             &raw mut used_after as *mut c_void,
         ));
+        println!(
+            "graph memory in use after the trim: {in_use}, its high watermark {used}, {used_after} after its reset"
+        );
         expect(
             used > 0 && used_after < used,
             "the high watermark of graph memory in use, reset",
         );
-        check!(cuDeviceGraphMemTrim(device));
         let dot = format!("/tmp/graph_nodes-{}.dot", std::process::id());
         let dot_c = CString::new(dot.clone()).expect("no NUL in the path");
         check!(cuGraphDebugDotPrint(

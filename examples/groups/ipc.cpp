@@ -218,14 +218,16 @@ int main(int argc, char** argv) {
     memcpy(CMSG_DATA(rights), &pool_fd, sizeof pool_fd);
     expect(sendmsg(ends[0], &header, 0) == (ssize_t)sizeof message, "the parent sent the message");
 
-    // The child's late write, read by a copy that the parent's stream queues after waiting for the
-    // event the child recorded behind it (not waiting in the control no_wait).
+    // The child's late write, read into zeroed page-locked memory by a copy that the parent's stream
+    // queues after waiting for the event the child recorded behind it (not waiting in the control
+    // no_wait).
     char recorded = 0;
     ssize_t said = read(ends[0], &recorded, 1);
     unsigned int* host = NULL;
     size_t after_event = 0;
     bool copied = false;
     if (said == 1 && recorded == 1 && check(cuMemAllocHost((void**)&host, BYTES))) {
+        memset(host, 0, BYTES);
         if (!control("no_wait")) check(cuStreamWaitEvent(stream, event, 0));
         check(cuMemcpyDtoHAsync(host, legacy, BYTES, stream));
         if (!finished(stream)) {

@@ -321,14 +321,16 @@ fn main() {
             "the parent sent the message",
         );
 
-        // The child's late write, read by a copy that the parent's stream queues after waiting
-        // for the event the child recorded behind it (not waiting in the control no_wait).
+        // The child's late write, read into zeroed page-locked memory by a copy that the parent's
+        // stream queues after waiting for the event the child recorded behind it (not waiting in
+        // the control no_wait).
         let mut recorded: u8 = 0;
         let said = libc::read(ends[0], (&mut recorded as *mut u8).cast(), 1);
         let recorded = said == 1 && recorded == 1;
         let mut host: *mut c_void = ptr::null_mut();
         let mut after_event = None;
         if recorded && check!(cuMemAllocHost(&mut host, BYTES)) {
+            ptr::write_bytes(host.cast::<u8>(), 0, BYTES);
             if !control("no_wait") {
                 check!(cuStreamWaitEvent(stream, event, 0));
             }

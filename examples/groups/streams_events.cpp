@@ -47,7 +47,7 @@ static void run_and_check(const char* what, CUgraph graph, CUstream stream, CUde
         return;
     check(cuGraphLaunch(exec, stream));
     check(cuStreamSynchronize(stream));
-    int host[N];
+    int host[N] = { 0 };
     check(cuMemcpyDtoH(host, data, sizeof(host)));
     printf("%s: element 0 is %d\n", what, host[0]);
     bool all = true;
@@ -185,7 +185,7 @@ int main(int argc, char** argv)
     expect(ms >= 0.0f, "an elapsed time measured (v2)");
 #endif
     show("cuEventElapsedTime(DISABLE_TIMING)", cuEventElapsedTime(&ms, timing_start, no_timing));
-    int host[N];
+    int host[N] = { 0 };
     check(cuMemcpyDtoH(host, data, sizeof(host)));
     int found[2 * N + 1] = {0};
     check(cuMemcpyDtoH(found, seen, sizeof(found)));

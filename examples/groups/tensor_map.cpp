@@ -52,6 +52,7 @@ static void copy_and_check(CUfunction copy_tile, CUtensorMap* in, CUtensorMap* o
         return;
     check(cuCtxSynchronize());
     static float host[N * N];
+    memset(host, 0, sizeof(host));
     check(cuMemcpyDtoH(host, d_out, sizeof(host)));
     size_t same = 0;
     for (int i = 0; i < N * N; ++i)

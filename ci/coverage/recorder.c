@@ -71,9 +71,9 @@
  *
  * Identities are per process, numbered in call order: a call's inputs at its entry, its outputs
  * at its exit. A handle's number is per typedef, by first appearance; a handle a creating call
- * writes (one that is not a lookup: not `Get`, `Query`, `Enumerate`, `Find`, nor the few that
- * hand back an existing one, such as cuCtxPopCurrent; nor the node an instantiation names as its
- * error's) is a new object and gets the next number even where an ended object's handle had the
+ * writes (one that is not a lookup: not `Get`, `Query`, `Enumerate`, `Find` but
+ * cuExternalMemoryGetMappedMipmappedArray, nor the few that hand back an existing one, such as
+ * cuCtxPopCurrent; nor the node an instantiation names as its error's) is a new object and gets the next number even where an ended object's handle had the
  * same value. Some handles end with another, without a call that names them: a graph's nodes and
  * a conditional node's body graphs with the graph, a module's functions with the module, a
  * library's kernels with the library, a child graph with its node. The calls that write them

@@ -207,6 +207,14 @@ static void calls(void) {
     ENTER(cuStreamCreate, &create);
     stream = (CUstream)0x5000;
     EXIT(cuStreamCreate, &create, CUDA_SUCCESS);
+    // A mipmapped array an external memory maps is a new one, though a lookup verb names it.
+    CUmipmappedArray mipmap = NULL;
+    cuExternalMemoryGetMappedMipmappedArray_params map_mipmap = {&mipmap, NULL, NULL};
+    for (int twice = 0; twice < 2; twice++) {
+        ENTER(cuExternalMemoryGetMappedMipmappedArray, &map_mipmap);
+        mipmap = (CUmipmappedArray)0xa000;
+        EXIT(cuExternalMemoryGetMappedMipmappedArray, &map_mipmap, CUDA_SUCCESS);
+    }
     // A module unloaded: a later handle of that value is another.
     cuModuleUnload_params unload = {module};
     CALL(cuModuleUnload, &unload, CUDA_SUCCESS);
@@ -344,6 +352,10 @@ static const char *const EXPECTED =
     "0 cuModuleLoad 0 1 module==>CUmodule#2 fname=\"other.cubin\"\n"
     "0 cuModuleGetFunction 0 1 hfunc==>CUfunction#4 hmod=CUmodule#2 name=\"my\\skernel\"\n"
     "0 cuStreamCreate 0 1 phStream==>CUstream#3 Flags=1\n"
+    "0 cuExternalMemoryGetMappedMipmappedArray 0 1 mipmap==>CUmipmappedArray#1 extMem=null "
+    "mipmapDesc=null\n"
+    "0 cuExternalMemoryGetMappedMipmappedArray 0 1 mipmap==>CUmipmappedArray#2 extMem=null "
+    "mipmapDesc=null\n"
     "0 cuModuleUnload 0 1 hmod=CUmodule#1\n"
     "0 cuModuleGetFunction 400 1 hfunc==>out hmod=CUmodule#3 name=\"my\\skernel\"\n"
     "0 cuMemFree_v2 0 1 dptr=mem#1+0\n"

@@ -659,11 +659,16 @@ const LOOKUPS: &[&str] = &[
     "cuGraphExecNodeSetParams",
 ];
 
+/// The functions with a lookup verb in their name that create the handle they write (the
+/// program destroys it).
+const GETS_THAT_CREATE: &[&str] = &["cuExternalMemoryGetMappedMipmappedArray"];
+
 /// Whether the handle `function` writes through its parameter `param` is a new object, numbered
 /// afresh even where an ended object's handle had the same value: not where the function looks
 /// up, nor for the node an instantiation or update names as the error's.
 pub fn creates(function: &str, param: &str) -> bool {
-    !get_like(function) && !LOOKUPS.contains(&function) && !param.contains("Error")
+    let lookup = get_like(function) && !GETS_THAT_CREATE.contains(&function);
+    !lookup && !LOOKUPS.contains(&function) && !param.contains("Error")
 }
 
 /// The functions whose outputs are handles that live no longer than one of their handle

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "call_arguments.h"
 
@@ -34,8 +35,8 @@ struct text {
     int failed;
 };
 
-static void put(struct text *t, const char *s) {
-    size_t n = strlen(s);
+/* Appends the `n` bytes at `s`. */
+static void put_length(struct text *t, const char *s, size_t n) {
     if (t->failed) return;
     if (t->length + n + 1 > t->capacity) {
         size_t capacity = (t->length + n + 1) * 2;
@@ -47,9 +48,12 @@ static void put(struct text *t, const char *s) {
         t->data = data;
         t->capacity = capacity;
     }
-    memcpy(t->data + t->length, s, n + 1);
+    memcpy(t->data + t->length, s, n);
     t->length += n;
+    t->data[t->length] = '\0';
 }
+
+static void put(struct text *t, const char *s) { put_length(t, s, strlen(s)); }
 
 __attribute__((format(printf, 2, 3))) static void putf(struct text *t, const char *format, ...) {
     char buffer[64];
@@ -87,12 +91,22 @@ static const char *read_pointer(const char *p) {
 /* All identities are guarded by `lock`: the calls of several threads number them in turn. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A numbered value of a kind (a handle's typedef, or ADDR for an address in no allocation). */
+/* What a handle lives no longer than: the handle (kind, value) while that has the number
+ * `number` (a graph, for its nodes); none where `kind` is NULL. */
+struct owner {
+    const char *kind;
+    uint64_t value;
+    unsigned number;
+};
+
+/* A numbered value of a kind (a handle's typedef, `pid` for a process id, or ADDR for an address
+ * in no allocation). */
 struct numbered {
     const char *kind;
     uint64_t value;
     unsigned number;
     int state; /* 0: empty, 1: used, 2: forgotten */
+    struct owner owner;
 };
 static struct numbered *numbered;
 static size_t numbered_capacity, numbered_used;
@@ -158,14 +172,44 @@ static unsigned next_number(const char *kind) {
     return 1;
 }
 
-/* The number of (kind, value): its own, or the next one where it is new or `fresh` (a new
- * object); 0 where memory ran out. Called with `lock` held. */
-static unsigned number_of(const char *kind, uint64_t value, int fresh) {
+/* The most owners above a handle that are asked whether they still are what they were. */
+#define OWNERS_ABOVE 16
+
+/* Whether the object numbered in `n` may still be there: its owner, and the owner's owner, ...
+ * still have the numbers they had when it was numbered (none was released, nor replaced by a new
+ * object at its value). Called with `lock` held. */
+static int alive(const struct numbered *n) {
+    for (int above = 0; n->owner.kind != NULL && above < OWNERS_ABOVE; above++) {
+        const struct numbered *o = slot(n->owner.kind, n->owner.value);
+        if (o->state != 1 || o->number != n->owner.number) return 0;
+        n = o;
+    }
+    return 1;
+}
+
+/* The number of (kind, value): its own, or the next one where it is new, `fresh` (a new object),
+ * no longer alive (its owner ended), or handed back from another owner of the same kind than its
+ * own (`owner_kind` and `owner_value`: the handle the call that wrote it names as what it lives
+ * no longer than, else NULL); 0 where memory ran out. Called with `lock` held. */
+static unsigned number_of(const char *kind, uint64_t value, int fresh, const char *owner_kind,
+                          uint64_t owner_value) {
     if (!make_room()) return 0;
+    struct owner owner = {NULL, 0, 0};
+    if (owner_kind != NULL && owner_value != 0) {
+        const struct numbered *o = slot(owner_kind, owner_value);
+        if (o->state == 1 && alive(o)) owner = (struct owner){owner_kind, owner_value, o->number};
+    }
     struct numbered *n = slot(kind, value);
-    if (n->state == 1 && !fresh) return n->number;
+    int same = n->state == 1 && !fresh && alive(n);
+    if (same && owner.kind != NULL && n->owner.kind != NULL &&
+        strcmp(owner.kind, n->owner.kind) == 0)
+        same = owner.value == n->owner.value && owner.number == n->owner.number;
+    if (same) {
+        if (n->owner.kind == NULL) n->owner = owner;
+        return n->number;
+    }
     if (n->state != 1) numbered_used++;
-    *n = (struct numbered){kind, value, next_number(kind), 1};
+    *n = (struct numbered){kind, value, next_number(kind), 1, owner};
     return n->number;
 }
 
@@ -232,10 +276,12 @@ static int put_allocation(struct text *t, uint64_t value) {
     return 1;
 }
 
-/* `<kind>#N`, numbering (kind, value) where new or `fresh`. */
-static void put_numbered(struct text *t, const char *kind, uint64_t value, int fresh) {
+/* `<kind>#N`, numbering (kind, value) where new or `fresh` (`owner_kind` and `owner_value`:
+ * what it lives no longer than, as number_of takes them). */
+static void put_numbered(struct text *t, const char *kind, uint64_t value, int fresh,
+                         const char *owner_kind, uint64_t owner_value) {
     pthread_mutex_lock(&lock);
-    unsigned number = number_of(kind, value, fresh);
+    unsigned number = number_of(kind, value, fresh, owner_kind, owner_value);
     pthread_mutex_unlock(&lock);
     putf(t, "%s#%u", kind, number);
 }
@@ -245,7 +291,7 @@ static void put_address(struct text *t, uint64_t value) {
     if (value == 0)
         put(t, "null");
     else if (!put_allocation(t, value))
-        put_numbered(t, ADDR, value, 0);
+        put_numbered(t, ADDR, value, 0, NULL, 0);
 }
 
 /* A host pointer: null, in an allocation, or `host`. */
@@ -264,7 +310,7 @@ static void put_word(struct text *t, uint64_t value, int host_words) {
         if (host_words)
             put(t, "host");
         else
-            put_numbered(t, ADDR, value, 0);
+            put_numbered(t, ADDR, value, 0, NULL, 0);
     } else if (!put_allocation(t, value)) {
         putf(t, "%llu", (unsigned long long)value);
     }
@@ -290,17 +336,29 @@ static void put_bytes(struct text *t, const char *p, size_t size) {
     }
 }
 
-/* A C string, quoted, `\` escaping `\`, `"`, space (`\s`) and bytes outside printable ASCII. */
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A C string, quoted, `\` escaping `\`, `"`, space (`\s`) and bytes outside printable ASCII;
+ * the decimal digits of the process's own pid, where they stand alone as a number, as `<pid>`
+ * (programs name their temporary files after it). */
 static void put_string(struct text *t, const char *s) {
     if (s == NULL) {
         put(t, "null");
         return;
     }
+    char pid[24];
+    size_t pid_length = (size_t)snprintf(pid, sizeof pid, "%ld", (long)getpid());
     put(t, "\"");
     size_t i = 0;
     for (; s[i] && i < STRING_BYTES; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\\' || c == '"')
+        size_t digits = is_digit(s[i]) && (i == 0 || !is_digit(s[i - 1]))
+                            ? strspn(s + i, "0123456789")
+                            : 0;
+        if (digits == pid_length && memcmp(s + i, pid, digits) == 0) {
+            put(t, "<pid>");
+            i += digits - 1;
+        } else if (c == '\\' || c == '"')
             putf(t, "\\%c", c);
         else if (c == ' ')
             put(t, "\\s");
@@ -355,13 +413,19 @@ static long param_sizes(uint64_t function, uint64_t kernel, size_t *sizes, size_
 /* ---- Values ---- */
 
 /* What a value is read from: the start of its parent (`base`), the entry's parameter struct,
- * whether the call returned (`exit`: outputs are read) and succeeded. */
+ * whether the call returned (`exit`: outputs are read) and succeeded; at the entry, the call
+ * whose inputs are read (its outputs inside them are left as holes, read at its exit). */
 struct reading {
     const char *base;
     const char *params;
     int exit;
     int succeeded;
+    struct call *call;
 };
+
+/* Leaves the output `n`, read as `w` says, as a hole in the text `t` of the parameter the entry
+ * of `w->call` is reading. */
+static void leave_hole(struct text *t, const struct node *n, const struct reading *w);
 
 static void put_value(struct text *t, const struct node *n, const struct reading *w);
 
@@ -500,7 +564,7 @@ static void put_value(struct text *t, const struct node *n, const struct reading
         if (value == 0)
             put(t, "null");
         else
-            put_numbered(t, n->handle, value, 0);
+            put_numbered(t, n->handle, value, 0, NULL, 0);
         break;
     }
     case K_ADDRESS: put_address(t, read_uint(at, n->size)); break;
@@ -549,6 +613,10 @@ static void put_value(struct text *t, const struct node *n, const struct reading
         break;
     }
     case K_OUT: {
+        if (!w->exit && w->call) {
+            leave_hole(t, n, w);
+            break;
+        }
         const char *p = read_pointer(at);
         if (p == NULL) {
             put(t, "null");
@@ -562,12 +630,13 @@ static void put_value(struct text *t, const struct node *n, const struct reading
         }
         const struct node *e = n->children;
         int64_t elements = n->link[0].from ? count : 1;
+        uint64_t owner = n->owner ? read_uint(w->params + n->link[1].offset, n->link[1].size) : 0;
         if (n->link[0].from) put(t, "[");
         for (int64_t i = 0; i < elements && i < ELEMENTS; i++) {
             if (i) put(t, ",");
             uint64_t value = read_uint(p + (size_t)i * e->size, e->size);
             if (e->kind == K_HANDLE && value != 0)
-                put_numbered(t, e->handle, value, n->fresh);
+                put_numbered(t, e->handle, value, n->fresh, n->owner, owner);
             else if (e->kind == K_ADDRESS)
                 put_address(t, value);
             else if (e->kind == K_HANDLE)
@@ -617,11 +686,34 @@ static void put_value(struct text *t, const struct node *n, const struct reading
 
 /* ---- Calls ---- */
 
+/* An output inside an input (a member of a structure the call writes): its place in its
+ * parameter's text, and how it is read at the exit. */
+struct hole {
+    size_t param, at;
+    const struct node *node;
+    struct reading reading;
+};
+
 struct call {
     const struct function *function;
-    /* Each parameter's text read at the entry (`name=value`); NULL for an output. */
+    /* Each parameter's text read at the entry (`name=value`); NULL for an output, and where
+     * memory ran out (it is then read at the exit). */
     char **inputs;
+    /* The outputs inside the inputs, in the order of their places; the parameter being read. */
+    struct hole *holes;
+    size_t holes_used, param;
 };
+
+static void leave_hole(struct text *t, const struct node *n, const struct reading *w) {
+    struct call *call = w->call;
+    struct hole *grown = realloc(call->holes, (call->holes_used + 1) * sizeof *grown);
+    if (grown == NULL) {
+        t->failed = 1;
+        return;
+    }
+    call->holes = grown;
+    call->holes[call->holes_used++] = (struct hole){call->param, t->length, n, *w};
+}
 
 static const struct function undescribed = {0, NULL, 0, -1, NULL};
 
@@ -642,11 +734,12 @@ struct call *arguments_enter(uint32_t cbid, const void *params) {
         free(call);
         return NULL;
     }
-    struct reading w = {params, params, 0, 0};
+    struct reading w = {params, params, 0, 0, call};
     for (size_t i = 0; i < count; i++) {
         const struct node *n = &call->function->params[i];
         if (n->kind == K_OUT) continue;
         struct text t = {0};
+        call->param = i;
         put_items(&t, n, 1, " ", &w);
         call->inputs[i] = t.failed ? NULL : t.data;
         if (t.failed) free(t.data);
@@ -707,6 +800,27 @@ static void release(const struct node *n, const char *params) {
     pthread_mutex_unlock(&lock);
 }
 
+/* The text of the parameter `param` read at the entry of `call`, its holes filled with the
+ * outputs they leave, read now (`exit`). */
+static void put_filled(struct text *t, const struct call *call, size_t param,
+                       const struct reading *exit) {
+    const char *input = call->inputs[param];
+    size_t from = 0;
+    for (size_t h = 0; h < call->holes_used; h++) {
+        const struct hole *hole = &call->holes[h];
+        if (hole->param != param) continue;
+        put_length(t, input + from, hole->at - from);
+        struct reading w = hole->reading;
+        w.params = exit->params;
+        w.exit = 1;
+        w.succeeded = exit->succeeded;
+        w.call = NULL;
+        put_value(t, hole->node, &w);
+        from = hole->at;
+    }
+    put(t, input + from);
+}
+
 char *arguments_exit(struct call *call, const void *params, uint32_t result) {
     if (call == NULL) return NULL;
     const struct function *f = call->function;
@@ -718,11 +832,11 @@ char *arguments_exit(struct call *call, const void *params, uint32_t result) {
         put(&t, "-");
     } else {
         if (succeeded && f->allocation) allocate(f->allocation, params);
-        struct reading w = {params, params, 1, succeeded};
+        struct reading w = {params, params, 1, succeeded, NULL};
         for (size_t i = 0; i < f->count; i++) {
             if (i) put(&t, " ");
             if (call->inputs[i])
-                put(&t, call->inputs[i]);
+                put_filled(&t, call, i, &w);
             else
                 put_items(&t, &f->params[i], 1, " ", &w);
         }
@@ -730,6 +844,7 @@ char *arguments_exit(struct call *call, const void *params, uint32_t result) {
     }
     for (size_t i = 0; i < f->count; i++) free(call->inputs[i]);
     free(call->inputs);
+    free(call->holes);
     free(call);
     if (t.failed) {
         free(t.data);

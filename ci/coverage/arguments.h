@@ -25,7 +25,9 @@ enum kind {
     K_NOTHING,       /* a union's member that holds nothing */
     K_FIXED,         /* an array of `length` elements, `children[0]` each */
     K_POINTER,       /* a pointer to `children[0]` (`link[0]` elements where it counts) */
-    K_OUT,           /* a pointer the call writes through, read after it */
+    K_OUT,           /* a pointer the call writes through, read after it: a parameter, or a
+                        member of an input structure (`link[0]` elements where it counts; the
+                        handles written live no longer than the `owner` handle `link[1]` names) */
     K_KERNEL_PARAMS, /* `kernelParams`: function `link[0]`, kernel `link[1]` */
     K_WORDS,         /* a pointer to `link[0]` pointer-sized words */
     K_UNDESCRIBED,   /* `?<why>` */
@@ -58,6 +60,7 @@ struct node {
     size_t length;      /* K_FIXED */
     long long when;     /* a union's member: the discriminant's value that selects it */
     int fresh;          /* K_OUT: a handle written is a new object */
+    const char *owner;  /* K_OUT: the typedef of the handle `link[1]` names, or NULL */
     struct link link[2];
     const struct node *children;
     size_t count;

@@ -40,31 +40,50 @@
  *     1.5           a float or double (%.9g)
  *     null          a null pointer or handle
  *     CUstream#2    a handle: the 2nd distinct handle of that typedef the process met
+ *     pid#1         a process id (cuCheckpointProcess*'s `pid`): the 1st distinct one the
+ *                   process met (its own pid too, where it names it)
  *     mem#3+256     an address (device memory, or host memory the driver allocated or
  *                   registered) in the 3rd allocation, at byte offset 256
  *     addr#4        a device address in no known allocation: the 4th distinct such value
  *     host          a non-null host pointer in no known allocation (a function pointer too)
  *     "a\sb"        a C string: `\` escapes `\`, `"`, a space (`\s`) and any byte outside
- *                   printable ASCII (`\xHH`); after 96 bytes cut, ending `..."`
+ *                   printable ASCII (`\xHH`); the decimal digits of the process's own pid,
+ *                   where they stand alone as a number (no digit before or after them), as
+ *                   `<pid>` (`"/tmp/graph-<pid>.dot"`: programs that run side by side name
+ *                   their files after it); after 96 bytes cut, ending `..."`
  *     {a=1,b=...}   a structure (by pointer, or nested): its fields by these rules, but those
- *                   that only pad or are reserved; a union as `{member=...}`, the member its
+ *                   that only pad or are reserved (`pad`, `reserved1`, `_internal_padding`,
+ *                   `_oversize`: what the program or the driver leaves there is no argument,
+ *                   never printed); a union as `{member=...}`, the member its
  *                   discriminant selects (`{}` for one that selects none), an anonymous
  *                   union's member as one of its parent's fields
  *     [1,2,3]       an array: its length from a count parameter or field (after 4096
  *                   elements `,...`), or fixed
  *     =>CUevent#1   an out-parameter, read after the call: for a handle or an address its
  *                   identity (`=>[...]` for an array of them), for anything else (or where the
- *                   call failed) `=>out`; `null` where the pointer was null
+ *                   call failed) `=>out`; `null` where the pointer was null. A member of an
+ *                   input structure that the call sets to an array of its own is one too,
+ *                   read after the call in its place (`CUDA_CONDITIONAL_NODE_PARAMS`'s
+ *                   `phGraph_out==>[CUgraph#3,CUgraph#4]`, the conditional node's body graphs)
  *     ?<why>        not described: `?union` (a union whose discriminant is not known),
  *                   `?opaque` (bytes the driver encodes: IPC handles, tensor maps), `?params`
  *                   (kernel arguments where the driver does not give their sizes), `?count`
  *
  * Identities are per process, numbered in call order: a call's inputs at its entry, its outputs
  * at its exit. A handle's number is per typedef, by first appearance; a handle a creating call
- * writes (one that is not a lookup: not `Get`, `Query`, `Enumerate`, `Find`, nor the few that
- * hand back an existing one, such as cuCtxPopCurrent; nor the node an instantiation names as its
- * error's) is a new object and gets the next number even where an ended object's handle had the
- * same value. Allocations are intervals: the calls
+ * writes (one that is not a lookup: not `Get`, `Query`, `Enumerate`, `Find` but
+ * cuExternalMemoryGetMappedMipmappedArray, nor the few that hand back an existing one, such as
+ * cuCtxPopCurrent; nor the node an instantiation names as its error's) is a new object and gets the next number even where an ended object's handle had the
+ * same value. Some handles end with another, without a call that names them: a graph's nodes and
+ * a conditional node's body graphs with the graph, a module's functions with the module, a
+ * library's kernels with the library, a child graph with its node. The calls that write them
+ * (cuGraphAdd*Node, cuGraphGetNodes, cuModuleGetFunction, cuLibraryGetKernel, ...: the
+ * generator's rules name each one's owner parameter) record that owner's identity; a handle is
+ * then another object, with the next number, where it is met again (as an input or an output)
+ * after its owner, or an owner above it, was released or replaced by a new object at its value,
+ * and where a lookup naming another owner of the same typedef hands back its value (a function
+ * of a module that ended with its context, at the value of the old module's). Allocations are
+ * intervals: the calls
  * that return memory (cuMemAlloc*, cuMemAllocPitch (pitch × height), cuMemAllocManaged,
  * cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemAddressReserve, cuMemAllocHost,
  * cuMemHostAlloc, cuMemHostRegister, cuModuleGetGlobal, cuLibraryGetGlobal and

@@ -190,11 +190,31 @@ static void calls(void) {
                                      kernel_arguments, NULL};
     CALL(cuLaunchKernel, &unknown, CUDA_SUCCESS);
 
+    // A lookup naming another owner of the kind hands back another object, though at the value
+    // of one it handed back before (a function of a module that ended with its context).
+    CUmodule other = NULL;
+    cuModuleLoad_params load_other = {&other, "other.cubin"};
+    ENTER(cuModuleLoad, &load_other);
+    other = (CUmodule)0x6100;
+    EXIT(cuModuleLoad, &load_other, CUDA_SUCCESS);
+    cuModuleGetFunction_params get_other = {&function, other, "my kernel"};
+    ENTER(cuModuleGetFunction, &get_other);
+    function = (CUfunction)0xf000;
+    EXIT(cuModuleGetFunction, &get_other, CUDA_SUCCESS);
+
     // A handle created at the value of one that was never released (as after its context's
     // end): a new object all the same.
     ENTER(cuStreamCreate, &create);
     stream = (CUstream)0x5000;
     EXIT(cuStreamCreate, &create, CUDA_SUCCESS);
+    // A mipmapped array an external memory maps is a new one, though a lookup verb names it.
+    CUmipmappedArray mipmap = NULL;
+    cuExternalMemoryGetMappedMipmappedArray_params map_mipmap = {&mipmap, NULL, NULL};
+    for (int twice = 0; twice < 2; twice++) {
+        ENTER(cuExternalMemoryGetMappedMipmappedArray, &map_mipmap);
+        mipmap = (CUmipmappedArray)0xa000;
+        EXIT(cuExternalMemoryGetMappedMipmappedArray, &map_mipmap, CUDA_SUCCESS);
+    }
     // A module unloaded: a later handle of that value is another.
     cuModuleUnload_params unload = {module};
     CALL(cuModuleUnload, &unload, CUDA_SUCCESS);
@@ -205,6 +225,92 @@ static void calls(void) {
     CALL(cuMemFree_v2, &free_device, CUDA_SUCCESS);
     cuMemsetD8_v2_params set_freed = {device, 0, 1};
     CALL(cuMemsetD8_v2, &set_freed, CUDA_SUCCESS);
+
+    // The process ids a checkpoint names, by first appearance (the process's own too).
+    cuCheckpointProcessGetState_params state_of_child = {4242, NULL};
+    CALL(cuCheckpointProcessGetState, &state_of_child, CUDA_SUCCESS);
+    cuCheckpointProcessLock_params lock_self = {(int)getpid(), NULL};
+    CALL(cuCheckpointProcessLock, &lock_self, CUDA_SUCCESS);
+    CALL(cuCheckpointProcessGetState, &state_of_child, CUDA_SUCCESS);
+
+    // The process's own pid in a string, where it stands alone as a number.
+    char path[128];
+    int pid = (int)getpid();
+    snprintf(path, sizeof path, "%d/logs-%d.log|1%d|%d2|%d", pid, pid, pid, pid, pid);
+    cuLogsDumpToFile_params dump = {NULL, path, 0};
+    CALL(cuLogsDumpToFile, &dump, CUDA_SUCCESS);
+
+    // What a structure's padding and reserved members hold is no argument.
+    CUdevResource resource;
+    memset(&resource, 0xa5, sizeof resource);
+    resource.type = CU_DEV_RESOURCE_TYPE_SM;
+    resource.sm.smCount = 16;
+    resource.sm.minSmPartitionSize = 8;
+    resource.sm.smCoscheduledAlignment = 8;
+    CUdevResourceDesc resource_desc = NULL;
+    cuDevResourceGenerateDesc_params generate = {&resource_desc, &resource, 1};
+    ENTER(cuDevResourceGenerateDesc, &generate);
+    resource_desc = (CUdevResourceDesc)0x9000;
+    EXIT(cuDevResourceGenerateDesc, &generate, CUDA_SUCCESS);
+
+    // A conditional node's body graphs, which the driver writes into the node's parameters: new
+    // graphs, read after the call, that end with the graph of the node.
+    CUgraph graph = NULL;
+    cuGraphCreate_params create_graph = {&graph, 0};
+    ENTER(cuGraphCreate, &create_graph);
+    graph = (CUgraph)0x7000;
+    EXIT(cuGraphCreate, &create_graph, CUDA_SUCCESS);
+    CUgraphNode node = NULL;
+    CUgraph bodies[2] = {(CUgraph)0x7100, (CUgraph)0x7200};
+    CUgraphNodeParams conditional = {0};
+    conditional.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    conditional.conditional.handle = 1;
+    conditional.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    conditional.conditional.size = 2;
+    cuGraphAddNode_v2_params add_conditional = {&node, graph, NULL, NULL, 0, &conditional};
+    ENTER(cuGraphAddNode_v2, &add_conditional);
+    node = (CUgraphNode)0x8000;
+    conditional.conditional.phGraph_out = bodies;
+    EXIT(cuGraphAddNode_v2, &add_conditional, CUDA_SUCCESS);
+    CUgraphNodeParams empty = {0};
+    empty.type = CU_GRAPH_NODE_TYPE_EMPTY;
+    cuGraphAddNode_v2_params add_to_body = {&node, bodies[1], NULL, NULL, 0, &empty};
+    ENTER(cuGraphAddNode_v2, &add_to_body);
+    node = (CUgraphNode)0x8100;
+    EXIT(cuGraphAddNode_v2, &add_to_body, CUDA_SUCCESS);
+    cuGraphDestroy_params destroy_graph = {graph};
+    CALL(cuGraphDestroy, &destroy_graph, CUDA_SUCCESS);
+    // A new graph whose body graph is at the value of the ended one's: another graph.
+    ENTER(cuGraphCreate, &create_graph);
+    graph = (CUgraph)0x7300;
+    EXIT(cuGraphCreate, &create_graph, CUDA_SUCCESS);
+    CUgraph body = (CUgraph)0x7200;
+    conditional.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    conditional.conditional.size = 1;
+    conditional.conditional.phGraph_out = NULL;
+    add_conditional.hGraph = graph;
+    ENTER(cuGraphAddNode_v2, &add_conditional);
+    node = (CUgraphNode)0x8200;
+    conditional.conditional.phGraph_out = &body;
+    EXIT(cuGraphAddNode_v2, &add_conditional, CUDA_SUCCESS);
+    add_to_body.hGraph = body;
+    ENTER(cuGraphAddNode_v2, &add_to_body);
+    node = (CUgraphNode)0x8300;
+    EXIT(cuGraphAddNode_v2, &add_to_body, CUDA_SUCCESS);
+    // Nodes at the values of the ended graph's: other nodes, handed back by a lookup or met as an
+    // input.
+    CUgraphNode nodes[2] = {NULL, NULL};
+    size_t node_count = 2;
+    cuGraphGetNodes_params get_nodes = {graph, nodes, &node_count};
+    ENTER(cuGraphGetNodes, &get_nodes);
+    nodes[0] = (CUgraphNode)0x8200;
+    nodes[1] = (CUgraphNode)0x8100;
+    EXIT(cuGraphGetNodes, &get_nodes, CUDA_SUCCESS);
+    CUgraphNodeType node_type;
+    cuGraphNodeGetType_params get_type = {(CUgraphNode)0x8000, &node_type};
+    CALL(cuGraphNodeGetType, &get_type, CUDA_SUCCESS);
+    // A failed call wrote no graphs (what the member holds is the earlier call's).
+    CALL(cuGraphAddNode_v2, &add_conditional, CUDA_ERROR_INVALID_VALUE);
 
     // An entry without parameters, and one the table does not describe.
     CALL(cuCtxSynchronize, NULL, CUDA_SUCCESS);
@@ -243,11 +349,43 @@ static const char *const EXPECTED =
     "blockDimZ=1 sharedMemBytes=0 hStream=null kernelParams=null extra=[mem#1+0,5]\n"
     "0 cuLaunchKernel 0 1 f=CUfunction#3 gridDimX=1 gridDimY=1 gridDimZ=1 blockDimX=32 blockDimY=1 "
     "blockDimZ=1 sharedMemBytes=0 hStream=null kernelParams=?params extra=null\n"
+    "0 cuModuleLoad 0 1 module==>CUmodule#2 fname=\"other.cubin\"\n"
+    "0 cuModuleGetFunction 0 1 hfunc==>CUfunction#4 hmod=CUmodule#2 name=\"my\\skernel\"\n"
     "0 cuStreamCreate 0 1 phStream==>CUstream#3 Flags=1\n"
+    "0 cuExternalMemoryGetMappedMipmappedArray 0 1 mipmap==>CUmipmappedArray#1 extMem=null "
+    "mipmapDesc=null\n"
+    "0 cuExternalMemoryGetMappedMipmappedArray 0 1 mipmap==>CUmipmappedArray#2 extMem=null "
+    "mipmapDesc=null\n"
     "0 cuModuleUnload 0 1 hmod=CUmodule#1\n"
-    "0 cuModuleGetFunction 400 1 hfunc==>out hmod=CUmodule#2 name=\"my\\skernel\"\n"
+    "0 cuModuleGetFunction 400 1 hfunc==>out hmod=CUmodule#3 name=\"my\\skernel\"\n"
     "0 cuMemFree_v2 0 1 dptr=mem#1+0\n"
     "0 cuMemsetD8_v2 0 1 dstDevice=addr#2 uc=0 N=1\n"
+    "0 cuCheckpointProcessGetState 0 1 pid=pid#1 state=null\n"
+    "0 cuCheckpointProcessLock 0 1 pid=pid#2 args=null\n"
+    "0 cuCheckpointProcessGetState 0 1 pid=pid#1 state=null\n"
+    "0 cuLogsDumpToFile 0 1 iterator=null pathToFile=\"<pid>/logs-<pid>.log|1{pid}|{pid}2|<pid>\" "
+    "flags=0\n"
+    "0 cuDevResourceGenerateDesc 0 1 phDesc==>CUdevResourceDesc#1 resources=[{type=1,"
+    "sm={smCount=16,minSmPartitionSize=8,smCoscheduledAlignment=8}}] nbResources=1\n"
+    "0 cuGraphCreate 0 1 phGraph==>CUgraph#1 flags=0\n"
+    "0 cuGraphAddNode_v2 0 1 phGraphNode==>CUgraphNode#1 hGraph=CUgraph#1 dependencies=null "
+    "dependencyData=null numDependencies=0 nodeParams={type=13,conditional={"
+    "handle=CUgraphConditionalHandle#1,type=0,size=2,phGraph_out==>[CUgraph#2,CUgraph#3],ctx=null}}\n"
+    "0 cuGraphAddNode_v2 0 1 phGraphNode==>CUgraphNode#2 hGraph=CUgraph#3 dependencies=null "
+    "dependencyData=null numDependencies=0 nodeParams={type=5}\n"
+    "0 cuGraphDestroy 0 1 hGraph=CUgraph#1\n"
+    "0 cuGraphCreate 0 1 phGraph==>CUgraph#4 flags=0\n"
+    "0 cuGraphAddNode_v2 0 1 phGraphNode==>CUgraphNode#3 hGraph=CUgraph#4 dependencies=null "
+    "dependencyData=null numDependencies=0 nodeParams={type=13,conditional={"
+    "handle=CUgraphConditionalHandle#1,type=1,size=1,phGraph_out==>[CUgraph#5],ctx=null}}\n"
+    "0 cuGraphAddNode_v2 0 1 phGraphNode==>CUgraphNode#4 hGraph=CUgraph#5 dependencies=null "
+    "dependencyData=null numDependencies=0 nodeParams={type=5}\n"
+    "0 cuGraphGetNodes 0 1 hGraph=CUgraph#4 nodes==>[CUgraphNode#3,CUgraphNode#5] "
+    "numNodes==>out\n"
+    "0 cuGraphNodeGetType 0 1 hNode=CUgraphNode#6 type==>out\n"
+    "0 cuGraphAddNode_v2 1 1 phGraphNode==>out hGraph=CUgraph#4 dependencies=null "
+    "dependencyData=null numDependencies=0 nodeParams={type=13,conditional={"
+    "handle=CUgraphConditionalHandle#1,type=1,size=1,phGraph_out==>out,ctx=null}}\n"
     "0 cuCtxSynchronize 0 1 -\n"
     "0 cuGraphicsGLRegisterBuffer 0 1 ?undescribed\n";
 
@@ -295,6 +433,25 @@ static char *without_arguments(void) {
     }
 }
 
+/* `expected` with each `{pid}` replaced by the decimal digits of `pid` (where they do not stand
+ * alone as a number, the trace prints them as they are). */
+static char *with_pid(const char *expected, pid_t pid) {
+    static char text[1 << 16];
+    char digits[24];
+    snprintf(digits, sizeof digits, "%ld", (long)pid);
+    size_t length = 0;
+    for (const char *at = expected; *at && length + sizeof digits < sizeof text;) {
+        if (strncmp(at, "{pid}", 5) == 0) {
+            length += (size_t)sprintf(text + length, "%s", digits);
+            at += 5;
+        } else {
+            text[length++] = *at++;
+        }
+    }
+    text[length] = '\0';
+    return text;
+}
+
 /* Runs `calls()` in a child recording into `dir`; compares its log with `expected`. */
 static int check(const char *dir, const char *expected, const char *what) {
     fflush(stdout);
@@ -316,6 +473,7 @@ static int check(const char *dir, const char *expected, const char *what) {
         fprintf(stderr, "recorder_test: %s: no log %s\n", what, path);
         return 1;
     }
+    expected = with_pid(expected, child);
     if (strcmp(got, expected) == 0) {
         printf("recorder_test: %s: the log is as expected\n", what);
         return 0;

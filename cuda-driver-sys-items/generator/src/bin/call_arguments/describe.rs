@@ -98,6 +98,8 @@ pub enum What {
     Float,
     /// A handle of the typedef named (`CUcontext`), by its identity.
     Handle(String),
+    /// A process id, by its identity (`pid#1`).
+    ProcessId,
     /// A device address (`CUdeviceptr`), by its allocation and offset.
     Address,
     /// A host pointer (`void *`, a function pointer): null, an allocation's, or `host`.
@@ -118,13 +120,15 @@ pub enum What {
         count: Option<Link>,
         element: Box<Node>,
     },
-    /// A pointer the call writes through: one value, or `count` values; their element where it
-    /// prints as an identity (else the output is `=>out`), and whether a handle written is a new
-    /// object.
+    /// A pointer the call writes through (a parameter, or a member of an input structure that
+    /// the call sets to its own array): one value, or `count` values; their element where it
+    /// prints as an identity (else the output is `=>out`), whether a handle written is a new
+    /// object, and the handle it lives no longer than.
     Out {
         count: Option<Link>,
         element: Option<Box<Node>>,
         fresh: bool,
+        owner: Option<Owner>,
     },
     /// A member of an input structure that the call writes (`=>out`).
     Written,
@@ -139,6 +143,14 @@ pub enum What {
     Words { count: Link },
     /// What the recorder does not describe, and why (`union`, `opaque`, ...).
     Undescribed(String),
+}
+
+/// The handle that the handles a call writes live no longer than: its typedef, and the parameter
+/// that names it.
+#[derive(Clone, Debug)]
+pub struct Owner {
+    pub handle: String,
+    pub param: Link,
 }
 
 /// One driver entry's description.
@@ -218,6 +230,7 @@ impl Describer<'_> {
         let place = self.params.place.member(name);
         let what = match pointee(ty) {
             Some((target, constant)) => self.param_pointer(name, target, constant),
+            None if rules::is_process_id(name) => What::ProcessId,
             None => self.value(&place, ty, self.params, DEPTH),
         };
         Node {
@@ -249,46 +262,72 @@ impl Describer<'_> {
                 false => rules::Direction::In,
             }
         });
+        if direction == rules::Direction::Out {
+            return self.out(name, target, count);
+        }
         let Some(c_type) = self.c_type(target) else {
             return What::Undescribed("type".into());
         };
         let place = Place::whole(&c_type);
-        match direction {
-            rules::Direction::In => {
-                let mut element = Node {
-                    name: None,
-                    what: self.value(&place, target, Siblings::NONE, DEPTH - 1),
-                    place: place.clone(),
-                };
-                if let Some(length) = rules::length(self.base, name) {
-                    element = Node {
-                        name: None,
-                        place,
-                        what: What::Fixed {
-                            length,
-                            element: Box::new(element),
-                        },
-                    };
-                }
-                What::Pointer {
-                    count,
+        let mut element = Node {
+            name: None,
+            what: self.value(&place, target, Siblings::NONE, DEPTH - 1),
+            place: place.clone(),
+        };
+        if let Some(length) = rules::length(self.base, name) {
+            element = Node {
+                name: None,
+                place,
+                what: What::Fixed {
+                    length,
                     element: Box::new(element),
-                }
-            }
-            rules::Direction::Out => {
-                let what = self.value(&place, target, Siblings::NONE, 0);
-                What::Out {
-                    count,
-                    fresh: matches!(what, What::Handle(_)) && rules::creates(self.base, name),
-                    element: is_identity(&what).then(|| {
-                        Box::new(Node {
-                            name: None,
-                            place,
-                            what,
-                        })
-                    }),
-                }
-            }
+                },
+            };
+        }
+        What::Pointer {
+            count,
+            element: Box::new(element),
+        }
+    }
+
+    /// What the call writes through the pointer `name` to `target` (`count` of them).
+    fn out(&self, name: &str, target: &syn::Type, count: Option<Link>) -> What {
+        let Some(c_type) = self.c_type(target) else {
+            return What::Undescribed("type".into());
+        };
+        let place = Place::whole(&c_type);
+        let what = self.value(&place, target, Siblings::NONE, 0);
+        let handle = matches!(what, What::Handle(_));
+        What::Out {
+            count,
+            fresh: handle && rules::creates(self.base, name),
+            owner: handle.then(|| self.owner()).flatten(),
+            element: is_identity(&what).then(|| {
+                Box::new(Node {
+                    name: None,
+                    place,
+                    what,
+                })
+            }),
+        }
+    }
+
+    /// The handle parameter that the rules say the handles this entry writes live no longer
+    /// than.
+    fn owner(&self) -> Option<Owner> {
+        let name = rules::owner(self.base)?;
+        let (_, ty) = self.params.fields.iter().find(|(p, _)| p == name)?;
+        let place = self.params.member(name)?;
+        match self.value(&place, ty, self.params, 0) {
+            What::Handle(handle) => Some(Owner {
+                handle,
+                param: Link {
+                    place,
+                    from: From::Params,
+                    minus: 0,
+                },
+            }),
+            _ => None,
         }
     }
 
@@ -309,6 +348,7 @@ impl Describer<'_> {
                     count: None,
                     element: None,
                     fresh: false,
+                    owner: None,
                 })
             }
             Some(Primitive::Char) => return Some(What::Str),
@@ -353,6 +393,7 @@ impl Describer<'_> {
                         what: What::Host,
                     })),
                     fresh: false,
+                    owner: None,
                 },
             },
         })
@@ -460,7 +501,7 @@ impl Describer<'_> {
         };
         let mut nodes = Vec::new();
         for (name, ty) in &record.fields {
-            if is_padding(name) {
+            if rules::is_padding(name) {
                 continue;
             }
             if name.starts_with("__bindgen_anon") {
@@ -523,7 +564,7 @@ impl Describer<'_> {
                 .fields
                 .iter()
                 .map(|(n, _)| n)
-                .filter(|n| !is_padding(n))
+                .filter(|n| !rules::is_padding(n))
                 .collect();
             return match described.as_slice() {
                 [only] => match member(only) {
@@ -578,10 +619,6 @@ impl Describer<'_> {
         if let Some(special) = self.special_pointer(name, target, constant, siblings, false) {
             return special;
         }
-        if name.ends_with("_out") {
-            // An output array inside an input structure: the caller's memory.
-            return What::Host;
-        }
         let count = count_names(name)
             .into_iter()
             .chain(rules::field_count(name).map(str::to_string))
@@ -591,6 +628,10 @@ impl Describer<'_> {
                 from: From::Base,
                 minus: 0,
             });
+        if name.ends_with("_out") {
+            // A member the call sets to an array of its own (a conditional node's body graphs).
+            return self.out(name, target, count);
+        }
         if !constant && count.is_none() && !self.is_record(target) {
             // A single value the call writes or the program keeps: the caller's memory.
             return What::Host;
@@ -646,13 +687,6 @@ impl Describer<'_> {
             _ => None,
         }
     }
-}
-
-/// Whether a member only pads its struct or union (`pad`, `reserved`, `_oversize`).
-fn is_padding(name: &str) -> bool {
-    ["pad", "reserved", "_oversize"]
-        .iter()
-        .any(|p| name.starts_with(p))
 }
 
 /// The last member of a designator (`attrs` of `config.attrs`).

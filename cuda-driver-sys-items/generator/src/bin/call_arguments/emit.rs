@@ -95,6 +95,10 @@ impl Table {
                 fields.push(format!(".handle = \"{h}\""));
                 "K_HANDLE"
             }
+            What::ProcessId => {
+                fields.push(".handle = \"pid\"".into());
+                "K_HANDLE"
+            }
             What::Address => "K_ADDRESS",
             What::Host => "K_HOST",
             What::Str => "K_STRING",
@@ -139,9 +143,17 @@ impl Table {
                 count,
                 element,
                 fresh,
+                owner,
             } => {
-                if let Some(c) = count {
-                    fields.push(format!(".link = {{{}}}", link(c)));
+                let count = count.as_ref().map(link);
+                match (count, owner) {
+                    (None, None) => {}
+                    (Some(count), None) => fields.push(format!(".link = {{{count}}}")),
+                    (count, Some(owner)) => {
+                        let count = count.unwrap_or_else(|| "{FROM_NONE}".into());
+                        fields.push(format!(".owner = \"{}\"", owner.handle));
+                        fields.push(format!(".link = {{{count}, {}}}", link(&owner.param)));
+                    }
                 }
                 if let Some(e) = element {
                     fields.push(self.with_children(std::slice::from_ref(e)));

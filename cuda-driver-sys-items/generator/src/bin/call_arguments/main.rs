@@ -114,6 +114,17 @@ fn run(version: u32, cupti: &Path, out: &Path, list: bool) -> Result<(), String>
          callback ids: how the recorder reads each entry's parameters. Do not edit. */\n",
         dotted(version)
     );
+    for (function, param) in rules::OWNERS {
+        let applied = described.iter().any(|(entry, f)| {
+            rules::base_name(entry) == *function && f.params.iter().any(has_owner)
+        });
+        if !applied {
+            return Err(format!(
+                "the owner rule ({function}, {param}) names no handle parameter of an entry that \
+                 writes a handle"
+            ));
+        }
+    }
     let text = emit::table(&described, &header);
     std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
     if list {
@@ -158,6 +169,20 @@ fn gaps_of(node: &Node, gaps: &mut BTreeSet<String>) {
             (false, true) => format!("{name}{gap}"),
             (false, false) => format!("{name}.{gap}"),
         });
+    }
+}
+
+/// Whether `node`, or a value inside it, is an output with an owner.
+fn has_owner(node: &Node) -> bool {
+    match &node.what {
+        What::Out { owner, .. } => owner.is_some(),
+        What::Record(nodes) => nodes.iter().any(has_owner),
+        What::Union { members, .. } => members
+            .iter()
+            .filter_map(|(_, m)| m.as_ref())
+            .any(has_owner),
+        What::Fixed { element, .. } | What::Pointer { element, .. } => has_owner(element),
+        _ => false,
     }
 }
 

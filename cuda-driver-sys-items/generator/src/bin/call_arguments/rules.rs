@@ -15,6 +15,22 @@ pub const HANDLES_64: &[&str] = &[
     "CUgraphConditionalHandle",
 ];
 
+/// Whether a member of a structure or union only pads it or is reserved (`pad`, `reserved1`,
+/// `_internal_padding`, `_oversize`): what a program leaves there, or the driver keeps there for
+/// itself, is no argument, and is never printed.
+pub fn is_padding(member: &str) -> bool {
+    member
+        .trim_start_matches('_')
+        .split('_')
+        .any(|word| word.starts_with("pad") || word.starts_with("reserved") || word == "oversize")
+}
+
+/// Whether a parameter is a process id (`cuCheckpointProcess*`'s `pid`): an identity, numbered
+/// by first appearance, since the processes' ids differ from run to run.
+pub fn is_process_id(param: &str) -> bool {
+    param == "pid"
+}
+
 /// Structures whose bytes are the driver's encoding of something else, which differs between
 /// processes (IPC handles, export data, tensor maps): shown as `?opaque`.
 pub const OPAQUE_RECORDS: &[&str] = &[
@@ -505,6 +521,7 @@ pub fn length(function: &str, param: &str) -> Option<usize> {
 pub fn field_count(array: &str) -> Option<&'static str> {
     match array {
         "accessDescs" => Some("accessDescCount"),
+        "phGraph_out" => Some("size"),
         "paramArray" => Some("count"),
         "extSemArray" | "paramsArray" => Some("numExtSems"),
         _ => None,
@@ -638,13 +655,61 @@ const LOOKUPS: &[&str] = &[
     "cuMemRetainAllocationHandle",
     "cuCtxFromGreenCtx",
     "cuGraphExecUpdate",
+    "cuGraphNodeSetParams",
+    "cuGraphExecNodeSetParams",
 ];
+
+/// The functions with a lookup verb in their name that create the handle they write (the
+/// program destroys it).
+const GETS_THAT_CREATE: &[&str] = &["cuExternalMemoryGetMappedMipmappedArray"];
 
 /// Whether the handle `function` writes through its parameter `param` is a new object, numbered
 /// afresh even where an ended object's handle had the same value: not where the function looks
 /// up, nor for the node an instantiation or update names as the error's.
 pub fn creates(function: &str, param: &str) -> bool {
-    !get_like(function) && !LOOKUPS.contains(&function) && !param.contains("Error")
+    let lookup = get_like(function) && !GETS_THAT_CREATE.contains(&function);
+    !lookup && !LOOKUPS.contains(&function) && !param.contains("Error")
+}
+
+/// The functions whose outputs are handles that live no longer than one of their handle
+/// parameters, by its name: a graph's nodes and a conditional node's body graphs end with the
+/// graph, a module's functions with the module, a library's kernels with the library; none of
+/// them with a release call of its own. Each function of `cuGraphAdd*Node` has its `hGraph`.
+pub const OWNERS: &[(&str, &str)] = &[
+    ("cuGraphConditionalHandleCreate", "hGraph"),
+    ("cuGraphGetNodes", "hGraph"),
+    ("cuGraphGetRootNodes", "hGraph"),
+    ("cuGraphGetEdges", "hGraph"),
+    ("cuGraphExecUpdate", "hGraph"),
+    ("cuGraphNodeFindInClone", "hClonedGraph"),
+    ("cuGraphChildGraphNodeGetGraph", "hNode"),
+    ("cuGraphNodeSetParams", "hNode"),
+    ("cuGraphExecNodeSetParams", "hNode"),
+    ("cuModuleGetFunction", "hmod"),
+    ("cuModuleGetTexRef", "hmod"),
+    ("cuModuleGetSurfRef", "hmod"),
+    ("cuModuleEnumerateFunctions", "mod"),
+    ("cuLibraryGetKernel", "library"),
+    ("cuLibraryGetModule", "library"),
+    ("cuLibraryEnumerateKernels", "lib"),
+    ("cuKernelGetFunction", "kernel"),
+    ("cuMipmappedArrayGetLevel", "hMipmappedArray"),
+    ("cuArrayGetPlane", "hArray"),
+    ("cuGraphicsSubResourceGetMappedArray", "resource"),
+    ("cuGraphicsResourceGetMappedMipmappedArray", "resource"),
+    ("cuCtxFromGreenCtx", "hCtx"),
+];
+
+/// The parameter naming the handle that the handles `function` writes live no longer than, if
+/// the rules give one.
+pub fn owner(function: &str) -> Option<&'static str> {
+    if function.starts_with("cuGraphAdd") && function.ends_with("Node") {
+        return Some("hGraph");
+    }
+    OWNERS
+        .iter()
+        .find(|(f, _)| *f == function)
+        .map(|(_, owner)| *owner)
 }
 
 /// The functions with a release verb in their name that end a reference, not the object.

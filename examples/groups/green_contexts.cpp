@@ -228,9 +228,11 @@ int main(int argc, char** argv)
         for (int w = 0; w < WORDS; ++w)
             if (copied[w] == value)
                 ++same;
-        expect_all(through_green ? "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
-                                 : "partition 1 copied partition 0's late words after cuStreamWaitEvent",
-                   same, WORDS);
+        // Whether every word came through, not how many: without a wait, how many is a race.
+        const char* what = through_green ? "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
+                                         : "partition 1 copied partition 0's late words after cuStreamWaitEvent";
+        printf("%s: %s\n", what, same == WORDS ? "all" : "not all");
+        expect(same == WORDS, what);
         check(cuCtxSetCurrent(ctx[0]));
         check(cuStreamSynchronize(stream[0]));
     }

@@ -402,15 +402,14 @@ fn main() {
                 WORDS * size_of::<c_uint>(),
             ));
             let same = copied.iter().filter(|w| **w == value).count();
-            expect_all(
-                if through_green {
-                    "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
-                } else {
-                    "partition 1 copied partition 0's late words after cuStreamWaitEvent"
-                },
-                same,
-                WORDS,
-            );
+            // Whether every word came through, not how many: without a wait, how many is a race.
+            let what = if through_green {
+                "partition 1 copied partition 0's late words after cuGreenCtxWaitEvent"
+            } else {
+                "partition 1 copied partition 0's late words after cuStreamWaitEvent"
+            };
+            println!("{what}: {}", if same == WORDS { "all" } else { "not all" });
+            expect(same == WORDS, what);
             check!(cuCtxSetCurrent(ctx[0]));
             check!(cuStreamSynchronize(stream[0]));
         }

@@ -701,6 +701,10 @@ int main(int argc, char** argv)
     int n = 256;
     show("cuFuncSetBlockShape", cuFuncSetBlockShape(scale, 64, 1, 1));
     show("cuFuncSetSharedSize", cuFuncSetSharedSize(scale, SCALE_SHARED_BYTES));
+    // The parameter area zeroed first: a parameter whose set is taken away reads 0, the same in
+    // every process, not what the driver's buffer held.
+    char zeros[16] = { 0 };
+    show("cuParamSetv", cuParamSetv(scale, 0, zeros, sizeof(zeros)));
     show("cuParamSetv", cuParamSetv(scale, 0, &out, sizeof(out)));
     show("cuParamSeti", cuParamSeti(scale, 8, (unsigned int)n));
     show("cuParamSetf", cuParamSetf(scale, 12, factor));

@@ -1100,6 +1100,18 @@ fn main() {
             "cuFuncSetSharedSize",
             cuFuncSetSharedSize(scale, SCALE_SHARED_BYTES),
         );
+        // The parameter area zeroed first: a parameter whose set is taken away reads 0, the same
+        // in every process, not what the driver's buffer held.
+        let mut zeros = [0u8; 16];
+        show(
+            "cuParamSetv",
+            cuParamSetv(
+                scale,
+                0,
+                zeros.as_mut_ptr() as *mut c_void,
+                zeros.len() as c_uint,
+            ),
+        );
         show(
             "cuParamSetv",
             cuParamSetv(

@@ -190,12 +190,15 @@ int main(int argc, char** argv) {
                 printf("cuTexRefGetFormat: %s, format %d, %d channel(s)\n", result_name(code), (int)format, channels);
                 expect(format == formats[i] && channels == channel_counts[i], "cuTexRefGetFormat: the format set");
             }
-            printf("cuTexRefSetAddressMode: %s\n",
-                   result_name(cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP)));
-            CUaddress_mode mode = CU_TR_ADDRESS_MODE_WRAP;
-            code = cuTexRefGetAddressMode(&mode, tex_ref, 0);
-            printf("cuTexRefGetAddressMode: %s, %d\n", result_name(code), (int)mode);
-            expect(mode == CU_TR_ADDRESS_MODE_CLAMP, "cuTexRefGetAddressMode: the mode set");
+            // WRAP, then CLAMP, each read back: the default may be either.
+            const CUaddress_mode modes[2] = {CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP};
+            for (CUaddress_mode set : modes) {
+                printf("cuTexRefSetAddressMode: %s\n", result_name(cuTexRefSetAddressMode(tex_ref, 0, set)));
+                CUaddress_mode mode = CU_TR_ADDRESS_MODE_MIRROR;
+                code = cuTexRefGetAddressMode(&mode, tex_ref, 0);
+                printf("cuTexRefGetAddressMode: %s, %d\n", result_name(code), (int)mode);
+                expect(mode == set, "cuTexRefGetAddressMode: the mode set");
+            }
             const CUfilter_mode filters[2] = {CU_TR_FILTER_MODE_LINEAR, CU_TR_FILTER_MODE_POINT};
             for (CUfilter_mode filter : filters) {
                 printf("cuTexRefSetFilterMode: %s\n", result_name(cuTexRefSetFilterMode(tex_ref, filter)));

@@ -413,17 +413,17 @@ unsafe fn references_of_texture(
                 "cuTexRefGetFormat: the format set",
             );
         }
-        show(
-            "cuTexRefSetAddressMode",
-            cuTexRefSetAddressMode(tex_ref, 0, CU_TR_ADDRESS_MODE_CLAMP),
-        );
-        let mut mode = CU_TR_ADDRESS_MODE_WRAP;
-        let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
-        println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
-        expect(
-            mode == CU_TR_ADDRESS_MODE_CLAMP,
-            "cuTexRefGetAddressMode: the mode set",
-        );
+        // WRAP, then CLAMP, each read back: the default may be either.
+        for set in [CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_CLAMP] {
+            show(
+                "cuTexRefSetAddressMode",
+                cuTexRefSetAddressMode(tex_ref, 0, set),
+            );
+            let mut mode = CU_TR_ADDRESS_MODE_MIRROR;
+            let code = cuTexRefGetAddressMode(&mut mode, tex_ref, 0);
+            println!("cuTexRefGetAddressMode: {}, {}", result_name(code), mode.0);
+            expect(mode == set, "cuTexRefGetAddressMode: the mode set");
+        }
         for filter in [CU_TR_FILTER_MODE_LINEAR, CU_TR_FILTER_MODE_POINT] {
             show(
                 "cuTexRefSetFilterMode",

@@ -112,10 +112,13 @@ int main() {
     if (!check(cuMemAllocHost(&pinned, size))) return finish();
     if (!check(cuMemAllocManaged(&managed, size, CU_MEM_ATTACH_GLOBAL))) return finish();
 
-    int one = 1;
+    // SYNC_MEMOPS unset, then set, each read back: the driver may already have it set.
+    int zero = 0, one = 1, memops = -1;
+    check(cuPointerSetAttribute(&zero, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
+    check(cuPointerGetAttribute(&memops, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
+    expect(memops == 0, "SYNC_MEMOPS unset on the device memory");
     check(cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
     pointer_attributes("device memory", device_memory);
-    int memops = 0;
     check(cuPointerGetAttribute(&memops, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS, device_memory));
     expect(memops == 1, "SYNC_MEMOPS set on the device memory");
     pointer_attributes("page-locked host memory", (CUdeviceptr)pinned);

@@ -168,15 +168,26 @@ fn main() {
             finish();
         }
 
-        let mut one: c_int = 1;
+        // SYNC_MEMOPS unset, then set, each read back: the driver may already have it set.
+        let (mut zero, mut one, mut memops): (c_int, c_int, c_int) = (0, 1, -1);
         let sync = CU_POINTER_ATTRIBUTE_SYNC_MEMOPS;
+        check!(cuPointerSetAttribute(
+            (&mut zero as *mut c_int).cast(),
+            sync,
+            device_memory
+        ));
+        check!(cuPointerGetAttribute(
+            (&mut memops as *mut c_int).cast(),
+            sync,
+            device_memory
+        ));
+        expect(memops == 0, "SYNC_MEMOPS unset on the device memory");
         check!(cuPointerSetAttribute(
             (&mut one as *mut c_int).cast(),
             sync,
             device_memory
         ));
         pointer_attributes("device memory", device_memory);
-        let mut memops: c_int = 0;
         let at = if control("wrong_offset") {
             device_memory + 256
         } else {

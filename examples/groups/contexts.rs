@@ -76,7 +76,6 @@ unsafe fn worker(
                 args.as_mut_ptr(),
                 ptr::null_mut(),
             ))
-            && check!(cuCtxSynchronize())
             && check!(cuMemcpyDtoH(
                 host.as_mut_ptr() as *mut c_void,
                 data,

@@ -43,7 +43,6 @@ static int add_values(CUfunction f, CUdeviceptr out)
     int k = 5;
     void* args[] = { &out, &k };
     check(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, args, nullptr));
-    check(cuCtxSynchronize());
     int value = 0;
     check(cuMemcpyDtoH(&value, out, sizeof(value)));
     printf("  add_values(5) = %d\n", value);

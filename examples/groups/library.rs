@@ -59,7 +59,6 @@ unsafe fn add_values(f: CUfunction, mut out: CUdeviceptr) -> c_int {
             args.as_mut_ptr(),
             ptr::null_mut(),
         ));
-        check!(cuCtxSynchronize());
         let mut value: c_int = 0;
         check!(cuMemcpyDtoH(
             &raw mut value as *mut c_void,

@@ -94,7 +94,6 @@ unsafe fn copy_and_check(
         )) {
             return;
         }
-        check!(cuCtxSynchronize());
         let mut host = vec![0f32; N * N];
         check!(cuMemcpyDtoH(
             host.as_mut_ptr() as *mut c_void,
@@ -156,7 +155,7 @@ unsafe fn im2col_and_check(module: CUmodule, map: &mut CUtensorMap, image: &[f32
             ptr::null_mut(),
         ));
         let mut columns = vec![0f32; count];
-        if launched && check!(cuCtxSynchronize()) {
+        if launched {
             check!(cuMemcpyDtoH(
                 columns.as_mut_ptr() as *mut c_void,
                 d_columns,

@@ -31,7 +31,7 @@ struct Tile {
     size_t bytes() const { return (size_t)width * height * sizeof(unsigned int); }
 
     // Maps the tile onto the pool at `offset` (CU_MEM_OPERATION_TYPE_MAP) or, with `unmap`, unmaps
-    // it, on the null stream, then synchronized; whether both calls succeeded.
+    // it, on the null stream, which orders what needs the mapping after it; whether it succeeded.
     bool map(size_t offset, bool unmap = false) const {
         CUarrayMapInfo info;
         memset(&info, 0, sizeof info);
@@ -50,7 +50,7 @@ struct Tile {
             info.memHandle.memHandle = pool;
             info.offset = offset;
         }
-        return check(cuMemMapArrayAsync(&info, 1, NULL)) && check(cuStreamSynchronize(NULL));
+        return check(cuMemMapArrayAsync(&info, 1, NULL));
     }
 
     // Copies `words` (the tile's bytes) into the tile (cuMemcpy2D), mapped onto the pool at

@@ -45,7 +45,8 @@ impl Tile {
     }
 
     /// Maps the tile onto the pool at `offset` (`CU_MEM_OPERATION_TYPE_MAP`) or, with `None`,
-    /// unmaps it, on the null stream, then synchronized; whether both calls succeeded.
+    /// unmaps it, on the null stream, which orders what needs the mapping after it; whether it
+    /// succeeded.
     unsafe fn map(&self, offset: Option<usize>) -> bool {
         // SAFETY: zero is a valid `CUarrayMapInfo` (integers, handles and unions of them); the
         // driver reads the one map info, filled in, on the null stream.
@@ -68,7 +69,6 @@ impl Tile {
                 None => info.memOperationType = CU_MEM_OPERATION_TYPE_UNMAP,
             }
             check!(cuMemMapArrayAsync(&mut info, 1, ptr::null_mut()))
-                && check!(cuStreamSynchronize(ptr::null_mut()))
         }
     }
 

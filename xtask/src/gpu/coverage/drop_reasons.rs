@@ -10,7 +10,64 @@ use std::fmt;
 /// The drops a group program passed and why it may, a line a reason (read by [`table`]): a
 /// program, then one or more of its drops (`<entry>`, every call of that driver entry;
 /// `<entry>:<k>[@<g>]`, the one call), perhaps more programs with theirs, then after `: ` why.
-pub const PASSING_DROPS: &str = "";
+pub const PASSING_DROPS: &str = "\
+    launch cuFuncSetCacheConfig:1 library cuKernelSetCacheConfig: a cache preference the driver \
+    may ignore, and no call reads a function's or a kernel's cache configuration back\n\
+    launch cuFuncSetSharedMemConfig:1 contexts cuCtxSetSharedMemConfig:1: a shared memory bank \
+    size: Hopper's banks are 4 bytes wide whatever is asked, and the getters answer the same \
+    either way\n\
+    launch cuGraphUpload:1 graph_nodes cuGraphUpload:1: uploads the executable graph ahead of \
+    its launch, which uploads whatever was not uploaded: the launch's results are the same \
+    either way\n\
+    launch cuParamSetTexRef:1: binds no texture reference (null) to scale's default slot, and \
+    scale reads no texture: nothing a kernel or the host can see\n\
+    launch cuParamSetv:1: zeroes the parameter area before the parameters are set, so that a \
+    parameter whose own set is taken away reads 0 in every process; each of those sets' drops \
+    fails the launch's output\n\
+    graph_nodes cuGraphExecEventRecordNodeSetEvent:1: moves the executable graph's record node, \
+    with its wait node, to other_event; left on event, the wait node waits for an event never \
+    recorded, which lets the graph run the same, and an executable graph has no getter for a \
+    node's event\n\
+    graph_nodes cuGraphExecEventWaitNodeSetEvent:1: moves the executable graph's wait node, with \
+    its record node, to other_event; left on event, it waits for an event the previous launch \
+    recorded, which is complete, and an executable graph has no getter for a node's event\n\
+    graph_nodes cuGraphExternalSemaphoresSignalNodeSetParams:1 \
+    cuGraphExternalSemaphoresWaitNodeSetParams:1: set the parameters just read from a node with \
+    no semaphore (none can be exported here): there are no others to set, and the node's graph \
+    is never run\n\
+    mem cuMemBatchDecompressAsync:1: a batch of no operations (the H200 has no decompression \
+    engine to give one to): the call has no effect to observe; its answer is printed\n\
+    streams_events cuStreamAttachMemAsync:1: attaching managed memory to one stream matters only \
+    on a device without concurrent managed access; the H200 has it, so nothing the program reads \
+    changes without it\n\
+    contexts cuCtxResetPersistingL2Cache:1: no L2 line was made persisting before it, so there \
+    is nothing whose reset this machine can observe\n\
+    checkpoint cuCtxSynchronize:1@1: the child's, after it fills its memory: the parent's \
+    checkpoint lock waits for the child's submitted work, and the child's later copy is ordered \
+    after the fill on the same stream anyway\n\
+    device_query cuFlushGPUDirectRDMAWrites:1: no GPUDirect RDMA writer is attached here, so the \
+    flush orders no write this machine can observe\n\
+    external cuMemsetD32_v2:2 green_contexts cuMemsetD32_v2:1: zeroes memory just allocated, \
+    which already reads as zero here, and the checks after it look for values other than zero\n\
+    external cuCtxSynchronize:1 green_contexts cuCtxSynchronize:1: waits for that zeroing, which \
+    ends long before anything reads the memory (the first writer after it is held back 200 ms, \
+    the first round's 300 ms)\n\
+    green_contexts cuStreamSynchronize:4 cuStreamSynchronize:6: partition 0's stream at the end \
+    of each round: the round's copy, already synchronized, waited for that stream's work through \
+    the event, so nothing is left to wait for\n\
+    ipc cuMemPoolSetAccess:1@1 pools cuMemPoolSetAccess:1: gives a pool's own device access to \
+    it, which that device, the only one here, has whether or not it is set; access from another \
+    device needs a second GPU\n\
+    tensor_map cuMemsetD32_v2 textures cuMemsetD32_v2:1 cuMemsetD32_v2:2: guards: clear output \
+    that the kernel after them overwrites in full, so that a kernel that did nothing shows; that \
+    kernel's own drop fails its check\n\
+    textures cuCtxSynchronize:1: takes the kernel's answer through the references, which the \
+    program prints; the copy after it is on the same legacy stream and waits for the kernel \
+    itself\n\
+    unified cuMemDiscardBatchAsync:1: a discard leaves the memory's contents undefined: nothing \
+    the program can read tells discarded memory from kept (the discard-and-prefetch after it is \
+    checked by its prefetch)\n\
+";
 
 /// A reason: the drops it explains (of the program `program`, the entry `entry`: every call of
 /// it, or the call `call`, `(k, generation)`) and why the program may pass without them.

@@ -14,8 +14,8 @@ pub const PASSING_DROPS: &str = "\
     launch cuFuncSetCacheConfig:1 library cuKernelSetCacheConfig: a cache preference the driver \
     may ignore, and no call reads a function's or a kernel's cache configuration back\n\
     launch cuFuncSetSharedMemConfig:1 contexts cuCtxSetSharedMemConfig:1: a shared memory bank \
-    size: Hopper's banks are 4 bytes wide whatever is asked, and the getters answer the same \
-    either way\n\
+    size: Hopper's banks are 4 bytes wide whatever is asked, so neither a kernel's reads nor \
+    cuCtxGetSharedMemConfig can tell the call was made\n\
     launch cuGraphUpload:1 graph_nodes cuGraphUpload:1: uploads the executable graph ahead of \
     its launch, which uploads whatever was not uploaded: the launch's results are the same \
     either way\n\
@@ -64,6 +64,10 @@ pub const PASSING_DROPS: &str = "\
     textures cuCtxSynchronize:1: takes the kernel's answer through the references, which the \
     program prints; the copy after it is on the same legacy stream and waits for the kernel \
     itself\n\
+    unified cuPointerSetAttribute:1 cuPointerSetAttribute:2: SYNC_MEMOPS unset, then set: with \
+    either call taken away, both read-backs still gave the values the program sets (0, then 1), \
+    on both sides; the driver's answer here does not follow these two sets, so no read-back can \
+    notice either\n\
     unified cuMemDiscardBatchAsync:1: a discard leaves the memory's contents undefined: nothing \
     the program can read tells discarded memory from kept (the discard-and-prefetch after it is \
     checked by its prefetch)\n\

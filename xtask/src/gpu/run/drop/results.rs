@@ -284,11 +284,16 @@ impl Results {
     }
 
     /// The results of the file's text `text`; an error names the first line that is neither.
+    /// Where the files of several runs of the part are joined (each its cost line, then its
+    /// runs), a program that a later run ran again has that run's drops only.
     pub fn parse(text: &str) -> Result<Results> {
         let mut results = Results::default();
         for (n, line) in text.lines().enumerate() {
             let parsed = match line.strip_prefix(COST) {
-                Some(rest) => Cost::parse(line, rest).map(|c| results.costs.push(c)),
+                Some(rest) => Cost::parse(line, rest).map(|cost| {
+                    results.runs.retain(|r| !cost.programs.contains(&r.program));
+                    results.costs.push(cost)
+                }),
                 None => DropRun::parse(line).map(|r| results.runs.push(r)),
             };
             parsed.map_err(|e| format!("line {}: {e}", n + 1))?;
@@ -389,5 +394,27 @@ vector_add cuCtxSynchronize:1 unknown disagree the call never came
                 .to_string();
             assert!(error.starts_with("line 5: "), "{error}");
         }
+    }
+
+    #[test]
+    fn a_later_run_of_a_program_replaces_the_earlier() {
+        let first = "\
+# drop part: build 99000; 2 list runs, 2 drop runs, 8 side by side, 41 s; programs: mem vector_add
+mem cuMemcpyHtoD_v2:1 PASS agree
+vector_add cuCtxSynchronize:1 FAILED agree
+";
+        let again = "\
+# drop part: build 99000; 1 list runs, 1 drop runs, 8 side by side, 9 s; programs: mem
+mem cuMemcpyHtoD_v2:1 FAILED agree
+";
+        let joined = Results::parse(&format!("{first}{again}")).unwrap();
+        let runs = Vec::from_iter(joined.runs.iter().map(DropRun::line));
+        let want = [
+            "vector_add cuCtxSynchronize:1 FAILED agree",
+            "mem cuMemcpyHtoD_v2:1 FAILED agree",
+        ];
+        assert_eq!(runs, want);
+        // What each run cost stays: the device time was spent.
+        assert_eq!(joined.costs.len(), 2);
     }
 }

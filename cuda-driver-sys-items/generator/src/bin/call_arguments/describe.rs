@@ -1,6 +1,6 @@
 //! How the recorder reads one driver entry's parameters: a tree of [`Node`]s per entry, each a
 //! value at a place that C names (`offsetof` and `sizeof` of a type and a member path), classified
-//! from the bindings' types and the hand-written [`rules`](crate::rules).
+//! from the bindings' types and the hand-written [`rules`].
 
 use crate::bindings::{Bindings, Named, Record};
 use crate::rules;

@@ -555,6 +555,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     fn lines(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
     }

@@ -475,7 +475,7 @@ fn parity(name: &str) {
 
 /// Runs the control `name` of the group program `program` (`control::` tests).
 // Windows builds no group program, so none of these tests.
-#[allow(dead_code)]
+#[cfg_attr(windows, allow(dead_code))]
 fn control(program: &str, name: &str, fails_with: &str) {
     parity_test::check(program, Variant::Control { name, fails_with })
 }

@@ -3,7 +3,7 @@
 //! bcryptprimitives.dll (which wine lacks and Rust's standard library imports), its check, the
 //! stub nvcuda.dll and its import library cuda.lib.
 
-use super::{nvcuda_table, SOURCES, WINE};
+use super::{nvcuda_table, SOURCES, WINE_RUNNER};
 use crate::base::process::{self, root};
 use crate::base::{files, Result};
 use std::path::{Path, PathBuf};
@@ -45,6 +45,14 @@ impl Windows {
         command
     }
 
+    /// `wine` with wine's environment ([`Self::command`]), started as [`WINE_RUNNER`] says.
+    pub fn wine(&self) -> Command {
+        let [program, args @ ..] = WINE_RUNNER;
+        let mut command = self.command(program);
+        command.args(args);
+        command
+    }
+
     /// `cargo` for `target`: mingw-w64 links, wine runs, the examples examples_parity runs are
     /// those of this target folder, linked builds find cuda.lib (the stub's import library) as
     /// the build script finds a toolkit's lib\x64.
@@ -56,7 +64,10 @@ impl Windows {
                 "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER",
                 "x86_64-w64-mingw32-gcc",
             )
-            .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", WINE)
+            .env(
+                "CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER",
+                WINE_RUNNER.join(" "),
+            )
             .env("CUDA_EXAMPLES_DIR", self.examples_dir(target))
             .env("CUDA_LIBRARY_PATH", self.equipment.join("nvcuda"))
             // Without LD_LIBRARY_PATH (the build scripts would run again when it differs).

@@ -33,6 +33,14 @@ use std::process::{Command, Stdio};
 const GNU: &str = "x86_64-pc-windows-gnu";
 const MSVC: &str = "x86_64-pc-windows-msvc";
 const WINE: &str = "/usr/lib/wine/wine64";
+/// How every Windows program here starts: wine without address-space randomisation (`setarch -R`,
+/// which the processes it starts inherit). Debian's wine64 is linked at 0x7d000000 and has no
+/// preloader to reserve wine's fixed ranges first; the kernel places its heap (brk) at random in
+/// the gigabyte above it, and now and then on the shared user data's fixed address, 0x7ffe0000:
+/// that process dies at start (`failed to map the shared user data: c0000018`), and the
+/// CreateProcess that started it fails with ERROR_INTERNAL_ERROR (1359). Without randomisation
+/// the heap starts at 0x7d005000 in every process.
+const WINE_RUNNER: [&str; 3] = ["setarch", "-R", WINE];
 const WINESERVER: &str = "/usr/lib/wine/wineserver";
 /// The C sources of the test equipment.
 const SOURCES: &str = "ci/platforms/windows";

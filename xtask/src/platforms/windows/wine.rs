@@ -2,7 +2,7 @@
 //! Windows program does when nvcuda.dll is missing.
 
 use super::environment::Windows;
-use super::{GNU, WINE, WINESERVER};
+use super::{GNU, WINESERVER};
 use crate::base::{files, process, Result};
 use crate::platforms::cross::Suite;
 use fs_err as fs;
@@ -26,7 +26,7 @@ impl Windows {
         let start = Instant::now();
         let log = scratch.join("wineboot.log");
         let file = fs::File::create(&log)?;
-        let mut boot = quiet(self.command(WINE));
+        let mut boot = quiet(self.wine());
         boot.args(["wineboot", "--init"])
             .stdout(file.try_clone()?.into_file())
             .stderr(file.into_file());
@@ -38,10 +38,7 @@ impl Windows {
         self.wine_path = vec![self.equipment.clone()];
         let mut draws = String::new();
         for _ in 0..2 {
-            draws += &process::output(
-                self.command(WINE)
-                    .arg(self.equipment.join("prng_check.exe")),
-            )?;
+            draws += &process::output(self.wine().arg(self.equipment.join("prng_check.exe")))?;
         }
         let draws = draws.replace('\r', "");
         let distinct: std::collections::BTreeSet<&str> = draws
@@ -79,7 +76,7 @@ impl Windows {
         let mut args = vec!["build", "--target", GNU, "--example", "check_driver"];
         args.extend(base);
         suite.cargo(version, &args)?;
-        let mut dynamic = self.command(WINE);
+        let mut dynamic = self.wine();
         dynamic.arg(examples_dir.join("check_driver.exe"));
         let (_, report) = crate::base::capture::merged(&mut dynamic)?;
         let report = report.replace('\r', "");
@@ -93,7 +90,7 @@ impl Windows {
         let mut args = vec!["build", "--target", GNU, "--example", "check_driver"];
         args.extend(["--no-default-features", "--features", &linked]);
         suite.cargo(version, &args)?;
-        let mut linked = self.command(WINE);
+        let mut linked = self.wine();
         linked
             .env("WINEDEBUG", "err+module")
             .arg(examples_dir.join("check_driver.exe"));
